@@ -1,0 +1,116 @@
+# foliowatch: plain Makefile, dependencies through pkg-config.
+# Sources are picked up by folder, so adding a file needs no edit here:
+#   schema/*.c      -> build/libfw.a        (data layer + shared helpers)
+#   server/*.c      -> build/foliowatch-server   (server/main.c holds main)
+#   collector/*.c   -> build/foliowatch-collect  (collector/main.c holds main)
+#   kernel/guest/*.c-> build/guest/fw-init  (static guest init, with schema/crc32.c)
+#   tests/unit/test-*.c -> build/tests/test-*   (each links libfw + server/collector objects)
+
+CC      ?= cc
+PKGS    := libmicrohttpd sqlite3 libcjson
+BUILD   ?= build
+VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
+
+WARN := -Wall -Wextra -Wformat=2 -Wformat-security -Wstrict-prototypes \
+        -Wmissing-prototypes -Wvla -Wwrite-strings -Wshadow -Wpointer-arith \
+        -Wcast-qual -Wundef -Wold-style-definition -Wnull-dereference \
+        -Wimplicit-fallthrough
+ifneq ($(WERROR),0)
+WARN += -Werror
+endif
+OPT     ?= -O2 -g
+CFLAGS  ?= $(OPT)
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DFW_VERSION='"$(VERSION)"' \
+             -Ischema -Iserver -Icollector $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
+ifdef SANITIZE
+ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
+LDFLAGS    += -fsanitize=$(SANITIZE)
+endif
+
+LIB_SRC     := $(wildcard schema/*.c)
+SERVER_SRC  := $(filter-out server/main.c,$(wildcard server/*.c))
+COLLECT_SRC := $(filter-out collector/main.c,$(wildcard collector/*.c))
+GUEST_SRC   := $(wildcard kernel/guest/*.c)
+UNIT_SRC    := $(wildcard tests/unit/test-*.c)
+
+obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
+LIB_OBJ     := $(call obj,$(LIB_SRC))
+SERVER_OBJ  := $(call obj,$(SERVER_SRC))
+COLLECT_OBJ := $(call obj,$(COLLECT_SRC))
+UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
+MIGRATIONS  := $(sort $(wildcard schema/migrations/*.sql))
+
+PROGRAMS := $(BUILD)/foliowatch-server $(BUILD)/foliowatch-collect
+ifneq ($(GUEST_SRC),)
+PROGRAMS += $(BUILD)/guest/fw-init
+endif
+
+.PHONY: all deps test test-quick test-unit test-asan test-kernel demo bench fuzz-smoke clean
+all: $(PROGRAMS) $(UNIT_BIN)
+
+# Install build, test and demo dependencies when something is missing.
+deps:
+	@ci/install-deps.sh --if-missing
+
+$(BUILD)/obj/%.o: %.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+
+# Migrations are compiled in: schema/migrations/NNNN-*.sql become C strings.
+$(BUILD)/gen/migrations.c: $(MIGRATIONS) schema/gen-migrations.sh
+	@mkdir -p $(dir $@)
+	sh schema/gen-migrations.sh $(MIGRATIONS) > $@.tmp && mv $@.tmp $@
+$(BUILD)/obj/gen/migrations.o: $(BUILD)/gen/migrations.c
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -c $< -o $@
+
+$(BUILD)/libfw.a: $(LIB_OBJ) $(BUILD)/obj/gen/migrations.o
+	@rm -f $@
+	$(AR) rcs $@ $^
+$(BUILD)/libfwserver.a: $(SERVER_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^ $(if $(SERVER_OBJ),,)
+$(BUILD)/libfwcollect.a: $(COLLECT_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
+
+$(BUILD)/foliowatch-server: $(BUILD)/obj/server/main.o $(BUILD)/libfwserver.a $(BUILD)/libfw.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+$(BUILD)/foliowatch-collect: $(BUILD)/obj/collector/main.o $(BUILD)/libfwcollect.a $(BUILD)/libfw.a
+	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a $(BUILD)/libfw.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
+
+# The guest init runs as PID 1 in an initramfs: static, no sanitizers.
+$(BUILD)/guest/fw-init: $(GUEST_SRC) schema/crc32.c $(wildcard kernel/guest/*.h) schema/crc32.h
+	@mkdir -p $(dir $@)
+	$(CC) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE -Ischema -static -o $@ $(GUEST_SRC) schema/crc32.c -lpthread
+
+# Tests. test-quick: no kernel (the inner loop). test: everything, one prove summary.
+QUICK_TESTS  = $(sort $(filter-out $(wildcard tests/t3*.sh tests/t4*.sh),$(wildcard tests/t*.sh)))
+KERNEL_TESTS = $(sort $(wildcard tests/t3*.sh tests/t4*.sh))
+PROVE = prove --timer --failures --exec 'sh tests/lib/run-one.sh'
+export BUILD
+
+test-quick: all
+	$(PROVE) $(UNIT_BIN) $(QUICK_TESTS)
+test-kernel: all
+	$(PROVE) $(KERNEL_TESTS)
+test: deps
+	$(MAKE) all
+	$(MAKE) test-asan
+	$(PROVE) $(UNIT_BIN) $(QUICK_TESTS) $(KERNEL_TESTS)
+# Unit tests and the server's tests (no kernel) under ASan/UBSan, in a build dir of their own.
+test-asan:
+	$(MAKE) BUILD=build/asan SANITIZE=address,undefined OPT='-O1 -g' all
+	$(MAKE) BUILD=build/asan SANITIZE=address,undefined OPT='-O1 -g' test-quick
+
+demo: deps all
+	sh kernel/demo.sh
+
+clean:
+	rm -rf $(BUILD)
+
+-include $(shell find $(BUILD)/obj $(BUILD)/tests -name '*.d' 2>/dev/null)

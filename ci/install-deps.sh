@@ -1,0 +1,37 @@
+#!/bin/sh
+# Installs everything foliowatch needs to build, test and run the demo on
+# Debian 12. Idempotent: with --if-missing it does nothing when all is there.
+set -eu
+
+# build: compiler, pkg-config and the three libraries
+DEB_BUILD="build-essential pkg-config libmicrohttpd-dev libsqlite3-dev libcjson-dev"
+# kernel builds (linux-source-6.12 is the default tree) and guest boots
+DEB_KERNEL="linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio xz-utils kmod ccache git
+            qemu-system-x86 fio e2fsprogs xfsprogs"
+# server, tests and benchmarks
+DEB_TEST="gnuplot-nox sqlite3 curl perl openssl gnutls-bin python3-scipy wrk clang libclang-rt-14-dev
+          valgrind nodejs chromium"
+PACKAGES="$DEB_BUILD $DEB_KERNEL $DEB_TEST"
+
+missing=""
+for p in $PACKAGES; do
+	if ! dpkg-query -W -f='${Status}' "$p" 2>/dev/null | grep -q "install ok installed"; then
+		missing="$missing $p"
+	fi
+done
+
+if [ -z "$missing" ]; then
+	[ "${1:-}" = "--if-missing" ] || echo "install-deps: all Debian packages present"
+else
+	echo "install-deps: installing:$missing"
+	SUDO=""
+	[ "$(id -u)" = 0 ] || SUDO=sudo
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
+fi
+
+# npm packages for browser and CI-template tests live in tests/node (package.json pinned there).
+if [ -f tests/node/package.json ] && [ ! -d tests/node/node_modules ]; then
+	echo "install-deps: npm install in tests/node"
+	(cd tests/node && npm install --no-audit --no-fund --loglevel=error)
+fi

@@ -1,0 +1,105 @@
+#include "fw-db.h"
+#include "fw-migrations.h"
+#include <stdio.h>
+#include <time.h>
+
+void fw_now_iso(char out[32])
+{
+	time_t t = time(NULL);
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strftime(out, 32, "%Y-%m-%dT%H:%M:%SZ", &tm);
+}
+
+int fw_db_exec(sqlite3 *db, const char *sql, struct strbuf *err)
+{
+	char *msg = NULL;
+
+	if (sqlite3_exec(db, sql, NULL, NULL, &msg) == SQLITE_OK)
+		return 0;
+	if (err)
+		strbuf_addf(err, "sqlite: %s", msg ? msg : sqlite3_errmsg(db));
+	sqlite3_free(msg);
+	return -1;
+}
+
+int fw_db_user_version(sqlite3 *db)
+{
+	sqlite3_stmt *st;
+	int v = -1;
+
+	if (sqlite3_prepare_v2(db, "PRAGMA user_version", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+int fw_db_latest_version(void)
+{
+	return fw_migration_count;
+}
+
+/* Each migration and its user_version bump commit together, or not at all. */
+static int migrate(sqlite3 *db, int target, struct strbuf *err)
+{
+	int v;
+
+	if (fw_db_exec(db, "BEGIN IMMEDIATE", err))
+		return -1;
+	v = fw_db_user_version(db);
+	if (v > fw_migration_count) {
+		strbuf_addf(err, "database schema version %d is newer than this program knows (%d)",
+			    v, fw_migration_count);
+		goto fail;
+	}
+	for (; v < target; v++) {
+		char pragma[64];
+		if (fw_db_exec(db, fw_migrations[v], err)) {
+			strbuf_addf(err, " (in migration %d)", v + 1);
+			goto fail;
+		}
+		snprintf(pragma, sizeof(pragma), "PRAGMA user_version = %d", v + 1);
+		if (fw_db_exec(db, pragma, err))
+			goto fail;
+	}
+	return fw_db_exec(db, "COMMIT", err);
+fail:
+	fw_db_exec(db, "ROLLBACK", NULL);
+	return -1;
+}
+
+sqlite3 *fw_db_open_at(const char *path, int target, struct strbuf *err)
+{
+	sqlite3 *db = NULL;
+
+	if (target < 0 || target > fw_migration_count)
+		target = fw_migration_count;
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+			    SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
+		strbuf_addf(err, "cannot open database %s: %s", path,
+			    db ? sqlite3_errmsg(db) : "out of memory");
+		goto fail;
+	}
+	sqlite3_busy_timeout(db, 10000);
+	sqlite3_extended_result_codes(db, 1);
+	if (fw_db_exec(db, "PRAGMA journal_mode = WAL", err) ||
+	    fw_db_exec(db, "PRAGMA synchronous = NORMAL", err) ||
+	    fw_db_exec(db, "PRAGMA foreign_keys = ON", err))
+		goto fail;
+	if (migrate(db, target, err))
+		goto fail;
+	return db;
+fail:
+	if (err->len && db)
+		strbuf_addf(err, " [%s]", path);
+	sqlite3_close(db);
+	return NULL;
+}
+
+sqlite3 *fw_db_open(const char *path, struct strbuf *err)
+{
+	return fw_db_open_at(path, -1, err);
+}

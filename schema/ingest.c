@@ -1,0 +1,323 @@
+/* Stores a validated run document in one transaction. Every statement is prepared and bound. */
+#include "ingest.h"
+#include "fw-db.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+const char *fw_ingest_status_name(enum fw_ingest_status s)
+{
+	switch (s) {
+	case FW_INGEST_STORED: return "stored";
+	case FW_INGEST_DUPLICATE: return "duplicate";
+	case FW_INGEST_CONFLICT: return "conflict";
+	case FW_INGEST_INVALID: return "invalid";
+	case FW_INGEST_DB_ERROR: return "db-error";
+	}
+	return "?";
+}
+
+struct tx {
+	sqlite3 *db;
+	struct fw_ingest_info *info;
+};
+
+static int db_fail(struct tx *t, const char *what)
+{
+	fw_error_set(&t->info->err, "", "database error (%s): %s", what, sqlite3_errmsg(t->db));
+	return -1;
+}
+
+/* Binds args described by fmt: 't' text (NULL ok), 'i' int64, 'd' double, 'D' double or NULL if NaN. */
+static int bind_all(sqlite3_stmt *st, const char *fmt, va_list ap)
+{
+	for (int i = 1; *fmt; fmt++, i++) {
+		int rc;
+		switch (*fmt) {
+		case 't': {
+			const char *s = va_arg(ap, const char *);
+			rc = s ? sqlite3_bind_text(st, i, s, -1, SQLITE_TRANSIENT) : sqlite3_bind_null(st, i);
+			break;
+		}
+		case 'i':
+			rc = sqlite3_bind_int64(st, i, va_arg(ap, long long));
+			break;
+		case 'd':
+			rc = sqlite3_bind_double(st, i, va_arg(ap, double));
+			break;
+		case 'D': {
+			double d = va_arg(ap, double);
+			rc = d != d ? sqlite3_bind_null(st, i) : sqlite3_bind_double(st, i, d);
+			break;
+		}
+		default:
+			rc = SQLITE_MISUSE;
+		}
+		if (rc != SQLITE_OK)
+			return rc;
+	}
+	return SQLITE_OK;
+}
+
+/* Runs one statement; if out_id is given, returns the first column of the first row (or last insert id). */
+static int stmt(struct tx *t, const char *sql, long long *out_id, const char *fmt, ...)
+{
+	sqlite3_stmt *st = NULL;
+	va_list ap;
+	int rc, ret = -1;
+
+	if (sqlite3_prepare_v2(t->db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_fail(t, "prepare");
+	va_start(ap, fmt);
+	rc = bind_all(st, fmt, ap);
+	va_end(ap);
+	if (rc != SQLITE_OK) {
+		db_fail(t, "bind");
+		goto cleanup;
+	}
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		if (out_id)
+			*out_id = sqlite3_column_int64(st, 0);
+		ret = 1;
+	} else if (rc == SQLITE_DONE) {
+		if (out_id && sqlite3_changes(t->db) > 0 && !strncmp(sql, "INSERT", 6))
+			*out_id = sqlite3_last_insert_rowid(t->db);
+		ret = 0;
+	} else {
+		db_fail(t, "step");
+	}
+cleanup:
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/* INSERT ... ON CONFLICT DO NOTHING, then look the row up: id of new or existing row. */
+static int upsert_tree(struct tx *t, const cJSON *doc, long long *id)
+{
+	const cJSON *tree = cJSON_GetObjectItemCaseSensitive(doc, "tree");
+	const char *name = fw_json_str(tree, "name", "");
+
+	if (stmt(t, "INSERT INTO trees(name, url) VALUES (?, ?) ON CONFLICT(name) DO NOTHING", NULL,
+		 "tt", name, fw_json_str(tree, "url", "")) < 0)
+		return -1;
+	return stmt(t, "SELECT id FROM trees WHERE name = ?", id, "t", name) == 1 ? 0 : -1;
+}
+
+static int upsert_series(struct tx *t, const cJSON *doc, long long tree_id, long long *id)
+{
+	const cJSON *s = cJSON_GetObjectItemCaseSensitive(doc, "series");
+	const char *name = fw_json_str(s, "name", "");
+	long long rev = (long long)fw_json_num(s, "revision", 1);
+	char now[32];
+
+	fw_now_iso(now);
+	if (stmt(t, "INSERT INTO series(tree_id, name, revision, base, created_at) VALUES (?, ?, ?, ?, ?) "
+		 "ON CONFLICT(name, revision) DO NOTHING", NULL, "ititt",
+		 tree_id, name, rev, fw_json_str(s, "base", ""), now) < 0)
+		return -1;
+	return stmt(t, "SELECT id FROM series WHERE name = ? AND revision = ?", id, "ti", name, rev) == 1 ? 0 : -1;
+}
+
+static int upsert_commit(struct tx *t, const cJSON *doc, long long series_id, long long *id)
+{
+	const cJSON *c = cJSON_GetObjectItemCaseSensitive(doc, "commit");
+	const char *key = fw_json_str(c, "key", "");
+
+	if (stmt(t, "INSERT INTO commits(series_id, sha, commit_key, subject, author, position, parent_sha) "
+		 "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(series_id, commit_key) DO NOTHING", NULL, "ittttit",
+		 series_id, fw_json_str(c, "sha", ""), key, fw_json_str(c, "subject", ""),
+		 fw_json_str(c, "author", ""), (long long)fw_json_num(c, "position", 0),
+		 fw_json_str(c, "parent", NULL)) < 0)
+		return -1;
+	return stmt(t, "SELECT id FROM commits WHERE series_id = ? AND commit_key = ?", id, "it",
+		    series_id, key) == 1 ? 0 : -1;
+}
+
+static int upsert_env(struct tx *t, const cJSON *doc, long long *id)
+{
+	const cJSON *e = cJSON_GetObjectItemCaseSensitive(doc, "environment");
+	const char *fp = fw_json_str(e, "fingerprint", "");
+
+	if (stmt(t, "INSERT INTO environments(fingerprint, host, accel, qemu_version, vcpus, memory_mib, "
+		 "host_kernel, cpu_model, foliowatch_version, fio_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
+		 "ON CONFLICT(fingerprint) DO NOTHING", NULL, "ttttiitttt", fp, fw_json_str(e, "host", ""),
+		 fw_json_str(e, "accel", ""), fw_json_str(e, "qemu_version", ""),
+		 (long long)fw_json_num(e, "vcpus", 0), (long long)fw_json_num(e, "memory_mib", 0),
+		 fw_json_str(e, "host_kernel", ""), fw_json_str(e, "cpu_model", ""),
+		 fw_json_str(e, "foliowatch_version", ""), fw_json_str(e, "fio_version", "")) < 0)
+		return -1;
+	return stmt(t, "SELECT id FROM environments WHERE fingerprint = ?", id, "t", fp) == 1 ? 0 : -1;
+}
+
+static int upsert_build(struct tx *t, const cJSON *doc, long long commit_id, long long env_id, long long *id)
+{
+	const cJSON *b = cJSON_GetObjectItemCaseSensitive(doc, "build");
+	const char *hash = fw_json_str(b, "config_hash", "");
+	const char *config = fw_json_str(b, "config", NULL);
+
+	if (config && stmt(t, "INSERT INTO configs(hash, body) VALUES (?, ?) ON CONFLICT(hash) DO NOTHING",
+			   NULL, "tt", hash, config) < 0)
+		return -1;
+	if (stmt(t, "INSERT INTO builds(commit_id, env_id, config_hash, status, seconds, kernel_version, "
+		 "compiler, log_tail) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
+		 "ON CONFLICT(commit_id, env_id, config_hash) DO NOTHING", NULL, "iittDttt", commit_id, env_id,
+		 hash, fw_json_str(b, "status", ""), fw_json_num(b, "seconds", 0.0 / 0.0),
+		 fw_json_str(b, "kernel_version", ""), fw_json_str(b, "compiler", ""),
+		 fw_json_str(b, "log_tail", "")) < 0)
+		return -1;
+	return stmt(t, "SELECT id FROM builds WHERE commit_id = ? AND env_id = ? AND config_hash = ?", id,
+		    "iit", commit_id, env_id, hash) == 1 ? 0 : -1;
+}
+
+static int insert_results(struct tx *t, const cJSON *doc, long long run)
+{
+	const cJSON *r;
+	sqlite3_stmt *ss = NULL, *cs = NULL;
+	int ret = -1;
+
+	if (sqlite3_prepare_v2(t->db, "INSERT INTO samples(result_id, round, value) VALUES (?, ?, ?)", -1,
+			       &ss, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(t->db, "INSERT INTO counters(result_id, round, name, value) VALUES (?, ?, ?, ?)",
+			       -1, &cs, NULL) != SQLITE_OK) {
+		db_fail(t, "prepare");
+		goto cleanup;
+	}
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results")) {
+		const cJSON *params = cJSON_GetObjectItemCaseSensitive(r, "params"), *v;
+		char *pj = params ? fw_json_canonical(params) : NULL;
+		long long rid = 0;
+		int round = 0, rc;
+
+		rc = stmt(t, "INSERT INTO results(run_id, workload, variant, metric, params, unit, direction, kind, "
+			  "min_effect_pct, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", &rid, "itttttttDt",
+			  run, fw_json_str(r, "workload", ""), fw_json_str(r, "variant", ""),
+			  fw_json_str(r, "metric", ""), pj ? pj : "{}", fw_json_str(r, "unit", ""),
+			  fw_json_str(r, "direction", ""), fw_json_str(r, "kind", ""),
+			  fw_json_num(r, "min_effect_pct", 0.0 / 0.0), fw_json_str(r, "error", NULL));
+		free(pj);
+		if (rc < 0)
+			goto cleanup;
+		t->info->results++;
+		cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(r, "samples")) {
+			sqlite3_reset(ss);
+			sqlite3_bind_int64(ss, 1, rid);
+			sqlite3_bind_int(ss, 2, round++);
+			sqlite3_bind_double(ss, 3, v->valuedouble);
+			if (sqlite3_step(ss) != SQLITE_DONE) {
+				db_fail(t, "sample");
+				goto cleanup;
+			}
+			t->info->samples++;
+		}
+		round = 0;
+		cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(r, "counters")) {
+			const cJSON *c;
+			cJSON_ArrayForEach(c, v) {
+				sqlite3_reset(cs);
+				sqlite3_bind_int64(cs, 1, rid);
+				sqlite3_bind_int(cs, 2, round);
+				sqlite3_bind_text(cs, 3, c->string, -1, SQLITE_STATIC);
+				sqlite3_bind_double(cs, 4, c->valuedouble);
+				if (sqlite3_step(cs) != SQLITE_DONE) {
+					db_fail(t, "counter");
+					goto cleanup;
+				}
+			}
+			round++;
+		}
+	}
+	ret = 0;
+cleanup:
+	sqlite3_finalize(ss);
+	sqlite3_finalize(cs);
+	return ret;
+}
+
+static int insert_run(struct tx *t, const cJSON *doc, const char *hash, long long commit_id,
+		      long long build_id, long long env_id, long long *run)
+{
+	const cJSON *boot = cJSON_GetObjectItemCaseSensitive(doc, "boot"), *w;
+	struct strbuf wl = STRBUF_INIT;
+	char now[32];
+	int rc;
+
+	fw_now_iso(now);
+	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(doc, "workloads"))
+		strbuf_addf(&wl, "%s%s", wl.len ? "," : "", w->valuestring);
+	rc = stmt(t, "INSERT INTO runs(run_id, doc_hash, origin, commit_id, build_id, env_id, profile, workloads, "
+		  "boot_index, created_at, ingested_at, boot_status, taint, boot_seconds, qemu_cmdline, "
+		  "kernel_cmdline, boot_log_tail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+		  run, "tttiiittitttiDttt",
+		  fw_json_str(doc, "run_id", ""), hash, fw_json_str(doc, "origin", ""), commit_id, build_id,
+		  env_id, fw_json_str(doc, "profile", ""), wl.buf, (long long)fw_json_num(doc, "boot_index", 0),
+		  fw_json_str(doc, "created_at", ""), now, fw_json_str(boot, "status", ""),
+		  (long long)fw_json_num(boot, "taint", 0), fw_json_num(boot, "seconds", 0.0 / 0.0),
+		  fw_json_str(boot, "qemu_cmdline", ""), fw_json_str(boot, "kernel_cmdline", ""),
+		  fw_json_str(boot, "log_tail", ""));
+	strbuf_release(&wl);
+	return rc < 0 ? -1 : 0;
+}
+
+enum fw_ingest_status fw_ingest_doc(sqlite3 *db, const cJSON *doc, struct fw_ingest_info *info)
+{
+	struct tx t = { db, info };
+	char hash[65];
+	long long tree = 0, series = 0, commit = 0, env = 0, build = 0, run = 0;
+	sqlite3_stmt *st = NULL;
+
+	snprintf(info->run_id, sizeof(info->run_id), "%s", fw_json_str(doc, "run_id", ""));
+	fw_doc_hash(doc, hash);
+	if (fw_db_exec(db, "BEGIN IMMEDIATE", NULL)) {
+		db_fail(&t, "begin");
+		return info->status = FW_INGEST_DB_ERROR;
+	}
+	/* Idempotency: look the run id up inside the write transaction. */
+	if (sqlite3_prepare_v2(db, "SELECT doc_hash FROM runs WHERE run_id = ?", -1, &st, NULL) != SQLITE_OK) {
+		db_fail(&t, "prepare");
+		goto fail;
+	}
+	sqlite3_bind_text(st, 1, info->run_id, -1, SQLITE_STATIC);
+	int rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		int same = !strcmp((const char *)sqlite3_column_text(st, 0), hash);
+		sqlite3_finalize(st);
+		fw_db_exec(db, "ROLLBACK", NULL);
+		if (!same)
+			fw_error_set(&info->err, "run_id", "already stored with different content");
+		return info->status = same ? FW_INGEST_DUPLICATE : FW_INGEST_CONFLICT;
+	}
+	sqlite3_finalize(st);
+	if (rc != SQLITE_DONE) {
+		db_fail(&t, "lookup");
+		goto fail;
+	}
+	if (upsert_tree(&t, doc, &tree) || upsert_series(&t, doc, tree, &series) ||
+	    upsert_commit(&t, doc, series, &commit) || upsert_env(&t, doc, &env) ||
+	    upsert_build(&t, doc, commit, env, &build) || insert_run(&t, doc, hash, commit, build, env, &run) ||
+	    insert_results(&t, doc, run))
+		goto fail;
+	if (fw_db_exec(db, "COMMIT", NULL)) {
+		db_fail(&t, "commit");
+		goto fail;
+	}
+	return info->status = FW_INGEST_STORED;
+fail:
+	fw_db_exec(db, "ROLLBACK", NULL);
+	info->results = info->samples = 0;
+	return info->status = FW_INGEST_DB_ERROR;
+}
+
+enum fw_ingest_status fw_ingest(sqlite3 *db, const char *buf, size_t len, struct fw_ingest_info *info)
+{
+	cJSON *doc;
+	enum fw_ingest_status s;
+
+	memset(info, 0, sizeof(*info));
+	doc = fw_doc_parse(buf, len, &info->err);
+	if (!doc)
+		return info->status = FW_INGEST_INVALID;
+	s = fw_ingest_doc(db, doc, info);
+	cJSON_Delete(doc);
+	return s;
+}

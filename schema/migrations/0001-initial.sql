@@ -1,0 +1,118 @@
+-- 0001: the core model. One run = one boot of one kernel (a run document).
+CREATE TABLE trees (
+	id INTEGER PRIMARY KEY,
+	name TEXT NOT NULL UNIQUE,
+	url TEXT NOT NULL DEFAULT ''
+);
+CREATE TABLE series (
+	id INTEGER PRIMARY KEY,
+	tree_id INTEGER NOT NULL REFERENCES trees(id),
+	name TEXT NOT NULL,
+	revision INTEGER NOT NULL DEFAULT 1,
+	base TEXT NOT NULL,
+	created_at TEXT NOT NULL,
+	UNIQUE (name, revision)
+);
+-- commit_key: the sha for a range, patch-id + base sha for an mbox (stable across re-applying).
+CREATE TABLE commits (
+	id INTEGER PRIMARY KEY,
+	series_id INTEGER NOT NULL REFERENCES series(id),
+	sha TEXT NOT NULL,
+	commit_key TEXT NOT NULL,
+	subject TEXT NOT NULL,
+	author TEXT NOT NULL,
+	position INTEGER NOT NULL,
+	parent_sha TEXT,
+	UNIQUE (series_id, commit_key)
+);
+CREATE INDEX commits_by_position ON commits(series_id, position);
+-- The full .config, stored once per hash.
+CREATE TABLE configs (
+	hash TEXT PRIMARY KEY,
+	body TEXT NOT NULL
+);
+CREATE TABLE environments (
+	id INTEGER PRIMARY KEY,
+	fingerprint TEXT NOT NULL UNIQUE,
+	host TEXT NOT NULL,
+	accel TEXT NOT NULL CHECK (accel IN ('kvm', 'tcg', 'icount')),
+	qemu_version TEXT NOT NULL,
+	vcpus INTEGER NOT NULL,
+	memory_mib INTEGER NOT NULL,
+	host_kernel TEXT NOT NULL,
+	cpu_model TEXT NOT NULL,
+	foliowatch_version TEXT NOT NULL,
+	fio_version TEXT NOT NULL
+);
+-- One build of a commit with one config on one host; the first document to report it wins.
+CREATE TABLE builds (
+	id INTEGER PRIMARY KEY,
+	commit_id INTEGER NOT NULL REFERENCES commits(id),
+	env_id INTEGER NOT NULL REFERENCES environments(id),
+	config_hash TEXT NOT NULL,
+	status TEXT NOT NULL CHECK (status IN ('ok', 'failed')),
+	seconds REAL,
+	kernel_version TEXT NOT NULL,
+	compiler TEXT NOT NULL,
+	log_tail TEXT NOT NULL DEFAULT '',
+	UNIQUE (commit_id, env_id, config_hash)
+);
+CREATE TABLE runs (
+	id INTEGER PRIMARY KEY,
+	run_id TEXT NOT NULL UNIQUE,
+	doc_hash TEXT NOT NULL,
+	origin TEXT NOT NULL,
+	commit_id INTEGER NOT NULL REFERENCES commits(id),
+	build_id INTEGER NOT NULL REFERENCES builds(id),
+	env_id INTEGER NOT NULL REFERENCES environments(id),
+	profile TEXT NOT NULL,
+	workloads TEXT NOT NULL,
+	boot_index INTEGER NOT NULL,
+	created_at TEXT NOT NULL,
+	ingested_at TEXT NOT NULL,
+	boot_status TEXT NOT NULL CHECK (boot_status IN
+		('ok', 'panic', 'oops', 'warn', 'timeout', 'error', 'not_run')),
+	taint INTEGER NOT NULL DEFAULT 0,
+	boot_seconds REAL,
+	qemu_cmdline TEXT NOT NULL DEFAULT '',
+	kernel_cmdline TEXT NOT NULL DEFAULT '',
+	boot_log_tail TEXT NOT NULL DEFAULT ''
+);
+CREATE INDEX runs_by_commit ON runs(commit_id);
+-- params: canonical JSON (keys sorted), part of what makes results comparable.
+CREATE TABLE results (
+	id INTEGER PRIMARY KEY,
+	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	workload TEXT NOT NULL,
+	variant TEXT NOT NULL,
+	metric TEXT NOT NULL,
+	params TEXT NOT NULL,
+	unit TEXT NOT NULL,
+	direction TEXT NOT NULL CHECK (direction IN ('lower_is_better', 'higher_is_better')),
+	kind TEXT NOT NULL CHECK (kind IN ('time', 'rate', 'count')),
+	min_effect_pct REAL,
+	error TEXT,
+	UNIQUE (run_id, workload, variant, metric)
+);
+CREATE INDEX results_by_metric ON results(workload, variant, metric);
+CREATE TABLE samples (
+	result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
+	round INTEGER NOT NULL,
+	value REAL NOT NULL,
+	PRIMARY KEY (result_id, round)
+) WITHOUT ROWID;
+CREATE TABLE counters (
+	result_id INTEGER NOT NULL REFERENCES results(id) ON DELETE CASCADE,
+	round INTEGER NOT NULL,
+	name TEXT NOT NULL,
+	value REAL NOT NULL,
+	PRIMARY KEY (result_id, round, name)
+) WITHOUT ROWID;
+-- Only a sha256 of each token is kept.
+CREATE TABLE api_tokens (
+	id INTEGER PRIMARY KEY,
+	name TEXT NOT NULL UNIQUE,
+	hash TEXT NOT NULL,
+	created_at TEXT NOT NULL,
+	revoked_at TEXT
+);

@@ -1,0 +1,280 @@
+/* Byte-level checks before cJSON sees a document, canonical form and hashes. */
+#include "run-doc.h"
+#include "sha256.h"
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+
+void fw_error_set(struct fw_error *e, const char *field, const char *fmt, ...)
+{
+	va_list ap;
+
+	snprintf(e->field, sizeof(e->field), "%s", field);
+	va_start(ap, fmt);
+	vsnprintf(e->detail, sizeof(e->detail), fmt, ap);
+	va_end(ap);
+}
+
+/* Returns the offset of the first invalid UTF-8 sequence, or -1 if valid. */
+static long utf8_invalid_at(const unsigned char *s, size_t len)
+{
+	size_t i = 0;
+
+	while (i < len) {
+		unsigned c = s[i];
+		size_t n;
+		unsigned min;
+		if (c < 0x80) {
+			i++;
+			continue;
+		} else if ((c & 0xe0) == 0xc0) {
+			n = 1; min = 0x80; c &= 0x1f;
+		} else if ((c & 0xf0) == 0xe0) {
+			n = 2; min = 0x800; c &= 0x0f;
+		} else if ((c & 0xf8) == 0xf0) {
+			n = 3; min = 0x10000; c &= 0x07;
+		} else {
+			return (long)i;
+		}
+		if (i + n >= len)
+			return (long)i;
+		for (size_t k = 1; k <= n; k++) {
+			if ((s[i + k] & 0xc0) != 0x80)
+				return (long)i;
+			c = (c << 6) | (s[i + k] & 0x3f);
+		}
+		if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
+			return (long)i;
+		i += n + 1;
+	}
+	return -1;
+}
+
+/* Nesting depth of arrays/objects outside strings; -1 past the limit. */
+static int json_depth_ok(const char *s, size_t len, int limit)
+{
+	int depth = 0, in_str = 0;
+
+	for (size_t i = 0; i < len; i++) {
+		char c = s[i];
+		if (in_str) {
+			if (c == '\\')
+				i++;
+			else if (c == '"')
+				in_str = 0;
+			continue;
+		}
+		if (c == '"')
+			in_str = 1;
+		else if (c == '[' || c == '{') {
+			if (++depth > limit)
+				return 0;
+		} else if (c == ']' || c == '}')
+			depth--;
+	}
+	return 1;
+}
+
+static int has_duplicate_keys(const cJSON *item, struct strbuf *path)
+{
+	for (const cJSON *a = item ? item->child : NULL; a; a = a->next) {
+		if (cJSON_IsObject(item))
+			for (const cJSON *b = a->next; b; b = b->next)
+				if (a->string && b->string && !strcmp(a->string, b->string)) {
+					strbuf_addf(path, "%s%s", path->len ? "." : "", a->string);
+					return 1;
+				}
+		if ((cJSON_IsObject(a) || cJSON_IsArray(a)) && has_duplicate_keys(a, path))
+			return 1;
+	}
+	return 0;
+}
+
+cJSON *fw_doc_parse(const char *buf, size_t len, struct fw_error *e)
+{
+	const char *end = NULL;
+	cJSON *doc = NULL;
+	long bad;
+	struct strbuf path = STRBUF_INIT;
+
+	if (len > FW_DOC_MAX_BYTES) {
+		fw_error_set(e, "", "document is %zu bytes, the limit is %d", len, FW_DOC_MAX_BYTES);
+		goto fail;
+	}
+	if (len == 0) {
+		fw_error_set(e, "", "empty document");
+		goto fail;
+	}
+	if (memchr(buf, '\0', len)) {
+		fw_error_set(e, "", "NUL byte in document");
+		goto fail;
+	}
+	bad = utf8_invalid_at((const unsigned char *)buf, len);
+	if (bad >= 0) {
+		fw_error_set(e, "", "invalid UTF-8 at byte %ld", bad);
+		goto fail;
+	}
+	if (!json_depth_ok(buf, len, FW_DOC_MAX_DEPTH)) {
+		fw_error_set(e, "", "nesting deeper than %d levels", FW_DOC_MAX_DEPTH);
+		goto fail;
+	}
+	doc = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+	if (!doc) {
+		const char *at = cJSON_GetErrorPtr();
+		long off = at && at >= buf && at <= buf + len ? (long)(at - buf) : -1;
+		fw_error_set(e, "", "malformed JSON near byte %ld", off);
+		goto fail;
+	}
+	while (end && end < buf + len && (*end == ' ' || *end == '\n' || *end == '\r' || *end == '\t'))
+		end++;
+	if (end && end < buf + len) {
+		fw_error_set(e, "", "trailing data after JSON at byte %ld", (long)(end - buf));
+		goto fail;
+	}
+	if (has_duplicate_keys(doc, &path)) {
+		fw_error_set(e, path.buf, "duplicate key");
+		goto fail;
+	}
+	if (fw_doc_validate(doc, e))
+		goto fail;
+	strbuf_release(&path);
+	return doc;
+fail:
+	strbuf_release(&path);
+	cJSON_Delete(doc);
+	return NULL;
+}
+
+static int cmp_keys(const void *a, const void *b)
+{
+	const cJSON *x = *(const cJSON *const *)a, *y = *(const cJSON *const *)b;
+	return strcmp(x->string, y->string);
+}
+
+/* Deep copy with object members sorted by key. */
+static cJSON *sorted_copy(const cJSON *item)
+{
+	cJSON *copy;
+	size_t n = 0, i = 0;
+	const cJSON **kids;
+
+	if (!cJSON_IsObject(item) && !cJSON_IsArray(item))
+		return cJSON_Duplicate(item, 1);
+	copy = cJSON_IsObject(item) ? cJSON_CreateObject() : cJSON_CreateArray();
+	for (const cJSON *c = item->child; c; c = c->next)
+		n++;
+	kids = calloc(n ? n : 1, sizeof(*kids));
+	if (!copy || !kids)
+		abort();
+	for (const cJSON *c = item->child; c; c = c->next)
+		kids[i++] = c;
+	if (cJSON_IsObject(item))
+		qsort(kids, n, sizeof(*kids), cmp_keys);
+	for (i = 0; i < n; i++) {
+		cJSON *k = sorted_copy(kids[i]);
+		if (cJSON_IsObject(item))
+			cJSON_AddItemToObject(copy, kids[i]->string, k);
+		else
+			cJSON_AddItemToArray(copy, k);
+	}
+	free(kids);
+	return copy;
+}
+
+char *fw_json_canonical(const cJSON *item)
+{
+	cJSON *s = sorted_copy(item);
+	char *out = cJSON_PrintUnformatted(s);
+
+	cJSON_Delete(s);
+	return out;
+}
+
+void fw_doc_hash(const cJSON *doc, char out[65])
+{
+	char *c = fw_json_canonical(doc);
+
+	sha256_hex(c, strlen(c), out);
+	free(c);
+}
+
+const char *fw_json_str(const cJSON *obj, const char *key, const char *dflt)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return cJSON_IsString(v) ? v->valuestring : dflt;
+}
+
+double fw_json_num(const cJSON *obj, const char *key, double dflt)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return cJSON_IsNumber(v) ? v->valuedouble : dflt;
+}
+
+static const char *const env_fields[] = {
+	"host", "accel", "qemu_version", "vcpus", "memory_mib", "host_kernel",
+	"cpu_model", "foliowatch_version", "fio_version", NULL,
+};
+
+void fw_env_fingerprint(const cJSON *env, char out[65])
+{
+	struct sha256_ctx c;
+
+	sha256_init(&c);
+	for (int i = 0; env_fields[i]; i++) {
+		const cJSON *v = cJSON_GetObjectItemCaseSensitive(env, env_fields[i]);
+		char num[64];
+		const char *s = "";
+		if (cJSON_IsString(v))
+			s = v->valuestring;
+		else if (cJSON_IsNumber(v)) {
+			snprintf(num, sizeof(num), "%.0f", v->valuedouble);
+			s = num;
+		}
+		sha256_update(&c, env_fields[i], strlen(env_fields[i]));
+		sha256_update(&c, "=", 1);
+		sha256_update(&c, s, strlen(s));
+		sha256_update(&c, "\n", 1);
+	}
+	sha256_final_hex(&c, out);
+}
+
+void fw_run_id(const struct fw_run_key *k, struct strbuf *out)
+{
+	struct strbuf in = STRBUF_INIT;
+	char hex[65];
+
+	strbuf_addf(&in, "%s\n%d\n%s\n%s\n%s\n%s\n%s\n%d", k->series, k->revision,
+		    k->commit_key, k->config_hash, k->env_fingerprint, k->profile,
+		    k->workloads, k->boot_index);
+	sha256_hex(in.buf, in.len, hex);
+	strbuf_addf(out, "%s:%s", k->origin, hex);
+	strbuf_release(&in);
+}
+
+void fw_doc_expected_run_id(const cJSON *doc, struct strbuf *out)
+{
+	const cJSON *series = cJSON_GetObjectItemCaseSensitive(doc, "series");
+	const cJSON *commit = cJSON_GetObjectItemCaseSensitive(doc, "commit");
+	const cJSON *build = cJSON_GetObjectItemCaseSensitive(doc, "build");
+	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
+	const cJSON *wl = cJSON_GetObjectItemCaseSensitive(doc, "workloads");
+	struct strbuf wls = STRBUF_INIT;
+	struct fw_run_key k;
+	const cJSON *w;
+
+	cJSON_ArrayForEach(w, wl)
+		if (cJSON_IsString(w))
+			strbuf_addf(&wls, "%s%s", wls.len ? "," : "", w->valuestring);
+	k.origin = fw_json_str(doc, "origin", "");
+	k.series = fw_json_str(series, "name", "");
+	k.revision = (int)fw_json_num(series, "revision", 1);
+	k.commit_key = fw_json_str(commit, "key", "");
+	k.config_hash = fw_json_str(build, "config_hash", "");
+	k.env_fingerprint = fw_json_str(env, "fingerprint", "");
+	k.profile = fw_json_str(doc, "profile", "");
+	k.workloads = wls.buf;
+	k.boot_index = (int)fw_json_num(doc, "boot_index", 0);
+	fw_run_id(&k, out);
+	strbuf_release(&wls);
+}

@@ -1,0 +1,456 @@
+/* Field-by-field validation of a run document; every error names its field path. */
+#include "run-doc.h"
+#include "sha256.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+enum { OPTIONAL = 0, REQUIRED = 1 };
+
+struct ctx {
+	struct fw_error *e;
+	char path[256];
+};
+
+/* Field path helpers: "parent.key" and "parent[i]". */
+static void sub_key(char *out, size_t n, const char *parent, const char *key)
+{
+	if (snprintf(out, n, "%s%s%s", parent, *parent ? "." : "", key) >= (int)n)
+		out[n - 2] = '~'; /* truncated path: mark it */
+}
+
+static void sub_idx(char *out, size_t n, const char *parent, int i)
+{
+	if (snprintf(out, n, "%s[%d]", parent, i) >= (int)n)
+		out[n - 2] = '~';
+}
+
+static int has_control_chars(const char *s, int allow_newlines)
+{
+	for (const unsigned char *p = (const unsigned char *)s; *p; p++)
+		if ((*p < 0x20 && !(allow_newlines && (*p == '\n' || *p == '\t' || *p == '\r'))) ||
+		    *p == 0x7f)
+			return 1;
+	return 0;
+}
+
+enum str_rule { TEXT, MULTILINE, NAME_NO_SLASH, HEX64 };
+
+static const cJSON *get_string(struct ctx *c, const cJSON *obj, const char *parent,
+			       const char *key, int required, size_t minlen, size_t maxlen,
+			       enum str_rule rule)
+{
+	char path[256];
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	size_t len;
+
+	sub_key(path, sizeof(path), parent, key);
+	if (!v || cJSON_IsNull(v)) {
+		if (required)
+			fw_error_set(c->e, path, "required string is missing");
+		return NULL;
+	}
+	if (!cJSON_IsString(v)) {
+		fw_error_set(c->e, path, "must be a string");
+		return NULL;
+	}
+	len = strlen(v->valuestring);
+	if (len < minlen || len > maxlen) {
+		fw_error_set(c->e, path, "length %zu is outside %zu..%zu", len, minlen, maxlen);
+		return NULL;
+	}
+	if (has_control_chars(v->valuestring, rule == MULTILINE)) {
+		fw_error_set(c->e, path, "control characters are not allowed");
+		return NULL;
+	}
+	if (rule == NAME_NO_SLASH && strchr(v->valuestring, '/')) {
+		fw_error_set(c->e, path, "'/' is not allowed (names are path segments)");
+		return NULL;
+	}
+	if (rule == HEX64 && (len != 64 || strspn(v->valuestring, "0123456789abcdef") != 64)) {
+		fw_error_set(c->e, path, "must be 64 lowercase hex digits (sha256)");
+		return NULL;
+	}
+	return v;
+}
+
+/* For optional fields, *ok tells a failed check apart from an absent field. */
+#define STR(obj, parent, key, req, lo, hi, rule) \
+	do { if (!get_string(c, obj, parent, key, req, lo, hi, rule) && (req || c->e->field[0] || c->e->detail[0])) return -1; } while (0)
+
+static int get_number(struct ctx *c, const cJSON *obj, const char *parent, const char *key,
+		      int required, double lo, double hi, int integer, double *out)
+{
+	char path[256];
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	sub_key(path, sizeof(path), parent, key);
+	if (!v || cJSON_IsNull(v)) {
+		if (!required)
+			return 1;
+		fw_error_set(c->e, path, "required number is missing");
+		return -1;
+	}
+	if (!cJSON_IsNumber(v)) {
+		fw_error_set(c->e, path, "must be a number");
+		return -1;
+	}
+	if (!isfinite(v->valuedouble)) {
+		fw_error_set(c->e, path, "not a finite number");
+		return -1;
+	}
+	if (integer && v->valuedouble != floor(v->valuedouble)) {
+		fw_error_set(c->e, path, "must be an integer");
+		return -1;
+	}
+	if (v->valuedouble < lo || v->valuedouble > hi) {
+		fw_error_set(c->e, path, "%g is outside %g..%g", v->valuedouble, lo, hi);
+		return -1;
+	}
+	if (out)
+		*out = v->valuedouble;
+	return 0;
+}
+
+#define NUM(obj, parent, key, req, lo, hi, integer, out) \
+	do { if (get_number(c, obj, parent, key, req, lo, hi, integer, out) < 0) return -1; } while (0)
+
+static const cJSON *get_object(struct ctx *c, const cJSON *obj, const char *parent, const char *key)
+{
+	char path[256];
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	sub_key(path, sizeof(path), parent, key);
+	if (!cJSON_IsObject(v)) {
+		fw_error_set(c->e, path, v ? "must be an object" : "required object is missing");
+		return NULL;
+	}
+	return v;
+}
+
+static int one_of(struct ctx *c, const cJSON *obj, const char *parent, const char *key,
+		  const char *const *allowed)
+{
+	char path[256];
+	const cJSON *v = get_string(c, obj, parent, key, REQUIRED, 1, 64, TEXT);
+
+	if (!v)
+		return -1;
+	for (int i = 0; allowed[i]; i++)
+		if (!strcmp(v->valuestring, allowed[i]))
+			return i;
+	sub_key(path, sizeof(path), parent, key);
+	fw_error_set(c->e, path, "\"%.64s\" is not one of the allowed values", v->valuestring);
+	return -1;
+}
+
+static const char *const accels[] = { "kvm", "tcg", "icount", NULL };
+static const char *const build_statuses[] = { "ok", "failed", NULL };
+static const char *const boot_statuses[] = {
+	"ok", "panic", "oops", "warn", "timeout", "error", "not_run", NULL };
+static const char *const directions[] = { "lower_is_better", "higher_is_better", NULL };
+static const char *const kinds[] = { "time", "rate", "count", NULL };
+
+static int check_identity(struct ctx *c, const cJSON *doc)
+{
+	const cJSON *tree, *series, *commit;
+
+	if (!(tree = get_object(c, doc, "", "tree")))
+		return -1;
+	STR(tree, "tree", "name", REQUIRED, 1, 200, TEXT);
+	STR(tree, "tree", "url", OPTIONAL, 0, 1000, TEXT);
+	if (!(series = get_object(c, doc, "", "series")))
+		return -1;
+	STR(series, "series", "name", REQUIRED, 1, 200, TEXT);
+	NUM(series, "series", "revision", OPTIONAL, 1, 10000, 1, NULL);
+	STR(series, "series", "base", REQUIRED, 1, 200, TEXT);
+	if (!(commit = get_object(c, doc, "", "commit")))
+		return -1;
+	STR(commit, "commit", "sha", REQUIRED, 1, 100, TEXT);
+	STR(commit, "commit", "key", REQUIRED, 1, 200, TEXT);
+	STR(commit, "commit", "subject", REQUIRED, 0, 1000, TEXT);
+	STR(commit, "commit", "author", REQUIRED, 0, 500, TEXT);
+	NUM(commit, "commit", "position", REQUIRED, 0, 100000, 1, NULL);
+	STR(commit, "commit", "parent", OPTIONAL, 1, 100, TEXT);
+	return 0;
+}
+
+static int check_build_env_boot(struct ctx *c, const cJSON *doc, int *build_failed, int *not_run)
+{
+	const cJSON *build, *env, *boot, *cfg;
+	char fp[65];
+	int st;
+
+	if (!(build = get_object(c, doc, "", "build")))
+		return -1;
+	if ((st = one_of(c, build, "build", "status", build_statuses)) < 0)
+		return -1;
+	*build_failed = st == 1;
+	NUM(build, "build", "seconds", OPTIONAL, 0, 1e7, 0, NULL);
+	STR(build, "build", "kernel_version", REQUIRED, 0, 100, TEXT);
+	STR(build, "build", "config_hash", REQUIRED, 64, 64, HEX64);
+	STR(build, "build", "compiler", REQUIRED, 0, 200, TEXT);
+	STR(build, "build", "log_tail", OPTIONAL, 0, 65536, MULTILINE);
+	cfg = get_string(c, build, "build", "config", OPTIONAL, 1, 512 * 1024, MULTILINE);
+	if (!cfg && c->e->detail[0])
+		return -1;
+	if (cfg) {
+		char h[65];
+		sha256_hex(cfg->valuestring, strlen(cfg->valuestring), h);
+		if (strcmp(h, fw_json_str(build, "config_hash", ""))) {
+			fw_error_set(c->e, "build.config_hash", "does not match sha256 of build.config");
+			return -1;
+		}
+	}
+
+	if (!(env = get_object(c, doc, "", "environment")))
+		return -1;
+	STR(env, "environment", "host", REQUIRED, 1, 200, TEXT);
+	if (one_of(c, env, "environment", "accel", accels) < 0)
+		return -1;
+	STR(env, "environment", "qemu_version", REQUIRED, 0, 200, TEXT);
+	NUM(env, "environment", "vcpus", REQUIRED, 1, 4096, 1, NULL);
+	NUM(env, "environment", "memory_mib", REQUIRED, 1, 1 << 24, 1, NULL);
+	STR(env, "environment", "host_kernel", REQUIRED, 0, 200, TEXT);
+	STR(env, "environment", "cpu_model", REQUIRED, 0, 200, TEXT);
+	STR(env, "environment", "foliowatch_version", REQUIRED, 0, 100, TEXT);
+	STR(env, "environment", "fio_version", REQUIRED, 0, 100, TEXT);
+	STR(env, "environment", "fingerprint", REQUIRED, 64, 64, HEX64);
+	fw_env_fingerprint(env, fp);
+	if (strcmp(fp, fw_json_str(env, "fingerprint", ""))) {
+		fw_error_set(c->e, "environment.fingerprint",
+			     "does not match the environment's fields (expected %s)", fp);
+		return -1;
+	}
+
+	if (!(boot = get_object(c, doc, "", "boot")))
+		return -1;
+	if ((st = one_of(c, boot, "boot", "status", boot_statuses)) < 0)
+		return -1;
+	*not_run = st == 6;
+	if (*build_failed && !*not_run) {
+		fw_error_set(c->e, "boot.status", "must be \"not_run\" when build.status is \"failed\"");
+		return -1;
+	}
+	NUM(boot, "boot", "taint", OPTIONAL, 0, 4294967295.0, 1, NULL);
+	NUM(boot, "boot", "seconds", OPTIONAL, 0, 1e7, 0, NULL);
+	STR(boot, "boot", "qemu_cmdline", OPTIONAL, 0, 8192, TEXT);
+	STR(boot, "boot", "kernel_cmdline", OPTIONAL, 0, 4096, TEXT);
+	STR(boot, "boot", "log_tail", OPTIONAL, 0, 65536, MULTILINE);
+	return 0;
+}
+
+static int check_scalar_object(struct ctx *c, const cJSON *obj, const char *path, int numbers_only,
+			       int max_keys)
+{
+	int n = 0;
+	const cJSON *v;
+
+	if (!cJSON_IsObject(obj)) {
+		fw_error_set(c->e, path, "must be an object");
+		return -1;
+	}
+	cJSON_ArrayForEach(v, obj) {
+		char p[256];
+		sub_key(p, sizeof(p), path, v->string);
+		if (++n > max_keys) {
+			fw_error_set(c->e, path, "more than %d keys", max_keys);
+			return -1;
+		}
+		if (!*v->string || strlen(v->string) > 100 || has_control_chars(v->string, 0)) {
+			fw_error_set(c->e, p, "key must be 1..100 characters without control characters");
+			return -1;
+		}
+		if (cJSON_IsNumber(v)) {
+			if (!isfinite(v->valuedouble)) {
+				fw_error_set(c->e, p, "not a finite number");
+				return -1;
+			}
+		} else if (numbers_only) {
+			fw_error_set(c->e, p, "must be a number");
+			return -1;
+		} else if (cJSON_IsString(v)) {
+			if (strlen(v->valuestring) > 1000 || has_control_chars(v->valuestring, 0)) {
+				fw_error_set(c->e, p, "must be at most 1000 characters without control characters");
+				return -1;
+			}
+		} else if (!cJSON_IsBool(v)) {
+			fw_error_set(c->e, p, "must be a string, number or boolean");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+static int check_result(struct ctx *c, const cJSON *r, const char *path)
+{
+	const cJSON *samples, *counters, *err, *params, *v;
+	char p[256];
+	int n = 0, i = 0;
+
+	if (!cJSON_IsObject(r)) {
+		fw_error_set(c->e, path, "must be an object");
+		return -1;
+	}
+	STR(r, path, "workload", REQUIRED, 1, 100, NAME_NO_SLASH);
+	STR(r, path, "variant", REQUIRED, 1, 100, NAME_NO_SLASH);
+	STR(r, path, "metric", REQUIRED, 1, 100, NAME_NO_SLASH);
+	STR(r, path, "unit", REQUIRED, 0, 32, TEXT);
+	if (one_of(c, r, path, "direction", directions) < 0 || one_of(c, r, path, "kind", kinds) < 0)
+		return -1;
+	NUM(r, path, "min_effect_pct", OPTIONAL, 0, 100, 0, NULL);
+	params = cJSON_GetObjectItemCaseSensitive(r, "params");
+	sub_key(p, sizeof(p), path, "params");
+	if (params && check_scalar_object(c, params, p, 0, 64))
+		return -1;
+	samples = cJSON_GetObjectItemCaseSensitive(r, "samples");
+	err = cJSON_GetObjectItemCaseSensitive(r, "error");
+	counters = cJSON_GetObjectItemCaseSensitive(r, "counters");
+	if (err) {
+		STR(r, path, "error", REQUIRED, 1, 4096, MULTILINE);
+		if (samples || counters) {
+			sub_key(p, sizeof(p), path, "error");
+			fw_error_set(c->e, p, "a failed result carries no samples or counters");
+			return -1;
+		}
+		return 0;
+	}
+	sub_key(p, sizeof(p), path, "samples");
+	if (!cJSON_IsArray(samples)) {
+		fw_error_set(c->e, p, samples ? "must be an array" : "required (or give \"error\")");
+		return -1;
+	}
+	n = cJSON_GetArraySize(samples);
+	if (n < 1 || n > FW_DOC_MAX_SAMPLES) {
+		fw_error_set(c->e, p, "%d samples, must be 1..%d", n, FW_DOC_MAX_SAMPLES);
+		return -1;
+	}
+	cJSON_ArrayForEach(v, samples) {
+		char q[256];
+		sub_idx(q, sizeof(q), p, i++);
+		if (!cJSON_IsNumber(v) || !isfinite(v->valuedouble)) {
+			fw_error_set(c->e, q, "not a finite number");
+			return -1;
+		}
+	}
+	if (!counters)
+		return 0;
+	sub_key(p, sizeof(p), path, "counters");
+	if (!cJSON_IsArray(counters)) {
+		fw_error_set(c->e, p, "must be an array");
+		return -1;
+	}
+	if (cJSON_GetArraySize(counters) != n) {
+		fw_error_set(c->e, p, "has %d entries, must match the %d samples (one per round)",
+			     cJSON_GetArraySize(counters), n);
+		return -1;
+	}
+	i = 0;
+	cJSON_ArrayForEach(v, counters) {
+		char q[256];
+		sub_idx(q, sizeof(q), p, i++);
+		if (check_scalar_object(c, v, q, 1, 256))
+			return -1;
+	}
+	return 0;
+}
+
+static int check_results(struct ctx *c, const cJSON *doc, int not_run)
+{
+	const cJSON *results = cJSON_GetObjectItemCaseSensitive(doc, "results"), *r;
+	int i = 0;
+
+	if (!cJSON_IsArray(results)) {
+		fw_error_set(c->e, "results", results ? "must be an array" : "required array is missing");
+		return -1;
+	}
+	if (cJSON_GetArraySize(results) > FW_DOC_MAX_RESULTS) {
+		fw_error_set(c->e, "results", "more than %d results", FW_DOC_MAX_RESULTS);
+		return -1;
+	}
+	if (not_run && cJSON_GetArraySize(results)) {
+		fw_error_set(c->e, "results", "a run with boot.status \"not_run\" has no results");
+		return -1;
+	}
+	cJSON_ArrayForEach(r, results) {
+		char p[64];
+		sub_idx(p, sizeof(p), "results", i);
+		if (check_result(c, r, p))
+			return -1;
+		/* (workload, variant, metric) is unique within a run */
+		int j = 0;
+		for (const cJSON *o = results->child; o != r; o = o->next, j++)
+			if (!strcmp(fw_json_str(o, "workload", ""), fw_json_str(r, "workload", "")) &&
+			    !strcmp(fw_json_str(o, "variant", ""), fw_json_str(r, "variant", "")) &&
+			    !strcmp(fw_json_str(o, "metric", ""), fw_json_str(r, "metric", ""))) {
+				fw_error_set(c->e, p, "same workload/variant/metric as results[%d]", j);
+				return -1;
+			}
+		i++;
+	}
+	return 0;
+}
+
+int fw_doc_validate(const cJSON *doc, struct fw_error *e)
+{
+	struct ctx cc = { e, "" }, *c = &cc;
+	const cJSON *wl, *w, *rid;
+	int build_failed = 0, not_run = 0, i = 0;
+	struct strbuf expect = STRBUF_INIT;
+	int ret = -1;
+
+	memset(e, 0, sizeof(*e));
+	if (!cJSON_IsObject(doc)) {
+		fw_error_set(e, "", "document must be a JSON object");
+		return -1;
+	}
+	const cJSON *fmt = get_string(c, doc, "", "format", REQUIRED, 1, 64, TEXT);
+	if (!fmt)
+		return -1;
+	if (strcmp(fmt->valuestring, FW_DOC_FORMAT)) {
+		fw_error_set(e, "format", "unsupported format \"%.64s\", expected \"%s\"",
+			     fmt->valuestring, FW_DOC_FORMAT);
+		return -1;
+	}
+	const cJSON *origin = get_string(c, doc, "", "origin", REQUIRED, 1, 64, TEXT);
+	if (!origin)
+		return -1;
+	if (strspn(origin->valuestring, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789._-") !=
+	    strlen(origin->valuestring)) {
+		fw_error_set(e, "origin", "only letters, digits, '.', '_' and '-' are allowed");
+		return -1;
+	}
+	STR(doc, "", "created_at", REQUIRED, 1, 40, TEXT);
+	STR(doc, "", "profile", REQUIRED, 1, 32, NAME_NO_SLASH);
+	NUM(doc, "", "boot_index", REQUIRED, 0, 100000, 1, NULL);
+	wl = cJSON_GetObjectItemCaseSensitive(doc, "workloads");
+	if (!cJSON_IsArray(wl) || cJSON_GetArraySize(wl) > 32) {
+		fw_error_set(e, "workloads", "must be an array of at most 32 names");
+		return -1;
+	}
+	cJSON_ArrayForEach(w, wl) {
+		char p[64];
+		sub_idx(p, sizeof(p), "workloads", i++);
+		if (!cJSON_IsString(w) || !*w->valuestring || strlen(w->valuestring) > 100 ||
+		    strchr(w->valuestring, ',') || has_control_chars(w->valuestring, 0)) {
+			fw_error_set(e, p, "must be a name of 1..100 characters without ',' or control characters");
+			return -1;
+		}
+	}
+	if (check_identity(c, doc) || check_build_env_boot(c, doc, &build_failed, &not_run) ||
+	    check_results(c, doc, not_run))
+		return -1;
+	rid = get_string(c, doc, "", "run_id", REQUIRED, 1, 200, TEXT);
+	if (!rid)
+		return -1;
+	fw_doc_expected_run_id(doc, &expect);
+	if (strcmp(rid->valuestring, expect.buf)) {
+		fw_error_set(e, "run_id", "does not match the document's identity fields (expected %s)",
+			     expect.buf);
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	strbuf_release(&expect);
+	return ret;
+}

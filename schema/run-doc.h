@@ -1,0 +1,61 @@
+#ifndef FW_RUN_DOC_H
+#define FW_RUN_DOC_H
+#include <stddef.h>
+#include <cjson/cJSON.h>
+#include "strbuf.h"
+
+/*
+ * The run document ("foliowatch-run/1", see schema/run-document.md): one boot
+ * of one kernel, the only way data enters the DB. This header is the contract
+ * between the collector (writes them), import/POST (read them) and the tests.
+ */
+#define FW_DOC_FORMAT      "foliowatch-run/1"
+#define FW_DOC_MAX_BYTES   (1024 * 1024)  /* also the server's body limit */
+#define FW_DOC_MAX_SAMPLES 10000          /* per result */
+#define FW_DOC_MAX_RESULTS 1000
+#define FW_DOC_MAX_DEPTH   16
+
+/* A validation error names the field path, e.g. "results[3].samples[7]". */
+struct fw_error {
+	char field[256];
+	char detail[512];
+};
+void fw_error_set(struct fw_error *e, const char *field, const char *fmt, ...)
+	__attribute__((format(printf, 3, 4)));
+
+/*
+ * Parses and validates a document from raw bytes: size limit, UTF-8, nesting
+ * depth, duplicate keys, then every field. Returns the tree or NULL with *e set.
+ */
+cJSON *fw_doc_parse(const char *buf, size_t len, struct fw_error *e);
+/* Field checks on an already parsed tree (fw_doc_parse calls it). 0 ok, -1 invalid. */
+int fw_doc_validate(const cJSON *doc, struct fw_error *e);
+
+/* Canonical form: keys sorted, unformatted (the idempotency hash is sha256 of it). */
+char *fw_json_canonical(const cJSON *item);
+void fw_doc_hash(const cJSON *doc, char out[65]);
+
+/* sha256 over the environment's fields (everything but "fingerprint"), in a fixed order. */
+void fw_env_fingerprint(const cJSON *env, char out[65]);
+
+/* Identity of a run: "<origin>:" + sha256 over these, newline-separated. */
+struct fw_run_key {
+	const char *origin;
+	const char *series;
+	int revision;
+	const char *commit_key;
+	const char *config_hash;
+	const char *env_fingerprint;
+	const char *profile;
+	const char *workloads;   /* comma-separated, in document order */
+	int boot_index;
+};
+void fw_run_id(const struct fw_run_key *k, struct strbuf *out);
+/* The run id a valid document must carry (computed from its fields). */
+void fw_doc_expected_run_id(const cJSON *doc, struct strbuf *out);
+
+/* Small accessors for validated trees. */
+const char *fw_json_str(const cJSON *obj, const char *key, const char *dflt);
+double fw_json_num(const cJSON *obj, const char *key, double dflt);
+
+#endif

@@ -1,0 +1,6 @@
+#ifndef FW_SERVER_COMMANDS_H
+#define FW_SERVER_COMMANDS_H
+/* foliowatch-server subcommands, one file each (server/cmd-*.c); main.c holds the table. */
+int cmd_import(int argc, char **argv);
+int cmd_seal(int argc, char **argv);
+#endif
