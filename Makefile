@@ -46,7 +46,7 @@ ifneq ($(GUEST_SRC),)
 PROGRAMS += $(BUILD)/guest/fw-init
 endif
 
-.PHONY: all deps test test-quick test-unit test-asan test-kernel demo bench fuzz-smoke clean
+.PHONY: all deps test test-quick test-unit test-asan test-kernel demo bench fuzz fuzz-smoke clean
 all: $(PROGRAMS) $(UNIT_BIN)
 
 # Install build, test and demo dependencies when something is missing.
@@ -106,6 +106,20 @@ test: deps
 test-asan:
 	$(MAKE) BUILD=build/asan SANITIZE=address,undefined OPT='-O1 -g' all
 	$(MAKE) BUILD=build/asan SANITIZE=address,undefined OPT='-O1 -g' test-quick
+
+# Fuzz targets: libFuzzer with clang; the libraries are rebuilt with clang in build/fuzz.
+FUZZ_SRC     := $(wildcard tests/fuzz/fuzz-*.c)
+FUZZ_BIN     := $(patsubst tests/fuzz/%.c,build/fuzz/%,$(FUZZ_SRC))
+FUZZ_SECONDS ?= 20
+FUZZ_MAKE     = $(MAKE) BUILD=build/fuzz CC=clang WERROR=0 SANITIZE=address,undefined \
+		OPT='-O1 -g -fsanitize=fuzzer-no-link'
+fuzz:
+	$(FUZZ_MAKE) build/fuzz/libfw.a build/fuzz/libfwserver.a build/fuzz/libfwcollect.a
+	$(FUZZ_MAKE) $(FUZZ_BIN)
+build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c build/fuzz/libfw.a build/fuzz/libfwserver.a build/fuzz/libfwcollect.a
+	clang $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libfwserver.a build/fuzz/libfwcollect.a build/fuzz/libfw.a $(LIBS)
+fuzz-smoke: fuzz
+	sh tests/fuzz/smoke.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
 
 demo: deps all
 	sh kernel/demo.sh
