@@ -1,0 +1,308 @@
+/* Turning a range or an mbox into the list of commits to measure (git through runcmd only). */
+#include "series.h"
+#include "runcmd.h"
+#include "sha256.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+
+static int git(const char *dir, struct strbuf *out, struct strbuf *err, const char *const *argv)
+{
+	struct runcmd rc = { 0 };
+	struct strbuf tmp = STRBUF_INIT;
+
+	rc.argv = argv;
+	rc.dir = dir;
+	rc.out = out ? out : &tmp;
+	rc.merge_stderr = !out;
+	if (runcmd_run(&rc) != 0) {
+		strbuf_addf(err, "git %s failed (exit %d)", argv[1], rc.exit_code);
+		if (!out && tmp.len) {
+			strbuf_tail(&tmp, 2000);
+			strbuf_addf(err, ": %s", tmp.buf);
+		}
+		strbuf_release(&tmp);
+		return -1;
+	}
+	if (out)
+		while (out->len && out->buf[out->len - 1] == '\n')
+			strbuf_setlen(out, out->len - 1);
+	strbuf_release(&tmp);
+	return 0;
+}
+
+static int valid_sha(const char *s)
+{
+	return strlen(s) == 40 && strspn(s, "0123456789abcdef") == 40;
+}
+
+/* Fills sha, parent, subject and author of rev from `git log -1`. */
+static int describe(const char *tree, const char *rev, struct fw_commit *c, struct strbuf *err)
+{
+	struct strbuf out = STRBUF_INIT;
+	const char *argv[] = { "git", "log", "-1", "--no-show-signature", "--format=%H%x00%P%x00%an <%ae>%x00%s",
+			       rev, "--", NULL };
+	char *f[4];
+	int ret = -1;
+
+	if (git(tree, &out, err, argv))
+		goto cleanup;
+	f[0] = out.buf;
+	for (int i = 1; i < 4; i++) {
+		f[i] = memchr(f[i - 1], '\0', out.len - (size_t)(f[i - 1] - out.buf));
+		if (!f[i]) {
+			strbuf_addf(err, "unexpected git log output for %s", rev);
+			goto cleanup;
+		}
+		f[i]++;
+	}
+	if (!valid_sha(f[0])) {
+		strbuf_addf(err, "%s is not a commit", rev);
+		goto cleanup;
+	}
+	memcpy(c->sha, f[0], 41);
+	snprintf(c->parent, sizeof(c->parent), "%.40s", f[1]); /* first parent */
+	c->author = strdup(f[2]);
+	c->subject = strdup(f[3]);
+	snprintf(c->key, sizeof(c->key), "%s", c->sha);
+	ret = 0;
+cleanup:
+	strbuf_release(&out);
+	return ret;
+}
+
+static struct fw_commit *add_commit(struct fw_series *s)
+{
+	struct fw_commit *n = realloc(s->commits, sizeof(*n) * (size_t)(s->nr + 1));
+	if (!n)
+		abort();
+	s->commits = n;
+	memset(&n[s->nr], 0, sizeof(*n));
+	n[s->nr].position = s->nr;
+	return &n[s->nr++];
+}
+
+/* Base first, then rev-list --reverse of the range (first-parent order, merges skipped). */
+static int collect(struct fw_series *s, const char *dir, const char *base, const char *head, struct strbuf *err)
+{
+	struct strbuf range = STRBUF_INIT, list = STRBUF_INIT;
+	const char *argv[] = { "git", "rev-list", "--reverse", "--first-parent", "--no-merges", NULL, NULL };
+	int ret = -1;
+
+	if (describe(dir, base, add_commit(s), err))
+		goto cleanup;
+	s->commits[0].parent[0] = '\0';
+	memcpy(s->base, s->commits[0].sha, 41);
+	strbuf_addf(&range, "%s..%s", s->base, head);
+	argv[5] = range.buf;
+	if (git(dir, &list, err, argv))
+		goto cleanup;
+	for (char *line = list.buf, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (describe(dir, line, add_commit(s), err))
+			goto cleanup;
+	}
+	if (s->nr < 2) {
+		strbuf_addf(err, "range %s..%s has no commits", base, head);
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	strbuf_release(&range);
+	strbuf_release(&list);
+	return ret;
+}
+
+int series_from_range(struct fw_series *s, const char *tree, const char *range, struct strbuf *err)
+{
+	const char *dots = strstr(range, "..");
+	char *base;
+	int ret;
+
+	if (!dots || dots == range || !dots[2] || dots[2] == '.') {
+		strbuf_addf(err, "--range must be BASE..HEAD, got \"%s\"", range);
+		return -1;
+	}
+	base = strndup(range, (size_t)(dots - range));
+	s->tree = strdup(tree);
+	ret = collect(s, tree, base, dots + 2, err);
+	free(base);
+	return ret;
+}
+
+int series_checkout(const char *tree, const char *worktree, const char *sha, struct strbuf *err)
+{
+	if (access(worktree, F_OK) != 0) {
+		const char *add[] = { "git", "worktree", "add", "--force", "--detach", worktree, sha, NULL };
+		const char *prune[] = { "git", "worktree", "prune", NULL };
+		git(tree, NULL, err, prune); /* forget worktrees whose folder was deleted */
+		strbuf_reset(err);
+		return git(tree, NULL, err, add);
+	}
+	const char *co[] = { "git", "checkout", "-q", "--detach", "--force", sha, NULL };
+	return git(worktree, NULL, err, co);
+}
+
+/* Subjects of the patches in an mbox, in order ("Subject:" headers of "From " blocks). */
+static char **mbox_subjects(const char *mbox, int *n)
+{
+	struct strbuf txt = STRBUF_INIT;
+	char **subj = NULL;
+	int in_header = 0;
+
+	*n = 0;
+	if (strbuf_read_file(&txt, mbox, 64 << 20))
+		return NULL;
+	for (char *line = txt.buf, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (!strncmp(line, "From ", 5)) {
+			in_header = 1;
+		} else if (in_header && !*line) {
+			in_header = 0;
+		} else if (in_header && !strncmp(line, "Subject: ", 9)) {
+			char **ns = realloc(subj, sizeof(*ns) * (size_t)(*n + 1));
+			if (!ns)
+				abort();
+			subj = ns;
+			subj[(*n)++] = strdup(line + 9);
+		}
+	}
+	strbuf_release(&txt);
+	return subj;
+}
+
+/* git patch-id --stable of one commit: stable across re-applying, unlike the sha. */
+static int patch_id(const char *dir, const char *sha, char out[41], struct strbuf *err)
+{
+	char tmpl[] = "/tmp/fw-patch-XXXXXX";
+	int fd = mkstemp(tmpl), ret = -1;
+	struct runcmd rc = { 0 };
+	struct strbuf id = STRBUF_INIT;
+	const char *show[] = { "git", "show", "--no-color", "--format=", sha, NULL };
+	const char *pid[] = { "git", "patch-id", "--stable", NULL };
+
+	if (fd < 0) {
+		strbuf_addstr(err, "cannot create a temp file for patch-id");
+		return -1;
+	}
+	close(fd);
+	rc.argv = show;
+	rc.dir = dir;
+	rc.stdout_path = tmpl;
+	if (runcmd_run(&rc) != 0) {
+		strbuf_addf(err, "git show %s failed", sha);
+		goto cleanup;
+	}
+	memset(&rc, 0, sizeof(rc));
+	rc.argv = pid;
+	rc.dir = dir;
+	rc.stdin_path = tmpl;
+	rc.out = &id;
+	if (runcmd_run(&rc) != 0 || id.len < 40) {
+		strbuf_addf(err, "git patch-id failed for %s", sha);
+		goto cleanup;
+	}
+	memcpy(out, id.buf, 40);
+	out[40] = '\0';
+	ret = 0;
+cleanup:
+	unlink(tmpl);
+	strbuf_release(&id);
+	return ret;
+}
+
+int series_from_mbox(struct fw_series *s, const char *tree, const char *base, const char *mbox,
+		     const char *worktree, struct strbuf *err)
+{
+	struct strbuf head = STRBUF_INIT, next = STRBUF_INIT;
+	const char *am[] = { "git", "-c", "user.name=foliowatch", "-c", "user.email=foliowatch@localhost",
+			     "am", "--quiet", "--no-3way", mbox, NULL };
+	const char *abort_am[] = { "git", "am", "--abort", NULL };
+	const char *revparse[] = { "git", "rev-parse", "HEAD", NULL };
+	const char *am_next[] = { "git", "rev-parse", "--git-path", "rebase-apply/next", NULL };
+	char *abs_mbox = realpath(mbox, NULL);
+	char **subjects = NULL;
+	int nsubj = 0, ret = -1;
+	struct fw_commit basec = { 0 };
+
+	if (!abs_mbox) {
+		strbuf_addf(err, "cannot read mbox %s", mbox);
+		goto cleanup;
+	}
+	am[8] = abs_mbox;
+	subjects = mbox_subjects(abs_mbox, &nsubj);
+	if (!nsubj) {
+		strbuf_addf(err, "%s holds no patches (no \"From \" lines with a Subject)", mbox);
+		goto cleanup;
+	}
+	if (describe(tree, base, &basec, err))
+		goto cleanup;
+	if (series_checkout(tree, worktree, basec.sha, err))
+		goto cleanup;
+	git(worktree, NULL, err, abort_am); /* a previous run may have died mid-am */
+	strbuf_reset(err);
+	if (git(worktree, NULL, err, am)) {
+		/* Name the patch that failed: rebase-apply/next holds its number. */
+		struct strbuf path = STRBUF_INIT, num = STRBUF_INIT;
+		long k = 0;
+		if (!git(worktree, &path, err, am_next)) {
+			if (path.buf[0] != '/') {
+				struct strbuf abs = STRBUF_INIT;
+				strbuf_addf(&abs, "%s/%s", worktree, path.buf);
+				strbuf_reset(&path);
+				strbuf_addstr(&path, abs.buf);
+				strbuf_release(&abs);
+			}
+			if (!strbuf_read_file(&num, path.buf, 64))
+				k = strtol(num.buf, NULL, 10);
+		}
+		strbuf_reset(err);
+		strbuf_addf(err, "patch %ld/%d does not apply: %s", k, nsubj,
+			    k >= 1 && k <= nsubj ? subjects[k - 1] : "(unknown)");
+		git(worktree, NULL, &next, abort_am);
+		strbuf_release(&path);
+		strbuf_release(&num);
+		goto cleanup;
+	}
+	if (git(worktree, &head, err, revparse))
+		goto cleanup;
+	s->tree = strdup(tree);
+	s->mbox = strdup(mbox);
+	if (collect(s, worktree, basec.sha, head.buf, err))
+		goto cleanup;
+	for (int i = 1; i < s->nr; i++) {
+		char id[41];
+		if (patch_id(worktree, s->commits[i].sha, id, err))
+			goto cleanup;
+		snprintf(s->commits[i].key, sizeof(s->commits[i].key), "patch-id:%s+%s", id, s->base);
+	}
+	ret = 0;
+cleanup:
+	for (int i = 0; i < nsubj; i++)
+		free(subjects[i]);
+	free(subjects);
+	free(basec.subject);
+	free(basec.author);
+	free(abs_mbox);
+	strbuf_release(&head);
+	strbuf_release(&next);
+	return ret;
+}
+
+void series_release(struct fw_series *s)
+{
+	for (int i = 0; i < s->nr; i++) {
+		free(s->commits[i].subject);
+		free(s->commits[i].author);
+	}
+	free(s->commits);
+	free(s->name);
+	free(s->tree);
+	free(s->mbox);
+	memset(s, 0, sizeof(*s));
+}
