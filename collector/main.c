@@ -8,6 +8,7 @@ static const struct {
 	int (*fn)(int, char **);
 	const char *help;
 } commands[] = {
+	{ "post", cmd_post, "post --url URL --token-file F [--spool DIR] doc.json...  send run documents" },
 	{ "series", cmd_series, "series --tree DIR (--range A..B | --base REV --mbox F --worktree DIR)  list a series" },
 };
 
