@@ -3,6 +3,8 @@
 /* Shared between analysis-row.c (numbers -> row, no SQL) and analysis-db.c / regressions.c. */
 #include <stddef.h>
 #include <cjson/cJSON.h>
+#include <sqlite3.h>
+#include "strbuf.h"
 #include "analysis.h"
 
 /* Bumped when the analysis changes, so cached results computed by an older one are not reused. */
@@ -31,6 +33,12 @@ int fw_row_compute(cJSON *row, const struct fw_side *a, const struct fw_side *b,
 		   const struct fw_row_meta *m, const struct fw_analysis_opts *o, double *p);
 /* Sets "q" and, in the rank mode, "verdict" once the family's BH adjustment is known. */
 void fw_row_finish(cJSON *row, double q, const struct fw_analysis_opts *o);
+
+/*
+ * Adds "counters" to a row: the counters (vmstat deltas, checks) whose median
+ * moved most between the row's two commits, same env and result. 0 or -1.
+ */
+int fw_analysis_counters(sqlite3 *db, cJSON *row, struct strbuf *err);
 
 /* Number helpers: NaN/inf become null (cJSON would print them as null anyway). */
 void fw_json_num_or_null(cJSON *obj, const char *key, double v);
