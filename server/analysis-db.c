@@ -417,6 +417,41 @@ static void process_group(struct ctx *x, size_t s, size_t e, int pair_mode)
 	free(sl);
 }
 
+/* Table order: by commit, parent before base, then metric and environment. */
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const cJSON *a = *(const cJSON *const *)pa, *b = *(const cJSON *const *)pb;
+	static const char *keys[] = { "against", "workload", "variant", "params", "metric", "env_fingerprint" };
+	double pa_ = fw_json_get_num(a, "position"), pb_ = fw_json_get_num(b, "position");
+
+	if (pa_ != pb_)
+		return (pa_ > pb_) - (pa_ < pb_);
+	for (int i = 0; i < 6; i++) {
+		const cJSON *x = cJSON_GetObjectItemCaseSensitive(a, keys[i]);
+		const cJSON *y = cJSON_GetObjectItemCaseSensitive(b, keys[i]);
+		/* "base" < "other" < "parent": reversed for against, so parent comes first */
+		int c = strcmp(cJSON_IsString(x) ? x->valuestring : "", cJSON_IsString(y) ? y->valuestring : "");
+		if (c)
+			return i == 0 ? -c : c;
+	}
+	return 0;
+}
+
+static void sort_rows(cJSON *rows)
+{
+	int n = cJSON_GetArraySize(rows);
+	cJSON **v = malloc(((size_t)n + 1) * sizeof(*v));
+
+	if (!v)
+		abort();
+	for (int i = n - 1; i >= 0; i--)
+		v[i] = cJSON_DetachItemFromArray(rows, i);
+	qsort(v, (size_t)n, sizeof(*v), cmp_rows);
+	for (int i = 0; i < n; i++)
+		cJSON_AddItemToArray(rows, v[i]);
+	free(v);
+}
+
 /* Runs every group, then the BH adjustment over the whole family and the verdicts. */
 static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o, cJSON *out,
 		   int pair_mode, struct strbuf *err)
@@ -455,6 +490,7 @@ static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o
 		    fw_analysis_counters(db, row, err))
 			goto cleanup;
 	}
+	sort_rows(x.rows);
 	ret = 0;
 cleanup:
 	free(q);
