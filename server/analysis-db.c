@@ -543,8 +543,9 @@ static int data_hash(sqlite3 *db, long long series_id, const struct fw_analysis_
 	int rc, ret = -1;
 
 	sha256_init(&h);
-	snprintf(buf, sizeof(buf), "%s\n%lld\n%.17g %.17g %.17g %.17g\n", FW_ANALYSIS_VERSION,
-		 series_id, o->alpha, o->min_effect_pct, o->noise_floor_pct, o->ci_level);
+	/* The program version too: a rebuilt analysis must not serve an old one's answers. */
+	snprintf(buf, sizeof(buf), "%s %s\n%lld\n%.17g %.17g %.17g %.17g\n", FW_ANALYSIS_VERSION,
+		 FW_VERSION, series_id, o->alpha, o->min_effect_pct, o->noise_floor_pct, o->ci_level);
 	sha256_update(&h, buf, strlen(buf));
 	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
 		return db_err(db, err, "hashing runs");

@@ -71,16 +71,20 @@ static cJSON *side_json(const struct fw_side *s, size_t boots, double median, in
 	return o;
 }
 
-/* Pooled robust noise of the two sides, in value units. */
+/*
+ * Pooled noise of the two sides, in value units: the pooled sample standard
+ * deviation. (A MAD of 3-5 boot medians is too coarse: it often comes out
+ * near zero and would promise an MDE the data cannot deliver.)
+ */
 static double pooled_sigma(const double *ua, size_t na, const double *ub, size_t nb)
 {
-	double sa = na > 1 ? fw_mad_sigma(ua, na) : NAN, sb = nb > 1 ? fw_mad_sigma(ub, nb) : NAN;
+	double sa = fw_stdev(ua, na), sb = fw_stdev(ub, nb);
 
 	if (isnan(sa))
 		return sb;
 	if (isnan(sb))
 		return sa;
-	return sqrt((sa * sa + sb * sb) / 2);
+	return sqrt(((double)(na - 1) * sa * sa + (double)(nb - 1) * sb * sb) / (double)(na + nb - 2));
 }
 
 int fw_row_compute(cJSON *row, const struct fw_side *a, const struct fw_side *b,

@@ -119,10 +119,10 @@ int cmd_regressions(int argc, char **argv)
 	}
 	cJSON_ArrayForEach(r, list) {
 		if (!json)
-			printf("%.0f\t%s\t%s v%.0f\t%.12s\t%s/%s %s\t%+.1f%%\t%s by %s at %s\n", num_of(r, "id"),
+			printf("%.0f\t%s\t%s v%.0f\t%.12s\t%s/%s %s\t%+.1f%%\t(by %s at %s)\n", num_of(r, "id"),
 			       str_of(r, "status"), str_of(r, "series"), num_of(r, "revision"), str_of(r, "sha"),
 			       str_of(r, "workload"), str_of(r, "variant"), str_of(r, "metric"),
-			       num_of(r, "delta_pct"), str_of(r, "status"), str_of(r, "status_by"),
+			       num_of(r, "delta_pct"), str_of(r, "status_by"),
 			       str_of(r, "status_at"));
 		failing |= !strcmp(str_of(r, "status"), "new");
 	}

@@ -48,6 +48,18 @@ double fw_mean(const double *x, size_t n)
 	return s / (double)n;
 }
 
+double fw_stdev(const double *x, size_t n)
+{
+	double m, s = 0;
+
+	if (n < 2)
+		return NAN;
+	m = fw_mean(x, n);
+	for (size_t i = 0; i < n; i++)
+		s += (x[i] - m) * (x[i] - m);
+	return sqrt(s / (double)(n - 1));
+}
+
 double fw_harmonic_mean(const double *x, size_t n)
 {
 	double s = 0;

@@ -13,6 +13,7 @@
 
 double fw_median(const double *x, size_t n);          /* NaN when n == 0 */
 double fw_mean(const double *x, size_t n);
+double fw_stdev(const double *x, size_t n);          /* sample (n-1); NaN when n < 2 */
 double fw_harmonic_mean(const double *x, size_t n);   /* rates (mmtests); NaN if any x <= 0 */
 /* Scaled median absolute deviation (1.4826 * MAD: estimates sigma for normal data). */
 double fw_mad_sigma(const double *x, size_t n);
