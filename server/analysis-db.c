@@ -283,6 +283,9 @@ struct ctx {
 	double *p;       /* rank p per row, parallel to rows */
 	size_t np, ap;
 	long *where;     /* commit index -> slice index in the current group, -1 */
+	cJSON *combined;
+	double *cp_p;    /* p per combined row */
+	size_t ncp, acp;
 };
 
 static cJSON *row_head(const struct ctx *x, size_t key, size_t env, size_t cb, size_t ca,
@@ -372,6 +375,158 @@ static void add_change_points(struct ctx *x, size_t key, size_t env, const struc
 	free(med);
 	free(tmp);
 	free(cp);
+}
+
+/* Units of one slice as the rows use them: per-boot medians with >= 3 boots on both sides. */
+static double *slice_units(const struct data *d, const struct slice *s, int per_boot, size_t *n)
+{
+	double *u = malloc((s->end - s->start + 1) * sizeof(*u));
+
+	if (!u)
+		abort();
+	if (per_boot) {
+		*n = fw_group_medians(d->ob_v + s->start, d->ob_run + s->start, s->end - s->start, u);
+	} else {
+		memcpy(u, d->ob_v + s->start, (s->end - s->start) * sizeof(*u));
+		*n = s->end - s->start;
+	}
+	return u;
+}
+
+static size_t boots_in(const struct data *d, const struct slice *s)
+{
+	size_t n = 0;
+
+	for (size_t i = s->start; i < s->end; i++)
+		n += i == s->start || d->ob_run[i] != d->ob_run[i - 1];
+	return n;
+}
+
+/*
+ * Sharded CI: a commit measured on several hosts, each against its parent on
+ * the same host, combined with van Elteren's stratified test. Never pools a
+ * base from one host with a patch from another. Key range [ks, ke) holds the
+ * key's env groups one after the other.
+ */
+static void add_combined(struct ctx *x, size_t ks, size_t ke)
+{
+	struct data *d = x->d;
+	size_t nenv = 0, *gs = malloc((d->ne + 1) * sizeof(*gs)), *ge = malloc((d->ne + 1) * sizeof(*ge));
+	struct slice **sl = calloc(d->ne + 1, sizeof(*sl));
+	size_t *ns = calloc(d->ne + 1, sizeof(*ns));
+
+	if (!gs || !ge || !sl || !ns)
+		abort();
+	for (size_t i = ks; i < ke;) {
+		size_t j = i;
+		while (j < ke && d->ob_env[j] == d->ob_env[i])
+			j++;
+		gs[nenv] = i;
+		ge[nenv] = j;
+		sl[nenv] = malloc((d->nc + 1) * sizeof(**sl));
+		if (!sl[nenv])
+			abort();
+		for (size_t k = i; k < j; k++) {
+			if (!ns[nenv] || sl[nenv][ns[nenv] - 1].commit != d->ob_commit[k]) {
+				sl[nenv][ns[nenv]].commit = d->ob_commit[k];
+				sl[nenv][ns[nenv]++].start = k;
+			}
+			sl[nenv][ns[nenv] - 1].end = k + 1;
+		}
+		nenv++;
+		i = j;
+	}
+	for (size_t ci = 0; nenv >= 2 && ci < d->nc; ci++) {
+		struct fw_stratum st[16];
+		double *units[32], wsum = 0, dsum = 0, z, p;
+		size_t nst = 0, nu = 0;
+		long par = d->c[ci].parent;
+		const struct key_info *k = &d->k[d->ob_key[ks]];
+
+		if ((long)ci == d->base || par < 0)
+			continue;
+		for (size_t e = 0; e < nenv && nst < 16; e++) {
+			const struct slice *a = NULL, *b = NULL;
+			size_t na, nb;
+			for (size_t i = 0; i < ns[e]; i++) {
+				if (sl[e][i].commit == ci)
+					b = &sl[e][i];
+				if ((long)sl[e][i].commit == par)
+					a = &sl[e][i];
+			}
+			if (!a || !b)
+				continue;
+			int per_boot = boots_in(d, a) >= 3 && boots_in(d, b) >= 3;
+			double *ua = slice_units(d, a, per_boot, &na), *ub = slice_units(d, b, per_boot, &nb);
+			double ma = fw_median(ua, na), w = (double)na * (double)nb / (double)(na + nb + 1);
+			units[nu++] = ua;
+			units[nu++] = ub;
+			st[nst++] = (struct fw_stratum){ ua, ub, na, nb };
+			if (fabs(ma) > 0) {
+				dsum += w * 100 * (fw_median(ub, nb) - ma) / fabs(ma);
+				wsum += w;
+			}
+		}
+		if (nst >= 2 && !fw_van_elteren(st, nst, &z, &p)) {
+			cJSON *o = cJSON_CreateObject();
+			cJSON_AddNumberToObject(o, "commit_id", (double)d->c[ci].id);
+			cJSON_AddStringToObject(o, "sha", d->c[ci].sha);
+			cJSON_AddNumberToObject(o, "position", d->c[ci].position);
+			cJSON_AddStringToObject(o, "against", "parent");
+			cJSON_AddStringToObject(o, "workload", k->workload);
+			cJSON_AddStringToObject(o, "variant", k->variant);
+			cJSON_AddStringToObject(o, "params", k->params);
+			cJSON_AddStringToObject(o, "metric", k->metric);
+			cJSON_AddStringToObject(o, "direction", k->direction);
+			cJSON_AddBoolToObject(o, "higher_is_better", !strcmp(k->direction, "higher_is_better"));
+			cJSON_AddNumberToObject(o, "hosts", (double)nst);
+			cJSON_AddStringToObject(o, "test", "van Elteren (stratified by environment)");
+			/* Weighted like the test: na*nb/(N+1) per host. */
+			fw_json_num_or_null(o, "delta_pct", wsum > 0 ? dsum / wsum : NAN);
+			fw_json_num_or_null(o, "z", z);
+			fw_json_num_or_null(o, "p", p);
+			cJSON_AddNumberToObject(o, "min_effect_pct",
+						isnan(k->min_effect) ? x->o->min_effect_pct : k->min_effect);
+			cJSON_AddItemToArray(x->combined, o);
+			GROW(x->cp_p, x->ncp, x->acp);
+			x->cp_p[x->ncp++] = p;
+		}
+		for (size_t i = 0; i < nu; i++)
+			free(units[i]);
+	}
+	for (size_t e = 0; e < nenv; e++)
+		free(sl[e]);
+	free(sl);
+	free(ns);
+	free(gs);
+	free(ge);
+}
+
+/* Combined rows are their own BH family; their verdicts need significance and min effect. */
+static void finish_combined(struct ctx *x)
+{
+	double *q = malloc((x->ncp + 1) * sizeof(*q));
+	cJSON *o;
+	size_t i = 0;
+
+	if (!q)
+		abort();
+	fw_bh_adjust(x->cp_p, q, x->ncp);
+	cJSON_ArrayForEach(o, x->combined) {
+		struct fw_verdict_in in = {
+			.higher_is_better = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "higher_is_better")),
+			.delta_pct = fw_json_get_num(o, "delta_pct"),
+			.q = q[i],
+			.min_p = 0,
+			/* No MDE for the combination: not significant means unsure. */
+			.mde_pct = NAN,
+			.alpha = x->o->alpha,
+			.min_effect_pct = fw_json_get_num(o, "min_effect_pct"),
+		};
+		fw_json_num_or_null(o, "q", q[i++]);
+		cJSON_AddStringToObject(o, "verdict", fw_verdict_name(fw_verdict_decide(&in)));
+	}
+	free(q);
 }
 
 /*
@@ -464,6 +619,8 @@ static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o
 
 	x.rows = cJSON_AddArrayToObject(out, "rows");
 	x.cps = cJSON_AddArrayToObject(out, "change_points");
+	if (!pair_mode)
+		x.combined = cJSON_AddArrayToObject(out, "combined");
 	x.where = malloc((d->nc + 1) * sizeof(*x.where));
 	if (!x.where)
 		abort();
@@ -476,6 +633,15 @@ static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o
 		process_group(&x, s, e, pair_mode);
 		s = e;
 	}
+	for (s = 0; !pair_mode && s < d->no;) {
+		size_t e = s;
+		while (e < d->no && d->ob_key[e] == d->ob_key[s])
+			e++;
+		add_combined(&x, s, e);
+		s = e;
+	}
+	if (!pair_mode)
+		finish_combined(&x);
 	q = malloc((x.np + 1) * sizeof(*q));
 	if (!q)
 		abort();
@@ -495,6 +661,7 @@ static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o
 cleanup:
 	free(q);
 	free(x.p);
+	free(x.cp_p);
 	free(x.where);
 	return ret;
 }

@@ -166,6 +166,20 @@ static void write_text(const cJSON *s, struct strbuf *sb)
 		}
 		text_row(sb, r, show_host);
 	}
+	if (cJSON_GetArraySize(obj_of(s, "combined")))
+		strbuf_addstr(sb, "\ncombined over hosts (each host against its own parent; van Elteren):\n");
+	cJSON_ArrayForEach(cp, obj_of(s, "combined")) {
+		double q = fw_json_get_num(cp, "q");
+		strbuf_addf(sb, "  [%.0f] %.12s %s/%s %s on %.0f hosts: ", fw_json_get_num(cp, "position"),
+			    str_of(cp, "sha"), str_of(cp, "workload"), str_of(cp, "variant"),
+			    str_of(cp, "metric"), fw_json_get_num(cp, "hosts"));
+		add_pct(sb, fw_json_get_num(cp, "delta_pct"));
+		if (isnan(q))
+			strbuf_addstr(sb, "  q -");
+		else
+			strbuf_addf(sb, "  q %.3g", q);
+		strbuf_addf(sb, "  %s\n", str_of(cp, "verdict"));
+	}
 	if (cJSON_GetArraySize(obj_of(s, "change_points")))
 		strbuf_addstr(sb, "\nchange points along the series (E-divisive means, Welch t-test):\n");
 	cJSON_ArrayForEach(cp, obj_of(s, "change_points")) {

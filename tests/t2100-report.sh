@@ -93,6 +93,22 @@ load s3 tcg 2 base:0:-:1:1 c1:1:base:1:1
 "$SERVER" report --db "$DB" --series s3 > "$TMP_T/s3.txt"
 like "$(cat "$TMP_T/s3.txt")" "compare samples" "fewer than 3 boots: the report says samples were compared"
 
+# Sharded over two hosts, 3 boots each: combined per commit with a stratified test.
+load s4 tcg@runner-1 3 base:0:-:1:1 c1:1:base:1.1:1 && load s4 tcg@runner-2 3 base:0:-:1:1 c1:1:base:1.1:1
+ok $? "imported a series sharded over two hosts"
+"$SERVER" report --db "$DB" --series s4 --format json > "$TMP_T/s4.json"
+python3 - "$TMP_T/s4.json" <<'PYEOF'
+import json, sys
+r = json.load(open(sys.argv[1]))
+c = [x for x in r["combined"] if x["metric"] == "split_ms"]
+assert len(c) == 1 and c[0]["hosts"] == 2 and c[0]["verdict"] == "regression", c
+assert all(x["host"] in ("runner-1", "runner-2") for x in r["rows"])
+assert len({x["env_fingerprint"] for x in r["rows"] if x["metric"] == "split_ms"}) == 2
+PYEOF
+ok $? "combined over hosts: one stratified regression, per-host rows kept apart"
+"$SERVER" report --db "$DB" --series s4 > "$TMP_T/s4.txt"
+like "$(cat "$TMP_T/s4.txt")" "combined over hosts" "text shows the combination"
+
 "$SERVER" report --db "$DB" --series nope 2>/dev/null
 is "$?" 1 "unknown series fails"
 "$SERVER" report --db "$DB" 2>/dev/null

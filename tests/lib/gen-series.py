@@ -2,6 +2,7 @@
 """Writes run documents of a synthetic series for the analysis tests.
 
 gen-series.py OUTDIR SERIES ACCEL BOOTS SPEC...
+ACCEL is tcg, kvm or icount, optionally @HOST (default runner-1).
 SPEC is sha:position:parent:split_factor:bw_factor[:counter_factor]; the base is
 the commit whose sha is "base" (position 0). Values: split_ms around 62 ms
 (lower is better), bw_mib_s around 2400 MiB/s (higher is better, a rate),
@@ -13,6 +14,8 @@ import json, random, sys
 
 out, series, accel, boots = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 rng = random.Random(f"{series}:{accel}")
+accel, _, host = accel.partition("@")   # ACCEL may name a host: tcg@runner-2
+host = host or "runner-1"
 base_sha = "b" * 40
 noise_boot, noise_round = (0.0005, 0.0002) if accel == "icount" else (0.004, 0.002)
 
@@ -37,7 +40,7 @@ for spec in sys.argv[5:]:
                        **({"parent": sha_of(parent)} if parent != "-" else {})},
             "build": {"status": "ok", "seconds": 14.2, "kernel_version": "6.12.117",
                       "config": "CONFIG_SMP=y\n", "compiler": "gcc 12.2.0", "log_tail": ""},
-            "environment": {"host": "runner-1", "accel": accel, "qemu_version": "7.2.18", "vcpus": 2,
+            "environment": {"host": host, "accel": accel, "qemu_version": "7.2.18", "vcpus": 2,
                             "memory_mib": 2048, "host_kernel": "6.1.0-40-amd64",
                             "cpu_model": "Intel Xeon Processor (Cascadelake)",
                             "foliowatch_version": "0.1", "fio_version": "fio-3.33"},
@@ -55,5 +58,5 @@ for spec in sys.argv[5:]:
                  "samples": bw},
             ],
         }
-        with open(f"{out}/{series}-{name}-{boot}.json", "w") as fh:
+        with open(f"{out}/{series}-{host}-{name}-{boot}.json", "w") as fh:
             json.dump(doc, fh)
