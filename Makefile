@@ -107,6 +107,14 @@ test-asan:
 	$(MAKE) BUILD=build/asan SANITIZE=address,undefined OPT='-O1 -g' all
 	$(MAKE) BUILD=build/asan SANITIZE=address,undefined OPT='-O1 -g' test-quick
 
+# Benchmarks (not tests): each tests/bench/*.c is a program, run in turn.
+BENCH_BIN := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
+$(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libfwserver.a $(BUILD)/libfw.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
+bench: $(BENCH_BIN)
+	@for b in $(BENCH_BIN); do echo "== $$b"; $$b || exit 1; done
+
 demo: deps all
 	sh kernel/demo.sh
 
