@@ -25,7 +25,10 @@
  *     "mde_pct", "boots_for_5pct", "mode": "rank"|"deterministic", "noise_pct"?,
  *     "verdict": "improvement"|"regression"|"no change"|"unsure",
  *     "counters": [ { "name", "a", "b", "delta_pct" } ]  (the ones that moved most) } ],
- *   "combined": [ ... per workload/variant/metric across hosts (van Elteren) ... ],
+ *   "combined": [ { commit_id, sha, position, against: "parent", workload, variant, params,
+ *                   metric, direction, hosts, test, delta_pct (weighted), z, p, q, verdict } ]
+ *               (a commit measured on >= 2 environments: each against its own parent
+ *               there, combined by van Elteren's stratified test; its own BH family),
  *   "change_points": [ { workload, variant, metric, env_fingerprint, "position", "sha",
  *                        "before", "after", "delta_pct", "p" } ] }
  * q is BH-adjusted over every row of the series (one family per series).
@@ -60,8 +63,8 @@ int fw_analysis_compare(sqlite3 *db, long long commit_a, long long commit_b,
 			const struct fw_analysis_opts *o, cJSON **out, struct strbuf *err);
 
 /*
- * Stores the regressions of an analysed series (rows against the parent with
- * verdict "regression"); idempotent (one per series, env, metric, commit).
+ * Stores the regressions of an analysed series (per-environment rows against
+ * the parent with verdict "regression"; p_value holds the BH-adjusted q); idempotent (one per series, env, metric, commit).
  * Marks `fixed` (status_by "analysis") a new/acknowledged regression whose
  * metric later returns to within min effect of the level before it.
  * Returns the number of regressions newly stored, or -1.
