@@ -121,6 +121,16 @@ build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c build/fuzz/libfw.a build/fuzz/libfwserver
 fuzz-smoke: fuzz
 	sh tests/fuzz/smoke.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
 
+# Benchmarks (not tests): tests/bench/bench-*.c are programs run in turn,
+# tests/bench/*.sh scripts (they may use the other programs built here, e.g. hello).
+BENCH_BIN := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
+$(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libfwserver.a $(BUILD)/libfw.a
+	@mkdir -p $(dir $@)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
+bench: all $(BENCH_BIN)
+	@for b in $(filter $(BUILD)/bench/bench-%,$(BENCH_BIN)); do echo "== $$b"; $$b || exit 1; done
+	@for s in $(wildcard tests/bench/*.sh); do echo "== $$s"; sh $$s || exit 1; done
+
 demo: deps all
 	sh kernel/demo.sh
 

@@ -9,6 +9,8 @@ static const struct {
 	const char *help;
 } commands[] = {
 	{ "import", cmd_import, "import --db FILE doc.json...   store run documents" },
+	{ "regressions", cmd_regressions, "regressions --db FILE [--series S] [--status S] [--fail-on new]   stored regressions (CI gate)" },
+	{ "report", cmd_report, "report --db FILE --series S [--revision N] [--format text|json|csv]   the series table" },
 	{ "seal", cmd_seal, "seal [FILE]                    fill in fingerprint and run_id of a document" },
 };
 
