@@ -50,6 +50,15 @@ double fw_cell_run_median(const struct fw_cell *c, long long run)
 	return m;
 }
 
+int fw_metric_nsamples(const struct fw_series *s, const struct fw_metric *m)
+{
+	int n = 0;
+
+	for (int c = 0; c < s->ncommits; c++)
+		n += m->cells[c].n;
+	return n;
+}
+
 int fw_delta_sign(const struct fw_metric *m, double d)
 {
 	if (isnan(d) || d == 0)

@@ -40,11 +40,17 @@ enum MHD_Result ui_metric(struct fw_req *r)
 	strbuf_addstr(&sb, !strcmp(m->direction, "higher_is_better") ? ", higher is better" : ", lower is better");
 	strbuf_addstr(&sb, "; environment <span class=\"mono\">");
 	html_txt(&sb, m->env);
-	strbuf_addstr(&sb, "</span></p>\n<img class=\"plot big\" width=\"900\" height=\"480\" alt=\"trend of ");
-	html_attr(&sb, m->id);
-	strbuf_addstr(&sb, "\" src=\"");
-	ui_metric_link(&sb, &s, m, "big");
-	strbuf_addstr(&sb, "\">\n<table class=\"grid\" id=\"points\"><thead><tr><th>#</th><th>commit</th>"
+	strbuf_addstr(&sb, "</span></p>\n");
+	if (fw_metric_nsamples(&s, m)) {
+		strbuf_addstr(&sb, "<img class=\"plot big\" width=\"900\" height=\"480\" alt=\"trend of ");
+		html_attr(&sb, m->id);
+		strbuf_addstr(&sb, "\" src=\"");
+		ui_metric_link(&sb, &s, m, "big");
+		strbuf_addstr(&sb, "\">\n");
+	} else {
+		strbuf_addstr(&sb, "<p class=\"muted noplot\">no samples to plot</p>\n");
+	}
+	strbuf_addstr(&sb, "<table class=\"grid\" id=\"points\"><thead><tr><th>#</th><th>commit</th>"
 		      "<th>subject</th><th>median</th><th>delta</th><th>samples</th></tr></thead><tbody>\n");
 	for (int c = 0; c < s.ncommits; c++) {
 		const struct fw_cell *cell = &m->cells[c];

@@ -116,7 +116,13 @@ static void metric_section(struct strbuf *sb, const struct fw_series *s, const s
 		strbuf_addf(sb, "</td><td class=\"num\">%d</td><td class=\"muted\">%s</td></tr>\n", cell->n,
 			    isnan(cell->delta_pct) ? "" : "not analysed");
 	}
-	strbuf_addstr(sb, "</tbody></table>\n<a href=\"");
+	strbuf_addstr(sb, "</tbody></table>\n");
+	/* A metric that only has errors has nothing to plot: say so instead of a broken image. */
+	if (!fw_metric_nsamples(s, m)) {
+		strbuf_addstr(sb, "<p class=\"muted noplot\">no samples to plot</p></div>\n</section>\n");
+		return;
+	}
+	strbuf_addstr(sb, "<a href=\"");
 	ui_metric_link(sb, s, m, "page");
 	strbuf_addstr(sb, "\"><img class=\"plot small\" width=\"420\" height=\"220\" alt=\"trend of ");
 	html_attr(sb, m->id);
