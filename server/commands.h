@@ -5,4 +5,5 @@ int cmd_import(int argc, char **argv);
 int cmd_seal(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_token(int argc, char **argv);
+int cmd_report(int argc, char **argv); int cmd_regressions(int argc, char **argv);
 #endif

@@ -1,0 +1,749 @@
+/*
+ * The analysis over the DB: loads a series (or two commits), groups like with
+ * like (workload, variant, params, metric, environment fingerprint), compares
+ * each commit with its parent and with the base, adjusts p-values across the
+ * series (Benjamini-Hochberg), finds change points along the history, and
+ * caches the result keyed by a hash of the runs it came from.
+ * All SQL is prepared and bound; statistics come from stats.h/analysis-row.c.
+ */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis-internal.h"
+#include "fw-db.h"
+#include "sha256.h"
+#include "stats.h"
+
+/* Grows a malloc()ed array so that index n fits; allocation failure aborts (as strbuf does). */
+#define GROW(arr, n, alloc) do { \
+		if ((n) >= (alloc)) { \
+			void *p_; \
+			(alloc) = (alloc) ? 2 * (alloc) : 64; \
+			p_ = realloc((arr), (alloc) * sizeof(*(arr))); \
+			if (!p_) \
+				abort(); \
+			(arr) = p_; \
+		} \
+	} while (0)
+
+struct commit_info {
+	long long id;
+	char *sha, *key, *subject, *parent_sha;
+	int position;
+	long parent;   /* index of the parent commit in the series, -1 none */
+};
+
+struct key_info {
+	char *workload, *variant, *params, *metric, *unit, *direction, *kind;
+	double min_effect;   /* NaN when no result declared one */
+};
+
+struct env_info {
+	char *fp, *host, *accel;
+};
+
+/* Observations in parallel arrays: v/run can then be handed to stats as-is. */
+struct data {
+	struct commit_info *c;
+	size_t nc, ac;
+	long base;           /* index of the base commit, -1 none */
+	struct key_info *k;
+	size_t nk, ak;
+	struct env_info *e;
+	size_t ne, ae;
+	size_t *ob_key, *ob_env, *ob_commit;
+	long *ob_run;
+	double *ob_v;
+	size_t no, ao;
+	long long *sorted_ids;   /* commit ids sorted, with their index below */
+	size_t *sorted_idx;
+};
+
+static char *dup_col(sqlite3_stmt *st, int col)
+{
+	const unsigned char *t = sqlite3_column_text(st, col);
+	char *s = strdup(t ? (const char *)t : "");
+
+	if (!s)
+		abort();
+	return s;
+}
+
+static void data_free(struct data *d)
+{
+	for (size_t i = 0; i < d->nc; i++) {
+		free(d->c[i].sha);
+		free(d->c[i].key);
+		free(d->c[i].subject);
+		free(d->c[i].parent_sha);
+	}
+	for (size_t i = 0; i < d->nk; i++) {
+		free(d->k[i].workload);
+		free(d->k[i].variant);
+		free(d->k[i].params);
+		free(d->k[i].metric);
+		free(d->k[i].unit);
+		free(d->k[i].direction);
+		free(d->k[i].kind);
+	}
+	for (size_t i = 0; i < d->ne; i++) {
+		free(d->e[i].fp);
+		free(d->e[i].host);
+		free(d->e[i].accel);
+	}
+	free(d->c);
+	free(d->k);
+	free(d->e);
+	free(d->ob_key);
+	free(d->ob_env);
+	free(d->ob_commit);
+	free(d->ob_run);
+	free(d->ob_v);
+	free(d->sorted_ids);
+	free(d->sorted_idx);
+	memset(d, 0, sizeof(*d));
+}
+
+static int db_err(sqlite3 *db, struct strbuf *err, const char *what)
+{
+	strbuf_addf(err, "%s: %s", what, sqlite3_errmsg(db));
+	return -1;
+}
+
+static int cmp_ll_idx(const void *pa, const void *pb, void *arg)
+{
+	const long long *ids = arg;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	return (ids[a] > ids[b]) - (ids[a] < ids[b]);
+}
+
+/* Index of commit id, by binary search over the sorted copy. */
+static long commit_index(const struct data *d, long long id)
+{
+	size_t lo = 0, hi = d->nc;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (d->sorted_ids[mid] == id)
+			return (long)d->sorted_idx[mid];
+		if (d->sorted_ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+static void index_commits(struct data *d, const char *base_sha)
+{
+	long long *ids = malloc((d->nc + 1) * sizeof(*ids));
+	size_t *idx = malloc((d->nc + 1) * sizeof(*idx));
+
+	if (!ids || !idx)
+		abort();
+	for (size_t i = 0; i < d->nc; i++) {
+		ids[i] = d->c[i].id;
+		idx[i] = i;
+	}
+	qsort_r(idx, d->nc, sizeof(*idx), cmp_ll_idx, ids);
+	d->sorted_idx = idx;
+	d->sorted_ids = malloc((d->nc + 1) * sizeof(*ids));
+	if (!d->sorted_ids)
+		abort();
+	for (size_t i = 0; i < d->nc; i++)
+		d->sorted_ids[i] = ids[idx[i]];
+	free(ids);
+
+	d->base = -1;
+	for (size_t i = 0; i < d->nc; i++)
+		if (base_sha && !strcmp(d->c[i].sha, base_sha))
+			d->base = (long)i;
+	/*
+	 * The parent is the series commit whose sha is the declared parent; a
+	 * commit whose parent was not measured falls back to the one before it.
+	 */
+	for (size_t i = 0; i < d->nc; i++) {
+		d->c[i].parent = -1;
+		for (size_t j = 0; j < d->nc; j++)
+			if (j != i && d->c[i].parent_sha && !strcmp(d->c[j].sha, d->c[i].parent_sha))
+				d->c[i].parent = (long)j;
+		if (d->c[i].parent < 0 && (long)i != d->base && i > 0)
+			d->c[i].parent = (long)i - 1;
+	}
+}
+
+static int load_commits(sqlite3 *db, sqlite3_stmt *st, struct data *d, struct strbuf *err)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		GROW(d->c, d->nc, d->ac);
+		struct commit_info *c = &d->c[d->nc++];
+		c->id = sqlite3_column_int64(st, 0);
+		c->sha = dup_col(st, 1);
+		c->key = dup_col(st, 2);
+		c->subject = dup_col(st, 3);
+		c->position = sqlite3_column_int(st, 4);
+		c->parent_sha = sqlite3_column_type(st, 5) == SQLITE_NULL ? NULL : dup_col(st, 5);
+	}
+	return rc == SQLITE_DONE ? 0 : db_err(db, err, "loading commits");
+}
+
+static int same_key(const struct key_info *k, sqlite3_stmt *st)
+{
+	static const int cols[] = { 5, 6, 7, 8 };
+	const char *have[] = { k->workload, k->variant, k->params, k->metric };
+
+	for (int i = 0; i < 4; i++) {
+		const unsigned char *t = sqlite3_column_text(st, cols[i]);
+		if (strcmp(have[i], t ? (const char *)t : ""))
+			return 0;
+	}
+	return 1;
+}
+
+/* Columns: commit id, fp, host, accel, run id, workload, variant, params, metric, unit, direction, kind, min_effect, value. */
+static int load_obs(sqlite3 *db, sqlite3_stmt *st, struct data *d, struct strbuf *err)
+{
+	int rc;
+
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		long ci = commit_index(d, sqlite3_column_int64(st, 0));
+		const unsigned char *fp = sqlite3_column_text(st, 1);
+		size_t ei;
+
+		if (ci < 0)
+			continue;
+		if (!d->nk || !same_key(&d->k[d->nk - 1], st)) {
+			GROW(d->k, d->nk, d->ak);
+			struct key_info *k = &d->k[d->nk++];
+			k->workload = dup_col(st, 5);
+			k->variant = dup_col(st, 6);
+			k->params = dup_col(st, 7);
+			k->metric = dup_col(st, 8);
+			k->unit = dup_col(st, 9);
+			k->direction = dup_col(st, 10);
+			k->kind = dup_col(st, 11);
+			k->min_effect = NAN;
+		}
+		if (sqlite3_column_type(st, 12) != SQLITE_NULL)
+			d->k[d->nk - 1].min_effect = sqlite3_column_double(st, 12);
+		for (ei = 0; ei < d->ne; ei++)
+			if (!strcmp(d->e[ei].fp, fp ? (const char *)fp : ""))
+				break;
+		if (ei == d->ne) {
+			GROW(d->e, d->ne, d->ae);
+			d->e[d->ne].fp = dup_col(st, 1);
+			d->e[d->ne].host = dup_col(st, 2);
+			d->e[d->ne].accel = dup_col(st, 3);
+			d->ne++;
+		}
+		if (d->no >= d->ao) {
+			d->ao = d->ao ? 2 * d->ao : 1024;
+			d->ob_key = realloc(d->ob_key, d->ao * sizeof(*d->ob_key));
+			d->ob_env = realloc(d->ob_env, d->ao * sizeof(*d->ob_env));
+			d->ob_commit = realloc(d->ob_commit, d->ao * sizeof(*d->ob_commit));
+			d->ob_run = realloc(d->ob_run, d->ao * sizeof(*d->ob_run));
+			d->ob_v = realloc(d->ob_v, d->ao * sizeof(*d->ob_v));
+			if (!d->ob_key || !d->ob_env || !d->ob_commit || !d->ob_run || !d->ob_v)
+				abort();
+		}
+		d->ob_key[d->no] = d->nk - 1;
+		d->ob_env[d->no] = ei;
+		d->ob_commit[d->no] = (size_t)ci;
+		d->ob_run[d->no] = (long)sqlite3_column_int64(st, 4);
+		d->ob_v[d->no] = sqlite3_column_double(st, 13);
+		d->no++;
+	}
+	return rc == SQLITE_DONE ? 0 : db_err(db, err, "loading samples");
+}
+
+#define OBS_SELECT \
+	"SELECT c.id, e.fingerprint, e.host, e.accel, r.id, res.workload, res.variant, res.params, " \
+	"res.metric, res.unit, res.direction, res.kind, res.min_effect_pct, s.value " \
+	"FROM samples s JOIN results res ON res.id = s.result_id JOIN runs r ON r.id = res.run_id " \
+	"JOIN commits c ON c.id = r.commit_id JOIN environments e ON e.id = r.env_id " \
+	"WHERE r.boot_status = 'ok' AND res.error IS NULL AND "
+#define OBS_ORDER \
+	" ORDER BY res.workload, res.variant, res.params, res.metric, e.fingerprint, " \
+	"c.position, c.id, r.id, s.round"
+
+/* The slices of one (key, env) group: per commit present, its [start, end) in the obs arrays. */
+struct slice {
+	size_t commit, start, end;
+};
+
+struct ctx {
+	sqlite3 *db;
+	const struct fw_analysis_opts *o;
+	struct data *d;
+	cJSON *rows, *cps;
+	double *p;       /* rank p per row, parallel to rows */
+	size_t np, ap;
+	long *where;     /* commit index -> slice index in the current group, -1 */
+};
+
+static cJSON *row_head(const struct ctx *x, size_t key, size_t env, size_t cb, size_t ca,
+		       const char *against)
+{
+	const struct data *d = x->d;
+	const struct key_info *k = &d->k[key];
+	const struct commit_info *b = &d->c[cb], *a = &d->c[ca];
+	cJSON *row = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(row, "commit_id", (double)b->id);
+	cJSON_AddStringToObject(row, "sha", b->sha);
+	cJSON_AddStringToObject(row, "subject", b->subject);
+	cJSON_AddNumberToObject(row, "position", b->position);
+	cJSON_AddStringToObject(row, "against", against);
+	cJSON_AddNumberToObject(row, "ref_commit_id", (double)a->id);
+	cJSON_AddStringToObject(row, "ref_sha", a->sha);
+	cJSON_AddStringToObject(row, "env_fingerprint", d->e[env].fp);
+	cJSON_AddStringToObject(row, "host", d->e[env].host);
+	cJSON_AddStringToObject(row, "accel", d->e[env].accel);
+	cJSON_AddStringToObject(row, "workload", k->workload);
+	cJSON_AddStringToObject(row, "variant", k->variant);
+	cJSON_AddStringToObject(row, "params", k->params);
+	cJSON_AddStringToObject(row, "metric", k->metric);
+	cJSON_AddStringToObject(row, "unit", k->unit);
+	cJSON_AddStringToObject(row, "direction", k->direction);
+	cJSON_AddStringToObject(row, "kind", k->kind);
+	return row;
+}
+
+static void add_row(struct ctx *x, size_t key, size_t env, const struct slice *sb,
+		    const struct slice *sa, const char *against)
+{
+	const struct data *d = x->d;
+	const struct key_info *k = &d->k[key];
+	struct fw_side a = { d->ob_v + sa->start, d->ob_run + sa->start, sa->end - sa->start };
+	struct fw_side b = { d->ob_v + sb->start, d->ob_run + sb->start, sb->end - sb->start };
+	struct fw_row_meta m = {
+		.higher_is_better = !strcmp(k->direction, "higher_is_better"),
+		.is_rate = !strcmp(k->kind, "rate"),
+		.deterministic = !strcmp(d->e[env].accel, "icount"),
+		.min_effect_pct = isnan(k->min_effect) ? x->o->min_effect_pct : k->min_effect,
+	};
+	cJSON *row = row_head(x, key, env, sb->commit, sa->commit, against);
+	double p;
+
+	if (fw_row_compute(row, &a, &b, &m, x->o, &p)) {
+		cJSON_Delete(row);
+		return;
+	}
+	cJSON_AddItemToArray(x->rows, row);
+	GROW(x->p, x->np, x->ap);
+	x->p[x->np++] = p;
+}
+
+/* Change points along the commits' medians of one (key, env) group. */
+static void add_change_points(struct ctx *x, size_t key, size_t env, const struct slice *s, size_t ns)
+{
+	const struct data *d = x->d;
+	double *med = malloc((ns + 1) * sizeof(*med)), *tmp = malloc((d->no + 1) * sizeof(*tmp));
+	size_t *cp = malloc((ns + 1) * sizeof(*cp)), ncp, prev = 0;
+
+	if (!med || !cp || !tmp)
+		abort();
+	for (size_t i = 0; i < ns; i++) {
+		size_t n = fw_group_medians(d->ob_v + s[i].start, d->ob_run + s[i].start,
+					    s[i].end - s[i].start, tmp);
+		med[i] = fw_median(tmp, n);
+	}
+	ncp = fw_change_points(med, ns, NULL, cp);
+	for (size_t i = 0; i < ncp; i++) {
+		size_t next = i + 1 < ncp ? cp[i + 1] : ns;
+		double before = fw_median(med + prev, cp[i] - prev), after = fw_median(med + cp[i], next - cp[i]);
+		cJSON *o = cJSON_CreateObject();
+		cJSON_AddStringToObject(o, "workload", d->k[key].workload);
+		cJSON_AddStringToObject(o, "variant", d->k[key].variant);
+		cJSON_AddStringToObject(o, "metric", d->k[key].metric);
+		cJSON_AddStringToObject(o, "env_fingerprint", d->e[env].fp);
+		cJSON_AddNumberToObject(o, "position", d->c[s[cp[i]].commit].position);
+		cJSON_AddStringToObject(o, "sha", d->c[s[cp[i]].commit].sha);
+		fw_json_num_or_null(o, "before", before);
+		fw_json_num_or_null(o, "after", after);
+		fw_json_num_or_null(o, "delta_pct", fabs(before) > 0 ? 100 * (after - before) / fabs(before) : NAN);
+		cJSON_AddItemToArray(x->cps, o);
+		prev = cp[i];
+	}
+	free(med);
+	free(tmp);
+	free(cp);
+}
+
+/*
+ * One (key, env) group [s, e). pair_mode: compare the second commit with the
+ * first (any two commits); else each commit with its parent and with the base.
+ */
+static void process_group(struct ctx *x, size_t s, size_t e, int pair_mode)
+{
+	struct data *d = x->d;
+	struct slice *sl = malloc((d->nc + 1) * sizeof(*sl));
+	size_t ns = 0, key = d->ob_key[s], env = d->ob_env[s];
+
+	if (!sl)
+		abort();
+	for (size_t i = s; i < e; i++) {
+		if (!ns || sl[ns - 1].commit != d->ob_commit[i]) {
+			sl[ns].commit = d->ob_commit[i];
+			sl[ns].start = i;
+			ns++;
+		}
+		sl[ns - 1].end = i + 1;
+	}
+	for (size_t i = 0; i < ns; i++)
+		x->where[sl[i].commit] = (long)i;
+	if (pair_mode) {
+		if (d->nc == 2 && x->where[0] >= 0 && x->where[1] >= 0)
+			add_row(x, key, env, &sl[x->where[1]], &sl[x->where[0]], "other");
+	} else {
+		for (size_t i = 0; i < ns; i++) {
+			size_t ci = sl[i].commit;
+			long par = d->c[ci].parent;
+			if ((long)ci == d->base)
+				continue;
+			if (par >= 0 && x->where[par] >= 0)
+				add_row(x, key, env, &sl[i], &sl[x->where[par]], "parent");
+			if (d->base >= 0 && d->base != par && x->where[d->base] >= 0)
+				add_row(x, key, env, &sl[i], &sl[x->where[d->base]], "base");
+		}
+		add_change_points(x, key, env, sl, ns);
+	}
+	for (size_t i = 0; i < ns; i++)
+		x->where[sl[i].commit] = -1;
+	free(sl);
+}
+
+/* Table order: by commit, parent before base, then metric and environment. */
+static int cmp_rows(const void *pa, const void *pb)
+{
+	const cJSON *a = *(const cJSON *const *)pa, *b = *(const cJSON *const *)pb;
+	static const char *keys[] = { "against", "workload", "variant", "params", "metric", "env_fingerprint" };
+	double pa_ = fw_json_get_num(a, "position"), pb_ = fw_json_get_num(b, "position");
+
+	if (pa_ != pb_)
+		return (pa_ > pb_) - (pa_ < pb_);
+	for (int i = 0; i < 6; i++) {
+		const cJSON *x = cJSON_GetObjectItemCaseSensitive(a, keys[i]);
+		const cJSON *y = cJSON_GetObjectItemCaseSensitive(b, keys[i]);
+		/* "base" < "other" < "parent": reversed for against, so parent comes first */
+		int c = strcmp(cJSON_IsString(x) ? x->valuestring : "", cJSON_IsString(y) ? y->valuestring : "");
+		if (c)
+			return i == 0 ? -c : c;
+	}
+	return 0;
+}
+
+static void sort_rows(cJSON *rows)
+{
+	int n = cJSON_GetArraySize(rows);
+	cJSON **v = malloc(((size_t)n + 1) * sizeof(*v));
+
+	if (!v)
+		abort();
+	for (int i = n - 1; i >= 0; i--)
+		v[i] = cJSON_DetachItemFromArray(rows, i);
+	qsort(v, (size_t)n, sizeof(*v), cmp_rows);
+	for (int i = 0; i < n; i++)
+		cJSON_AddItemToArray(rows, v[i]);
+	free(v);
+}
+
+/* Runs every group, then the BH adjustment over the whole family and the verdicts. */
+static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o, cJSON *out,
+		   int pair_mode, struct strbuf *err)
+{
+	struct ctx x = { .db = db, .o = o, .d = d };
+	double *q = NULL;
+	size_t s = 0, i = 0;
+	cJSON *row;
+	int ret = -1;
+
+	x.rows = cJSON_AddArrayToObject(out, "rows");
+	x.cps = cJSON_AddArrayToObject(out, "change_points");
+	x.where = malloc((d->nc + 1) * sizeof(*x.where));
+	if (!x.where)
+		abort();
+	for (size_t c = 0; c < d->nc; c++)
+		x.where[c] = -1;
+	while (s < d->no) {
+		size_t e = s;
+		while (e < d->no && d->ob_key[e] == d->ob_key[s] && d->ob_env[e] == d->ob_env[s])
+			e++;
+		process_group(&x, s, e, pair_mode);
+		s = e;
+	}
+	q = malloc((x.np + 1) * sizeof(*q));
+	if (!q)
+		abort();
+	fw_bh_adjust(x.p, q, x.np);
+	cJSON_ArrayForEach(row, x.rows) {
+		const cJSON *v;
+		fw_row_finish(row, q[i++], o);
+		v = cJSON_GetObjectItemCaseSensitive(row, "verdict");
+		/* The counters explain a change; for rows without one they are noise. */
+		if (cJSON_IsString(v) && (!strcmp(v->valuestring, "regression") ||
+					  !strcmp(v->valuestring, "improvement")) &&
+		    fw_analysis_counters(db, row, err))
+			goto cleanup;
+	}
+	sort_rows(x.rows);
+	ret = 0;
+cleanup:
+	free(q);
+	free(x.p);
+	free(x.where);
+	return ret;
+}
+
+static void opts_json(cJSON *out, const struct fw_analysis_opts *o)
+{
+	cJSON_AddNumberToObject(out, "alpha", o->alpha);
+	cJSON_AddStringToObject(out, "fdr", "benjamini-hochberg over all rows of the series");
+	cJSON_AddNumberToObject(out, "min_effect_pct", o->min_effect_pct);
+	cJSON_AddNumberToObject(out, "noise_floor_pct", o->noise_floor_pct);
+	cJSON_AddNumberToObject(out, "ci_level_requested", o->ci_level);
+	cJSON_AddStringToObject(out, "analysis", FW_ANALYSIS_VERSION);
+}
+
+static void commits_json(cJSON *out, const struct data *d)
+{
+	cJSON *arr = cJSON_AddArrayToObject(out, "commits");
+
+	for (size_t i = 0; i < d->nc; i++) {
+		cJSON *c = cJSON_CreateObject();
+		cJSON_AddNumberToObject(c, "id", (double)d->c[i].id);
+		cJSON_AddStringToObject(c, "sha", d->c[i].sha);
+		cJSON_AddStringToObject(c, "key", d->c[i].key);
+		cJSON_AddStringToObject(c, "subject", d->c[i].subject);
+		cJSON_AddNumberToObject(c, "position", d->c[i].position);
+		if (d->c[i].parent_sha)
+			cJSON_AddStringToObject(c, "parent_sha", d->c[i].parent_sha);
+		cJSON_AddBoolToObject(c, "is_base", (long)i == d->base);
+		cJSON_AddItemToArray(arr, c);
+	}
+}
+
+/*
+ * The data hash: every run the analysis could read (id, content hash, boot
+ * status) plus the options and the analysis version. A new, replaced or
+ * deleted run changes it, whoever wrote it.
+ */
+static int data_hash(sqlite3 *db, long long series_id, const struct fw_analysis_opts *o,
+		     char out[65], struct strbuf *err)
+{
+	static const char sql[] = "SELECT r.run_id, r.doc_hash, r.boot_status FROM runs r "
+				  "JOIN commits c ON c.id = r.commit_id WHERE c.series_id = ? ORDER BY r.id";
+	struct sha256_ctx h;
+	sqlite3_stmt *st = NULL;
+	char buf[256];
+	int rc, ret = -1;
+
+	sha256_init(&h);
+	/* The program version too: a rebuilt analysis must not serve an old one's answers. */
+	snprintf(buf, sizeof(buf), "%s %s\n%lld\n%.17g %.17g %.17g %.17g\n", FW_ANALYSIS_VERSION,
+		 FW_VERSION, series_id, o->alpha, o->min_effect_pct, o->noise_floor_pct, o->ci_level);
+	sha256_update(&h, buf, strlen(buf));
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
+		return db_err(db, err, "hashing runs");
+	sqlite3_bind_int64(st, 1, series_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		for (int col = 0; col < 3; col++) {
+			const unsigned char *t = sqlite3_column_text(st, col);
+			size_t len = t ? strlen((const char *)t) : 0;
+			sha256_update(&h, t ? (const void *)t : "", len);
+			sha256_update(&h, "\n", 1);
+		}
+	}
+	if (rc != SQLITE_DONE) {
+		db_err(db, err, "hashing runs");
+		goto cleanup;
+	}
+	sha256_final_hex(&h, out);
+	ret = 0;
+cleanup:
+	sqlite3_finalize(st);
+	return ret;
+}
+
+static cJSON *cache_get(sqlite3 *db, const char *key, const char *hash)
+{
+	sqlite3_stmt *st = NULL;
+	cJSON *out = NULL;
+
+	if (sqlite3_prepare_v2(db, "SELECT body FROM analysis_cache WHERE key = ? AND data_hash = ?",
+			       -1, &st, NULL) != SQLITE_OK)
+		return NULL;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		out = cJSON_Parse((const char *)sqlite3_column_text(st, 0));
+	sqlite3_finalize(st);
+	return out;
+}
+
+/* A cache that cannot be written (read-only DB, busy) only costs time: errors are ignored. */
+static void cache_put(sqlite3 *db, const char *key, const char *hash, const cJSON *body)
+{
+	sqlite3_stmt *st = NULL;
+	char *text = cJSON_PrintUnformatted(body), now[32];
+
+	fw_now_iso(now);
+	if (text && sqlite3_prepare_v2(db, "INSERT INTO analysis_cache(key, data_hash, body, computed_at) "
+				       "VALUES (?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET "
+				       "data_hash = excluded.data_hash, body = excluded.body, "
+				       "computed_at = excluded.computed_at", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, text, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, now, -1, SQLITE_STATIC);
+		sqlite3_step(st);
+	}
+	sqlite3_finalize(st);
+	free(text);
+}
+
+int fw_analysis_series(sqlite3 *db, const char *series, int revision,
+		       const struct fw_analysis_opts *o, cJSON **out, struct strbuf *err)
+{
+	struct fw_analysis_opts defaults;
+	struct data d = { 0 };
+	sqlite3_stmt *st = NULL;
+	long long sid = 0;
+	char hash[65], key[64], *base = NULL;
+	cJSON *res = NULL;
+	int ret = -1;
+
+	*out = NULL;
+	if (!o) {
+		fw_analysis_opts_init(&defaults);
+		o = &defaults;
+	}
+	if (sqlite3_prepare_v2(db, "SELECT id, revision, base FROM series WHERE name = ? AND "
+			       "(revision = ? OR ? <= 0) ORDER BY revision DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK) {
+		db_err(db, err, "finding series");
+		goto cleanup;
+	}
+	sqlite3_bind_text(st, 1, series, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, revision);
+	sqlite3_bind_int(st, 3, revision);
+	if (sqlite3_step(st) != SQLITE_ROW) {
+		strbuf_addf(err, "no such series: %s%s", series, revision > 0 ? " (at that revision)" : "");
+		goto cleanup;
+	}
+	sid = sqlite3_column_int64(st, 0);
+	revision = sqlite3_column_int(st, 1);
+	base = dup_col(st, 2);
+	sqlite3_finalize(st);
+	st = NULL;
+
+	if (data_hash(db, sid, o, hash, err))
+		goto cleanup;
+	snprintf(key, sizeof(key), "series:%lld", sid);
+	if (o->use_cache && (res = cache_get(db, key, hash))) {
+		ret = 0;
+		goto cleanup;
+	}
+
+	if (sqlite3_prepare_v2(db, "SELECT id, sha, commit_key, subject, position, parent_sha FROM commits "
+			       "WHERE series_id = ? ORDER BY position, id", -1, &st, NULL) != SQLITE_OK) {
+		db_err(db, err, "loading commits");
+		goto cleanup;
+	}
+	sqlite3_bind_int64(st, 1, sid);
+	if (load_commits(db, st, &d, err))
+		goto cleanup;
+	sqlite3_finalize(st);
+	st = NULL;
+	index_commits(&d, base);
+	if (sqlite3_prepare_v2(db, OBS_SELECT "c.series_id = ?" OBS_ORDER, -1, &st, NULL) != SQLITE_OK) {
+		db_err(db, err, "loading samples");
+		goto cleanup;
+	}
+	sqlite3_bind_int64(st, 1, sid);
+	if (load_obs(db, st, &d, err))
+		goto cleanup;
+
+	res = cJSON_CreateObject();
+	cJSON_AddStringToObject(res, "series", series);
+	cJSON_AddNumberToObject(res, "series_id", (double)sid);
+	cJSON_AddNumberToObject(res, "revision", revision);
+	cJSON_AddStringToObject(res, "base", base);
+	cJSON_AddStringToObject(res, "data_hash", hash);
+	opts_json(res, o);
+	commits_json(res, &d);
+	if (analyse(db, &d, o, res, 0, err))
+		goto cleanup;
+	if (o->use_cache)
+		cache_put(db, key, hash, res);
+	ret = 0;
+cleanup:
+	if (ret) {
+		cJSON_Delete(res);
+		res = NULL;
+	}
+	*out = res;
+	sqlite3_finalize(st);
+	free(base);
+	data_free(&d);
+	return ret;
+}
+
+int fw_analysis_compare(sqlite3 *db, long long commit_a, long long commit_b,
+			const struct fw_analysis_opts *o, cJSON **out, struct strbuf *err)
+{
+	struct fw_analysis_opts defaults;
+	struct data d = { 0 };
+	sqlite3_stmt *st = NULL;
+	cJSON *res = NULL;
+	int ret = -1;
+
+	*out = NULL;
+	if (!o) {
+		fw_analysis_opts_init(&defaults);
+		o = &defaults;
+	}
+	/* Ordered so that a is index 0 and b index 1, whatever their positions. */
+	if (sqlite3_prepare_v2(db, "SELECT id, sha, commit_key, subject, position, parent_sha FROM commits "
+			       "WHERE id IN (?1, ?2) ORDER BY id = ?2", -1, &st, NULL) != SQLITE_OK) {
+		db_err(db, err, "loading commits");
+		goto cleanup;
+	}
+	sqlite3_bind_int64(st, 1, commit_a);
+	sqlite3_bind_int64(st, 2, commit_b);
+	if (load_commits(db, st, &d, err))
+		goto cleanup;
+	sqlite3_finalize(st);
+	st = NULL;
+	if (d.nc != 2) {
+		strbuf_addstr(err, "no such commit (need two different commit ids)");
+		goto cleanup;
+	}
+	index_commits(&d, NULL);
+	if (sqlite3_prepare_v2(db, OBS_SELECT "c.id IN (?, ?)" OBS_ORDER, -1, &st, NULL) != SQLITE_OK) {
+		db_err(db, err, "loading samples");
+		goto cleanup;
+	}
+	sqlite3_bind_int64(st, 1, commit_a);
+	sqlite3_bind_int64(st, 2, commit_b);
+	if (load_obs(db, st, &d, err))
+		goto cleanup;
+	res = cJSON_CreateObject();
+	opts_json(res, o);
+	commits_json(res, &d);
+	if (analyse(db, &d, o, res, 1, err))
+		goto cleanup;
+	ret = 0;
+cleanup:
+	if (ret) {
+		cJSON_Delete(res);
+		res = NULL;
+	}
+	*out = res;
+	sqlite3_finalize(st);
+	data_free(&d);
+	return ret;
+}

@@ -1,0 +1,172 @@
+/*
+ * One comparison row: the numbers of the series table for one metric, one
+ * environment and one pair of commits. No SQL here: the collector's end-of-run
+ * table can call it with values it holds in memory.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis-internal.h"
+#include "stats.h"
+
+void fw_json_num_or_null(cJSON *obj, const char *key, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(obj, key, v);
+	else
+		cJSON_AddNullToObject(obj, key);
+}
+
+double fw_json_get_num(const cJSON *obj, const char *key)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return cJSON_IsNumber(it) ? it->valuedouble : NAN;
+}
+
+void fw_analysis_opts_init(struct fw_analysis_opts *o)
+{
+	o->alpha = 0.05;
+	o->min_effect_pct = 2;
+	o->noise_floor_pct = 0.5;
+	o->ci_level = 0.95;
+	o->use_cache = 1;
+}
+
+static size_t count_boots(const struct fw_side *s)
+{
+	size_t n = 0;
+
+	/* Samples arrive grouped by run (the loader orders them so). */
+	for (size_t i = 0; i < s->n; i++)
+		if (!i || s->boot[i] != s->boot[i - 1])
+			n++;
+	return n;
+}
+
+/* The unit of comparison: per-boot medians with >= 3 boots on both sides, else samples. */
+static double *units_of(const struct fw_side *s, int per_boot, size_t *n)
+{
+	double *u = malloc((s->n ? s->n : 1) * sizeof(*u));
+
+	if (!u)
+		return NULL;
+	if (per_boot) {
+		*n = fw_group_medians(s->v, s->boot, s->n, u);
+	} else {
+		memcpy(u, s->v, s->n * sizeof(*u));
+		*n = s->n;
+	}
+	return u;
+}
+
+static cJSON *side_json(const struct fw_side *s, size_t boots, double median, int is_rate)
+{
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "boots", (double)boots);
+	cJSON_AddNumberToObject(o, "samples", (double)s->n);
+	fw_json_num_or_null(o, "median", median);
+	if (is_rate)
+		fw_json_num_or_null(o, "hmean", fw_harmonic_mean(s->v, s->n));
+	return o;
+}
+
+/*
+ * Pooled noise of the two sides, in value units: the pooled sample standard
+ * deviation. (A MAD of 3-5 boot medians is too coarse: it often comes out
+ * near zero and would promise an MDE the data cannot deliver.)
+ */
+static double pooled_sigma(const double *ua, size_t na, const double *ub, size_t nb)
+{
+	double sa = fw_stdev(ua, na), sb = fw_stdev(ub, nb);
+
+	if (isnan(sa))
+		return sb;
+	if (isnan(sb))
+		return sa;
+	return sqrt(((double)(na - 1) * sa * sa + (double)(nb - 1) * sb * sb) / (double)(na + nb - 2));
+}
+
+int fw_row_compute(cJSON *row, const struct fw_side *a, const struct fw_side *b,
+		   const struct fw_row_meta *m, const struct fw_analysis_opts *o, double *p)
+{
+	size_t boots_a = count_boots(a), boots_b = count_boots(b), na = 0, nb = 0;
+	int per_boot = boots_a >= 3 && boots_b >= 3;
+	double *ua = NULL, *ub = NULL, ma, mb, delta, sigma, ref_pct;
+	struct fw_mwu mw;
+	struct fw_hl hl;
+	int ret = -1;
+
+	*p = NAN;
+	if (!a->n || !b->n)
+		goto cleanup;
+	ua = units_of(a, per_boot, &na);
+	ub = units_of(b, per_boot, &nb);
+	if (!ua || !ub)
+		goto cleanup;
+	ma = fw_median(ua, na);
+	mb = fw_median(ub, nb);
+	delta = fabs(ma) > 0 ? 100 * (mb - ma) / fabs(ma) : NAN;
+	ref_pct = fabs(ma) > 0 ? 100 / fabs(ma) : NAN;
+
+	cJSON_AddStringToObject(row, "unit_of_comparison", per_boot ? "boots" : "samples");
+	cJSON_AddItemToObject(row, "a", side_json(a, boots_a, ma, m->is_rate));
+	cJSON_AddItemToObject(row, "b", side_json(b, boots_b, mb, m->is_rate));
+	fw_json_num_or_null(row, "delta_pct", delta);
+	cJSON_AddNumberToObject(row, "min_effect_pct", m->min_effect_pct);
+
+	fw_hodges_lehmann(ua, na, ub, nb, o->ci_level, &hl);
+	fw_json_num_or_null(row, "shift", hl.shift);
+	fw_json_num_or_null(row, "ci_lo_pct", hl.lo * ref_pct);
+	fw_json_num_or_null(row, "ci_hi_pct", hl.hi * ref_pct);
+	fw_json_num_or_null(row, "ci_level", hl.conf);
+
+	fw_mannwhitney(ua, na, ub, nb, &mw);
+	fw_json_num_or_null(row, "p", mw.p);
+	cJSON_AddBoolToObject(row, "exact", mw.exact);
+	fw_json_num_or_null(row, "min_p", fw_mwu_min_p(na, nb));
+
+	sigma = pooled_sigma(ua, na, ub, nb);
+	fw_json_num_or_null(row, "mde_pct", fw_mde_pct(sigma, ma, na, nb, o->alpha, 0.8));
+	fw_json_num_or_null(row, "noise_pct", sigma * ref_pct);
+	{
+		int need = fw_boots_needed(sigma * ref_pct, 5, o->alpha, 0.95);
+		fw_json_num_or_null(row, "boots_for_5pct", need > 0 ? need : NAN);
+	}
+	cJSON_AddBoolToObject(row, "higher_is_better", m->higher_is_better);
+
+	if (m->deterministic) {
+		double noise;
+		enum fw_verdict v = fw_verdict_deterministic(ua, na, ub, nb, m->higher_is_better,
+							     o->noise_floor_pct, &noise);
+		cJSON_AddStringToObject(row, "mode", "deterministic");
+		fw_json_num_or_null(row, "floor_pct", fmax(o->noise_floor_pct, noise));
+		cJSON_AddStringToObject(row, "verdict", fw_verdict_name(v));
+	} else {
+		cJSON_AddStringToObject(row, "mode", "rank");
+		*p = mw.p;
+	}
+	ret = 0;
+cleanup:
+	free(ua);
+	free(ub);
+	return ret;
+}
+
+void fw_row_finish(cJSON *row, double q, const struct fw_analysis_opts *o)
+{
+	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(row, "mode");
+	struct fw_verdict_in in;
+
+	fw_json_num_or_null(row, "q", q);
+	if (!cJSON_IsString(mode) || strcmp(mode->valuestring, "rank"))
+		return;
+	in.higher_is_better = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "higher_is_better"));
+	in.delta_pct = fw_json_get_num(row, "delta_pct");
+	in.q = q;
+	in.min_p = fw_json_get_num(row, "min_p");
+	in.mde_pct = fw_json_get_num(row, "mde_pct");
+	in.alpha = o->alpha;
+	in.min_effect_pct = fw_json_get_num(row, "min_effect_pct");
+	cJSON_AddStringToObject(row, "verdict", fw_verdict_name(fw_verdict_decide(&in)));
+}

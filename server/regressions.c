@@ -1,0 +1,221 @@
+/*
+ * Stored regressions and their lifecycle (new | acknowledged | fixed | invalid).
+ * A regression is a row of an analysed series compared with its parent whose
+ * verdict is "regression". Storing is idempotent (the table's UNIQUE key);
+ * one that a later commit undoes is marked fixed by "analysis".
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis-internal.h"
+#include "fw-db.h"
+
+static const char *str_of(const cJSON *o, const char *k)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsString(it) ? it->valuestring : "";
+}
+
+static int same_metric(const cJSON *x, const cJSON *y)
+{
+	static const char *keys[] = { "env_fingerprint", "workload", "variant", "params", "metric" };
+
+	for (int i = 0; i < 5; i++)
+		if (strcmp(str_of(x, keys[i]), str_of(y, keys[i])))
+			return 0;
+	return 1;
+}
+
+/*
+ * Has a later commit returned to the level before the regression? "Returned"
+ * means its median is within min effect of the old level, or better.
+ */
+static int undone_later(const cJSON *rows, const cJSON *reg)
+{
+	double old = fw_json_get_num(cJSON_GetObjectItemCaseSensitive(reg, "a"), "median");
+	double pos = fw_json_get_num(reg, "position"), tol = fw_json_get_num(reg, "min_effect_pct") / 100;
+	int hib = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(reg, "higher_is_better"));
+	const cJSON *r;
+
+	if (isnan(old) || isnan(tol))
+		return 0;
+	cJSON_ArrayForEach(r, rows) {
+		double m;
+		if (fw_json_get_num(r, "position") <= pos || strcmp(str_of(r, "against"), "parent") ||
+		    !same_metric(r, reg))
+			continue;
+		m = fw_json_get_num(cJSON_GetObjectItemCaseSensitive(r, "b"), "median");
+		if (isnan(m))
+			continue;
+		if (hib ? m >= old - tol * fabs(old) : m <= old + tol * fabs(old))
+			return 1;
+	}
+	return 0;
+}
+
+int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *err)
+{
+	static const char ins[] =
+		"INSERT INTO regressions(series_id, env_fingerprint, workload, variant, metric, commit_id, "
+		"delta_pct, p_value, status, status_by, status_at, created_at) "
+		"VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'new', 'analysis', ?, ?) ON CONFLICT DO NOTHING";
+	static const char fix[] =
+		"UPDATE regressions SET status = 'fixed', status_by = 'analysis', status_at = ? "
+		"WHERE series_id = ? AND env_fingerprint = ? AND workload = ? AND variant = ? AND metric = ? "
+		"AND commit_id = ? AND status IN ('new', 'acknowledged')";
+	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(series_json, "rows"), *r;
+	sqlite3_stmt *si = NULL, *sf = NULL;
+	long long sid = (long long)fw_json_get_num(series_json, "series_id");
+	char now[32];
+	int stored = 0, ret = -1;
+
+	fw_now_iso(now);
+	if (sqlite3_prepare_v2(db, ins, -1, &si, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, fix, -1, &sf, NULL) != SQLITE_OK) {
+		strbuf_addf(err, "storing regressions: %s", sqlite3_errmsg(db));
+		goto cleanup;
+	}
+	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+		strbuf_addf(err, "storing regressions: %s", sqlite3_errmsg(db));
+		goto cleanup;
+	}
+	cJSON_ArrayForEach(r, rows) {
+		sqlite3_stmt *st;
+		if (strcmp(str_of(r, "against"), "parent") || strcmp(str_of(r, "verdict"), "regression"))
+			continue;
+		/* Insert (a no-op when known), then fix it if the history already undid it. */
+		st = si;
+		for (int pass = 0; pass < 2; pass++, st = sf) {
+			int col = 1;
+			if (pass == 1 && !undone_later(rows, r))
+				break;
+			sqlite3_reset(st);
+			if (pass == 1)
+				sqlite3_bind_text(st, col++, now, -1, SQLITE_STATIC);
+			sqlite3_bind_int64(st, col++, sid);
+			sqlite3_bind_text(st, col++, str_of(r, "env_fingerprint"), -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, col++, str_of(r, "workload"), -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, col++, str_of(r, "variant"), -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, col++, str_of(r, "metric"), -1, SQLITE_STATIC);
+			sqlite3_bind_int64(st, col++, (long long)fw_json_get_num(r, "commit_id"));
+			if (pass == 0) {
+				double p = fw_json_get_num(r, "q");
+				sqlite3_bind_double(st, col++, fw_json_get_num(r, "delta_pct"));
+				if (isnan(p))
+					sqlite3_bind_null(st, col++);
+				else
+					sqlite3_bind_double(st, col++, p);
+				sqlite3_bind_text(st, col++, now, -1, SQLITE_STATIC);
+				sqlite3_bind_text(st, col++, now, -1, SQLITE_STATIC);
+			}
+			if (sqlite3_step(st) != SQLITE_DONE) {
+				strbuf_addf(err, "storing regressions: %s", sqlite3_errmsg(db));
+				sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+				goto cleanup;
+			}
+			if (pass == 0)
+				stored += sqlite3_changes(db);
+		}
+	}
+	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
+		strbuf_addf(err, "storing regressions: %s", sqlite3_errmsg(db));
+		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+		goto cleanup;
+	}
+	ret = stored;
+cleanup:
+	sqlite3_finalize(si);
+	sqlite3_finalize(sf);
+	return ret;
+}
+
+int fw_regressions_list(sqlite3 *db, const char *series, const char *status,
+			cJSON **out, struct strbuf *err)
+{
+	static const char sql[] =
+		"SELECT g.id, s.name, s.revision, g.env_fingerprint, g.workload, g.variant, g.metric, "
+		"g.commit_id, c.sha, c.subject, g.delta_pct, g.p_value, g.status, g.status_by, g.status_at, "
+		"g.created_at FROM regressions g JOIN series s ON s.id = g.series_id "
+		"JOIN commits c ON c.id = g.commit_id "
+		"WHERE (?1 IS NULL OR s.name = ?1) AND (?2 IS NULL OR g.status = ?2) "
+		"ORDER BY s.name, s.revision, c.position, g.workload, g.variant, g.metric, g.id";
+	static const char *names[] = { "id", "series", "revision", "env_fingerprint", "workload",
+		"variant", "metric", "commit_id", "sha", "subject", "delta_pct", "p_value", "status",
+		"status_by", "status_at", "created_at" };
+	sqlite3_stmt *st = NULL;
+	cJSON *arr = cJSON_CreateArray();
+	int rc, ret = -1;
+
+	*out = NULL;
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+		strbuf_addf(err, "listing regressions: %s", sqlite3_errmsg(db));
+		goto cleanup;
+	}
+	if (series)
+		sqlite3_bind_text(st, 1, series, -1, SQLITE_STATIC);
+	if (status)
+		sqlite3_bind_text(st, 2, status, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		cJSON *o = cJSON_CreateObject();
+		for (int i = 0; i < 16; i++) {
+			switch (sqlite3_column_type(st, i)) {
+			case SQLITE_NULL:
+				cJSON_AddNullToObject(o, names[i]);
+				break;
+			case SQLITE_INTEGER:
+			case SQLITE_FLOAT:
+				cJSON_AddNumberToObject(o, names[i], sqlite3_column_double(st, i));
+				break;
+			default:
+				cJSON_AddStringToObject(o, names[i], (const char *)sqlite3_column_text(st, i));
+			}
+		}
+		cJSON_AddItemToArray(arr, o);
+	}
+	if (rc != SQLITE_DONE) {
+		strbuf_addf(err, "listing regressions: %s", sqlite3_errmsg(db));
+		goto cleanup;
+	}
+	*out = arr;
+	arr = NULL;
+	ret = 0;
+cleanup:
+	cJSON_Delete(arr);
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int fw_regression_set_status(sqlite3 *db, long long id, const char *status,
+			     const char *who, struct strbuf *err)
+{
+	static const char *valid[] = { "new", "acknowledged", "fixed", "invalid" };
+	sqlite3_stmt *st = NULL;
+	char now[32];
+	int ok = 0, ret = -1;
+
+	for (size_t i = 0; i < sizeof(valid) / sizeof(valid[0]); i++)
+		ok |= status && !strcmp(status, valid[i]);
+	if (!ok || !who || !*who) {
+		strbuf_addstr(err, !ok ? "status: must be one of new, acknowledged, fixed, invalid"
+				       : "who: must name who changes the status");
+		return -1;
+	}
+	fw_now_iso(now);
+	if (sqlite3_prepare_v2(db, "UPDATE regressions SET status = ?, status_by = ?, status_at = ? "
+			       "WHERE id = ?", -1, &st, NULL) != SQLITE_OK) {
+		strbuf_addf(err, "updating regression: %s", sqlite3_errmsg(db));
+		goto cleanup;
+	}
+	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, who, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, now, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 4, id);
+	if (sqlite3_step(st) != SQLITE_DONE) {
+		strbuf_addf(err, "updating regression: %s", sqlite3_errmsg(db));
+		goto cleanup;
+	}
+	ret = sqlite3_changes(db) ? 0 : 1;
+cleanup:
+	sqlite3_finalize(st);
+	return ret;
+}

@@ -1,0 +1,267 @@
+/*
+ * The one table writer: renders an analysed series (analysis.h's JSON) as the
+ * plain-text Before/After table of the seeds, as JSON, or as CSV. Everything
+ * that prints a comparison (report, pages, collector) goes through here or
+ * reads the same JSON, so a number is computed and rounded in one place.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "analysis-internal.h"
+
+int fw_report_format_parse(const char *s, enum fw_report_format *f)
+{
+	if (!strcmp(s, "text"))
+		*f = FW_REPORT_TEXT;
+	else if (!strcmp(s, "json"))
+		*f = FW_REPORT_JSON;
+	else if (!strcmp(s, "csv"))
+		*f = FW_REPORT_CSV;
+	else
+		return -1;
+	return 0;
+}
+
+static const char *str_of(const cJSON *o, const char *k)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsString(it) ? it->valuestring : "";
+}
+
+static const cJSON *obj_of(const cJSON *o, const char *k)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, k);
+}
+
+/* Values with 4 significant digits: enough to see a 0.1% change on any scale. */
+static void add_value(struct strbuf *sb, double v, const char *unit)
+{
+	if (isnan(v))
+		strbuf_addstr(sb, "-");
+	else
+		strbuf_addf(sb, "%.4g %s", v, unit);
+}
+
+static void add_pct(struct strbuf *sb, double v)
+{
+	if (isnan(v))
+		strbuf_addstr(sb, "-");
+	else
+		strbuf_addf(sb, "%+.1f%%", v);
+}
+
+static void pad_to(struct strbuf *sb, size_t line_start, size_t col)
+{
+	while (sb->len - line_start < col)
+		strbuf_addch(sb, ' ');
+	strbuf_addch(sb, ' ');
+}
+
+static void text_row(struct strbuf *sb, const cJSON *r, int show_host)
+{
+	const cJSON *a = obj_of(r, "a"), *b = obj_of(r, "b"), *c;
+	const char *unit = str_of(r, "unit"), *per = str_of(r, "unit_of_comparison");
+	size_t start = sb->len;
+	double q = fw_json_get_num(r, "q");
+
+	strbuf_addf(sb, "  %s%s%s/%s %s", show_host ? str_of(r, "host") : "", show_host ? ":" : "",
+		    str_of(r, "workload"), str_of(r, "variant"), str_of(r, "metric"));
+	pad_to(sb, start, 40);
+	strbuf_addf(sb, "%.0f/%.0f%c", fw_json_get_num(a, per[0] == 'b' ? "boots" : "samples"),
+		    fw_json_get_num(b, per[0] == 'b' ? "boots" : "samples"), per[0] == 'b' ? 'b' : 's');
+	pad_to(sb, start, 49);
+	add_value(sb, fw_json_get_num(a, "median"), unit);
+	pad_to(sb, start, 63);
+	add_value(sb, fw_json_get_num(b, "median"), unit);
+	pad_to(sb, start, 77);
+	add_pct(sb, fw_json_get_num(r, "delta_pct"));
+	pad_to(sb, start, 85);
+	strbuf_addch(sb, '[');
+	add_pct(sb, fw_json_get_num(r, "ci_lo_pct"));
+	strbuf_addstr(sb, ", ");
+	add_pct(sb, fw_json_get_num(r, "ci_hi_pct"));
+	strbuf_addch(sb, ']');
+	pad_to(sb, start, 104);
+	if (!strcmp(str_of(r, "mode"), "deterministic"))
+		strbuf_addf(sb, "floor %.2f%%", fw_json_get_num(r, "floor_pct"));
+	else if (isnan(q))
+		strbuf_addstr(sb, "-");
+	else
+		strbuf_addf(sb, q < 0.001 ? "%.1e" : "%.3f", q);
+	pad_to(sb, start, 116);
+	if (isnan(fw_json_get_num(r, "mde_pct")))
+		strbuf_addstr(sb, "-");
+	else
+		strbuf_addf(sb, "%.1f%%", fw_json_get_num(r, "mde_pct"));
+	pad_to(sb, start, 123);
+	strbuf_addf(sb, "%s\n", str_of(r, "verdict"));
+	if (!strcmp(str_of(r, "kind"), "rate") && !isnan(fw_json_get_num(a, "hmean"))) {
+		strbuf_addstr(sb, "      harmonic mean: ");
+		add_value(sb, fw_json_get_num(a, "hmean"), unit);
+		strbuf_addstr(sb, " -> ");
+		add_value(sb, fw_json_get_num(b, "hmean"), unit);
+		strbuf_addch(sb, '\n');
+	}
+	cJSON_ArrayForEach(c, obj_of(r, "counters")) {
+		strbuf_addf(sb, "      %s %.6g -> %.6g (", str_of(c, "name"), fw_json_get_num(c, "a"),
+			    fw_json_get_num(c, "b"));
+		add_pct(sb, fw_json_get_num(c, "delta_pct"));
+		strbuf_addstr(sb, ")\n");
+	}
+}
+
+static void write_text(const cJSON *s, struct strbuf *sb)
+{
+	const cJSON *rows = obj_of(s, "rows"), *r, *cp;
+	const char *last_sha = NULL, *last_against = NULL, *first_env = NULL;
+	int show_host = 0, tests = 0, samples_rows = 0;
+
+	cJSON_ArrayForEach(r, rows) {
+		if (!first_env)
+			first_env = str_of(r, "env_fingerprint");
+		else if (strcmp(first_env, str_of(r, "env_fingerprint")))
+			show_host = 1;
+		tests += !isnan(fw_json_get_num(r, "p")) && !strcmp(str_of(r, "mode"), "rank");
+		samples_rows += !strcmp(str_of(r, "unit_of_comparison"), "samples");
+	}
+	strbuf_addf(sb, "series %s v%.0f, base %.12s\n", str_of(s, "series"),
+		    fw_json_get_num(s, "revision"), str_of(s, "base"));
+	strbuf_addf(sb, "p: Mann-Whitney U, two-sided; q: Benjamini-Hochberg over %d tests of this series.\n"
+		    "A change needs q <= %.2f and |delta| >= the metric's minimum effect (default %.3g%%);\n"
+		    "icount (deterministic) rows compare the delta with a noise floor (at least %.3g%%).\n",
+		    tests, fw_json_get_num(s, "alpha"), fw_json_get_num(s, "min_effect_pct"),
+		    fw_json_get_num(s, "noise_floor_pct"));
+	if (samples_rows)
+		strbuf_addf(sb, "n ending in s: fewer than 3 boots on a side, so %d row(s) compare samples "
+			    "(rounds of one boot are not independent: read their q with care).\n", samples_rows);
+	if (!cJSON_GetArraySize(rows))
+		strbuf_addstr(sb, "\n(no comparable results)\n");
+	cJSON_ArrayForEach(r, rows) {
+		const char *sha = str_of(r, "sha"), *against = str_of(r, "against");
+		if (!last_sha || strcmp(sha, last_sha) || strcmp(against, last_against)) {
+			size_t start;
+			strbuf_addf(sb, "\n[%.0f] %.12s %s\n    against %s %.12s\n",
+				    fw_json_get_num(r, "position"), sha, str_of(r, "subject"), against,
+				    str_of(r, "ref_sha"));
+			start = sb->len;
+			strbuf_addstr(sb, "  metric");
+			pad_to(sb, start, 40);
+			strbuf_addstr(sb, "n");
+			pad_to(sb, start, 49);
+			strbuf_addstr(sb, "Before");
+			pad_to(sb, start, 63);
+			strbuf_addstr(sb, "After");
+			pad_to(sb, start, 77);
+			strbuf_addstr(sb, "delta");
+			pad_to(sb, start, 85);
+			strbuf_addstr(sb, "CI of shift");
+			pad_to(sb, start, 104);
+			strbuf_addstr(sb, "q");
+			pad_to(sb, start, 116);
+			strbuf_addstr(sb, "MDE");
+			pad_to(sb, start, 123);
+			strbuf_addstr(sb, "verdict\n");
+			last_sha = sha;
+			last_against = against;
+		}
+		text_row(sb, r, show_host);
+	}
+	if (cJSON_GetArraySize(obj_of(s, "change_points")))
+		strbuf_addstr(sb, "\nchange points along the series (E-divisive means, Welch t-test):\n");
+	cJSON_ArrayForEach(cp, obj_of(s, "change_points")) {
+		strbuf_addf(sb, "  %s/%s %s at [%.0f] %.12s: %.4g -> %.4g (", str_of(cp, "workload"),
+			    str_of(cp, "variant"), str_of(cp, "metric"), fw_json_get_num(cp, "position"),
+			    str_of(cp, "sha"), fw_json_get_num(cp, "before"), fw_json_get_num(cp, "after"));
+		add_pct(sb, fw_json_get_num(cp, "delta_pct"));
+		strbuf_addstr(sb, ")\n");
+	}
+}
+
+/* RFC 4180 field: always quoted, quotes doubled. */
+static void csv_str(struct strbuf *sb, const char *s)
+{
+	strbuf_addch(sb, '"');
+	for (; *s; s++) {
+		if (*s == '"')
+			strbuf_addch(sb, '"');
+		strbuf_addch(sb, *s);
+	}
+	strbuf_addch(sb, '"');
+}
+
+static void csv_num(struct strbuf *sb, double v)
+{
+	if (!isnan(v))
+		strbuf_addf(sb, "%.10g", v);
+}
+
+static void write_csv(const cJSON *s, struct strbuf *sb)
+{
+	static const char *text_cols[] = { "sha", "against", "ref_sha", "host", "accel", "env_fingerprint",
+		"workload", "variant", "params", "metric", "unit", "direction", "kind", "unit_of_comparison" };
+	static const char *num_cols[] = { "delta_pct", "ci_lo_pct", "ci_hi_pct", "ci_level", "p", "q",
+		"mde_pct", "boots_for_5pct", "min_effect_pct" };
+	const cJSON *r, *c;
+
+	strbuf_addstr(sb, "series,revision,position,commit_id");
+	for (size_t i = 0; i < sizeof(text_cols) / sizeof(*text_cols); i++)
+		strbuf_addf(sb, ",%s", text_cols[i]);
+	strbuf_addstr(sb, ",a_boots,a_samples,a_median,b_boots,b_samples,b_median");
+	for (size_t i = 0; i < sizeof(num_cols) / sizeof(*num_cols); i++)
+		strbuf_addf(sb, ",%s", num_cols[i]);
+	strbuf_addstr(sb, ",mode,verdict,counters\n");
+	cJSON_ArrayForEach(r, obj_of(s, "rows")) {
+		struct strbuf ct = STRBUF_INIT;
+		csv_str(sb, str_of(s, "series"));
+		strbuf_addf(sb, ",%.0f,%.0f,%.0f", fw_json_get_num(s, "revision"),
+			    fw_json_get_num(r, "position"), fw_json_get_num(r, "commit_id"));
+		for (size_t i = 0; i < sizeof(text_cols) / sizeof(*text_cols); i++) {
+			strbuf_addch(sb, ',');
+			csv_str(sb, str_of(r, text_cols[i]));
+		}
+		for (int side = 0; side < 2; side++) {
+			const cJSON *x = obj_of(r, side ? "b" : "a");
+			strbuf_addch(sb, ',');
+			csv_num(sb, fw_json_get_num(x, "boots"));
+			strbuf_addch(sb, ',');
+			csv_num(sb, fw_json_get_num(x, "samples"));
+			strbuf_addch(sb, ',');
+			csv_num(sb, fw_json_get_num(x, "median"));
+		}
+		for (size_t i = 0; i < sizeof(num_cols) / sizeof(*num_cols); i++) {
+			strbuf_addch(sb, ',');
+			csv_num(sb, fw_json_get_num(r, num_cols[i]));
+		}
+		strbuf_addch(sb, ',');
+		csv_str(sb, str_of(r, "mode"));
+		strbuf_addch(sb, ',');
+		csv_str(sb, str_of(r, "verdict"));
+		cJSON_ArrayForEach(c, obj_of(r, "counters"))
+			strbuf_addf(sb, "%s%s %.6g->%.6g", ct.len ? "; " : "", str_of(c, "name"),
+				    fw_json_get_num(c, "a"), fw_json_get_num(c, "b"));
+		strbuf_addch(sb, ',');
+		csv_str(sb, ct.buf);
+		strbuf_addch(sb, '\n');
+		strbuf_release(&ct);
+	}
+}
+
+void fw_report_write(const cJSON *series_json, enum fw_report_format f, struct strbuf *out)
+{
+	char *text;
+
+	switch (f) {
+	case FW_REPORT_TEXT:
+		write_text(series_json, out);
+		break;
+	case FW_REPORT_CSV:
+		write_csv(series_json, out);
+		break;
+	case FW_REPORT_JSON:
+		text = cJSON_Print(series_json);
+		if (text)
+			strbuf_addf(out, "%s\n", text);
+		cJSON_free(text);
+		break;
+	}
+}

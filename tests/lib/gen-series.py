@@ -1,0 +1,59 @@
+#!/usr/bin/env python3
+"""Writes run documents of a synthetic series for the analysis tests.
+
+gen-series.py OUTDIR SERIES ACCEL BOOTS SPEC...
+SPEC is sha:position:parent:split_factor:bw_factor[:counter_factor]; the base is
+the commit whose sha is "base" (position 0). Values: split_ms around 62 ms
+(lower is better), bw_mib_s around 2400 MiB/s (higher is better, a rate),
+times the factors, with 0.4% gaussian noise between boots and 0.2% between
+rounds (none in icount mode but 0.05%). Deterministic (seeded). Documents are
+written unsealed: the test runs `foliowatch-server seal` on them.
+"""
+import json, random, sys
+
+out, series, accel, boots = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
+rng = random.Random(f"{series}:{accel}")
+base_sha = "b" * 40
+noise_boot, noise_round = (0.0005, 0.0002) if accel == "icount" else (0.004, 0.002)
+
+def sha_of(name):
+    return base_sha if name == "base" else (name * 40)[:40]
+
+for spec in sys.argv[5:]:
+    f = spec.split(":")
+    name, pos, parent, split_f, bw_f = f[0], int(f[1]), f[2], float(f[3]), float(f[4])
+    ctr_f = float(f[5]) if len(f) > 5 else 1.0
+    for boot in range(boots):
+        bs = 1 + rng.gauss(0, noise_boot)
+        bb = 1 + rng.gauss(0, noise_boot)
+        split = [round(62.0 * split_f * bs * (1 + rng.gauss(0, noise_round)), 4) for _ in range(3)]
+        bw = [round(2400.0 * bw_f * bb * (1 + rng.gauss(0, noise_round)), 3) for _ in range(3)]
+        doc = {
+            "format": "foliowatch-run/1", "origin": "local", "created_at": "2026-11-29T22:00:00Z",
+            "tree": {"name": "linux-source-6.12", "url": ""},
+            "series": {"name": series, "revision": 1, "base": base_sha},
+            "commit": {"sha": sha_of(name), "key": sha_of(name), "subject": f"mm: commit {name}",
+                       "author": "A Developer <dev@example.org>", "position": pos,
+                       **({"parent": sha_of(parent)} if parent != "-" else {})},
+            "build": {"status": "ok", "seconds": 14.2, "kernel_version": "6.12.117",
+                      "config": "CONFIG_SMP=y\n", "compiler": "gcc 12.2.0", "log_tail": ""},
+            "environment": {"host": "runner-1", "accel": accel, "qemu_version": "7.2.18", "vcpus": 2,
+                            "memory_mib": 2048, "host_kernel": "6.1.0-40-amd64",
+                            "cpu_model": "Intel Xeon Processor (Cascadelake)",
+                            "foliowatch_version": "0.1", "fio_version": "fio-3.33"},
+            "boot": {"status": "ok", "taint": 0, "seconds": 41.7, "qemu_cmdline": "qemu",
+                     "kernel_cmdline": "console=ttyS0", "log_tail": ""},
+            "profile": "quick", "boot_index": boot, "workloads": ["split", "filemap"],
+            "results": [
+                {"workload": "split", "variant": "pmd-to-0", "params": {"file_mib": 512, "order": 0},
+                 "metric": "split_ms", "unit": "ms", "direction": "lower_is_better", "kind": "time",
+                 "min_effect_pct": 2, "samples": split,
+                 "counters": [{"thp_split_page": round(256 * ctr_f), "nr_free": 1000 + boot}
+                              for _ in split]},
+                {"workload": "filemap", "variant": "4k", "params": {"file_mib": 256},
+                 "metric": "bw_mib_s", "unit": "MiB/s", "direction": "higher_is_better", "kind": "rate",
+                 "samples": bw},
+            ],
+        }
+        with open(f"{out}/{series}-{name}-{boot}.json", "w") as fh:
+            json.dump(doc, fh)

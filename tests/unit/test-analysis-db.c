@@ -1,0 +1,167 @@
+/*
+ * The analysis over a DB: documents built from schema/examples/run-ok.json,
+ * ingested through the one ingest; checks any-two-commits comparison (across
+ * series revisions), the cache (hit, and invalidated by new data), and that
+ * a result with an error or a boot that failed contributes nothing.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "tap.h"
+#include "analysis.h"
+#include "fw-db.h"
+#include "ingest.h"
+#include "run-doc.h"
+
+static cJSON *tmpl;
+
+/* One boot of series/revision/commit with split_ms samples around `level`. */
+static int add_run(sqlite3 *db, int revision, const char *sha, int position, int boot, double level)
+{
+	cJSON *d = cJSON_Duplicate(tmpl, 1), *s, *res, *r0, *samples, *ctr;
+	struct strbuf rid = STRBUF_INIT;
+	struct fw_ingest_info info;
+	char fp[65];
+	int ret;
+
+	s = cJSON_GetObjectItem(d, "series");
+	cJSON_ReplaceItemInObject(s, "revision", cJSON_CreateNumber(revision));
+	s = cJSON_GetObjectItem(d, "commit");
+	cJSON_ReplaceItemInObject(s, "sha", cJSON_CreateString(sha));
+	cJSON_ReplaceItemInObject(s, "key", cJSON_CreateString(sha));
+	cJSON_ReplaceItemInObject(s, "position", cJSON_CreateNumber(position));
+	cJSON_ReplaceItemInObject(d, "boot_index", cJSON_CreateNumber(boot));
+	res = cJSON_GetObjectItem(d, "results");
+	r0 = cJSON_GetArrayItem(res, 0);
+	samples = cJSON_CreateArray();
+	ctr = cJSON_CreateArray();
+	for (int i = 0; i < 2; i++) {
+		/* Small deterministic spread between boots and rounds. */
+		cJSON_AddItemToArray(samples, cJSON_CreateNumber(level * (1 + 0.002 * ((boot * 7 + i * 3) % 5 - 2))));
+		cJSON_AddItemToArray(ctr, cJSON_Duplicate(cJSON_GetArrayItem(cJSON_GetObjectItem(r0, "counters"), 0), 1));
+	}
+	cJSON_ReplaceItemInObject(r0, "samples", samples);
+	cJSON_ReplaceItemInObject(r0, "counters", ctr);
+	fw_env_fingerprint(cJSON_GetObjectItem(d, "environment"), fp);
+	cJSON_ReplaceItemInObject(cJSON_GetObjectItem(d, "environment"), "fingerprint", cJSON_CreateString(fp));
+	fw_doc_expected_run_id(d, &rid);
+	cJSON_ReplaceItemInObject(d, "run_id", cJSON_CreateString(rid.buf));
+	ret = fw_ingest_doc(db, d, &info) == FW_INGEST_STORED ? 0 : -1;
+	if (ret)
+		printf("# ingest: %s %s: %s\n", fw_ingest_status_name(info.status), info.err.field, info.err.detail);
+	strbuf_release(&rid);
+	cJSON_Delete(d);
+	return ret;
+}
+
+static long long commit_id(sqlite3 *db, int revision, const char *sha)
+{
+	sqlite3_stmt *st;
+	long long id = -1;
+
+	sqlite3_prepare_v2(db, "SELECT c.id FROM commits c JOIN series s ON s.id = c.series_id "
+			   "WHERE s.revision = ? AND c.sha = ?", -1, &st, NULL);
+	sqlite3_bind_int(st, 1, revision);
+	sqlite3_bind_text(st, 2, sha, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW)
+		id = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return id;
+}
+
+static const cJSON *row_for(const cJSON *res, const char *metric, const char *against)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, cJSON_GetObjectItem(res, "rows"))
+		if (!strcmp(cJSON_GetObjectItem(r, "metric")->valuestring, metric) &&
+		    !strcmp(cJSON_GetObjectItem(r, "against")->valuestring, against))
+			return r;
+	return NULL;
+}
+
+int main(void)
+{
+	struct strbuf err = STRBUF_INIT, doc = STRBUF_INIT;
+	char path[] = "/tmp/fw-test-analysis-XXXXXX", dbpath[64];
+	const char *base = "9f1c2d3e4b5a69788796a5b4c3d2e1f0a9b8c7d6";
+	const char *v1 = "1111111111111111111111111111111111111111", *v3 = "3333333333333333333333333333333333333333";
+	cJSON *res = NULL, *res2 = NULL;
+	const cJSON *row;
+	sqlite3 *db;
+	int fails = 0;
+
+	if (!mkdtemp(path) || strbuf_read_file(&doc, "schema/examples/run-ok.json", FW_DOC_MAX_BYTES)) {
+		printf("Bail out! no temp dir or no schema/examples/run-ok.json\n");
+		return 1;
+	}
+	snprintf(dbpath, sizeof(dbpath), "%s/db.sqlite", path);
+	tmpl = cJSON_Parse(doc.buf);
+	db = fw_db_open(dbpath, &err);
+	ok(db && tmpl, "opened a DB and the example document");
+	for (int b = 0; b < 5; b++) {
+		fails |= add_run(db, 1, base, 0, b, 62.0);
+		fails |= add_run(db, 1, v1, 1, b, 62.0);
+		fails |= add_run(db, 3, base, 0, b, 62.0);
+		fails |= add_run(db, 3, v3, 1, b, 58.9);   /* v3 of the series is 5% faster */
+	}
+	ok(!fails, "ingested 20 runs over two revisions");
+
+	ok(!fw_analysis_compare(db, commit_id(db, 1, v1), commit_id(db, 3, v3), NULL, &res, &err),
+	   "compare two commits across revisions");
+	/* With 4 boots and two metrics in the BH family, 2/70 cannot pass: 5 boots can. */
+	row = row_for(res, "split_ms", "other");
+	ok(row != NULL, "a row for split_ms");
+	if (row) {
+		is_str(cJSON_GetObjectItem(row, "verdict")->valuestring, "improvement", "v3 is 5% faster than v1");
+		ok(fabs(cJSON_GetObjectItem(row, "delta_pct")->valuedouble + 5) < 0.5, "delta about -5%");
+		is_str(cJSON_GetObjectItem(row, "unit_of_comparison")->valuestring, "boots", "5 boots: per-boot medians");
+	}
+	ok(row_for(res, "bw_mib_s", "other") == NULL, "a result with an error is not compared");
+	cJSON_Delete(res);
+	res = NULL;
+	ok(fw_analysis_compare(db, 1, 1, NULL, &res, &err) && !res, "the same commit twice is refused");
+
+	ok(!fw_analysis_series(db, "demo", 3, NULL, &res, &err), "series v3 analysed");
+	ok(!fw_analysis_series(db, "demo", 3, NULL, &res2, &err), "and again (from the cache)");
+	ok(res && res2 && !strcmp(cJSON_GetObjectItem(res, "data_hash")->valuestring,
+				   cJSON_GetObjectItem(res2, "data_hash")->valuestring), "same data, same hash");
+	{
+		char *a = cJSON_PrintUnformatted(res), *b = cJSON_PrintUnformatted(res2);
+		ok(a && b && !strcmp(a, b), "cached result equals the computed one");
+		free(a);
+		free(b);
+	}
+	cJSON_Delete(res2);
+	res2 = NULL;
+	add_run(db, 3, v3, 1, 5, 58.9);
+	ok(!fw_analysis_series(db, "demo", 3, NULL, &res2, &err), "analysed after a new run arrived");
+	ok(res2 && strcmp(cJSON_GetObjectItem(res, "data_hash")->valuestring,
+			  cJSON_GetObjectItem(res2, "data_hash")->valuestring), "new data, new hash (cache not reused)");
+	row = row_for(res2, "split_ms", "parent");
+	ok(row && cJSON_GetObjectItem(cJSON_GetObjectItem(row, "b"), "boots")->valuedouble == 6,
+	   "the new boot is counted");
+	cJSON_Delete(res);
+	cJSON_Delete(res2);
+	res = NULL;
+	ok(fw_analysis_series(db, "nope", 0, NULL, &res, &err) && strstr(err.buf, "no such series"),
+	   "unknown series is an error naming it");
+
+	sqlite3_close(db);
+	cJSON_Delete(tmpl);
+	strbuf_release(&err);
+	strbuf_release(&doc);
+	{
+		char f[96];
+		snprintf(f, sizeof(f), "%s/db.sqlite", path);
+		unlink(f);
+		snprintf(f, sizeof(f), "%s/db.sqlite-wal", path);
+		unlink(f);
+		snprintf(f, sizeof(f), "%s/db.sqlite-shm", path);
+		unlink(f);
+		rmdir(path);
+	}
+	return done_testing();
+}

@@ -1,0 +1,197 @@
+/* Unit tests of server/stats*.c and server/changepoint.c (pure statistics). */
+#include <math.h>
+#include <stdint.h>
+#include <stdio.h>
+#include "tap.h"
+#include "stats.h"
+
+#define near(got, want, tol, desc) do { double g_ = (got), w_ = (want); \
+	if (!ok(fabs(g_ - w_) <= (tol), desc)) printf("#   got %.12g, expected %.12g\n", g_, w_); } while (0)
+
+/* Deterministic generator (splitmix64) and Box-Muller: same numbers on every machine. */
+static uint64_t rng_state = 0x5eed2026;
+static double uniform01(void)
+{
+	uint64_t z = (rng_state += 0x9e3779b97f4a7c15ULL);
+	z = (z ^ (z >> 30)) * 0xbf58476d1ce4e5b9ULL;
+	z = (z ^ (z >> 27)) * 0x94d049bb133111ebULL;
+	z ^= z >> 31;
+	return ((double)(z >> 11) + 0.5) / 9007199254740992.0;
+}
+static double gauss(void)
+{
+	return sqrt(-2 * log(uniform01())) * cos(2 * M_PI * uniform01());
+}
+
+static void test_descriptive(void)
+{
+	double x[] = { 5, 1, 3, 2, 4 }, y[] = { 4, 1, 3, 2 }, r[] = { 100, 200 };
+	double v[] = { 10, 30, 20, 7, 9, 8, 100 }, out[7];
+	long boot[] = { 1, 1, 1, 0, 0, 0, 2 };
+
+	near(fw_median(x, 5), 3, 0, "median of odd count");
+	near(fw_median(y, 4), 2.5, 0, "median of even count");
+	ok(isnan(fw_median(x, 0)), "median of nothing is NaN");
+	near(fw_harmonic_mean(r, 2), 400.0 / 3, 1e-12, "harmonic mean of rates");
+	near(fw_mad_sigma(x, 5), 1.4826, 1e-12, "scaled MAD");
+	is_int(fw_group_medians(v, boot, 7, out), 3, "three boots");
+	ok(out[0] == 8 && out[1] == 20 && out[2] == 100, "per-boot medians in boot order");
+}
+
+static void test_distributions(void)
+{
+	near(fw_norm_ppf(0.975), 1.959963984540054, 1e-12, "normal quantile 0.975");
+	near(fw_norm_ppf(1e-10), -6.361340902404056, 1e-9, "normal quantile in the far tail");
+	/* scipy: 2*stats.t.sf(2.0, 10) = 0.073388034770740... */
+	near(fw_t_two_sided_p(2.0, 10), 0.07338803477074, 1e-10, "t two-sided p, df 10");
+	/* scipy: 2*stats.t.sf(3.5, 4.5) = 0.02054168996938556 */
+	near(fw_t_two_sided_p(-3.5, 4.5), 0.02054168996938556, 1e-10, "t two-sided p, fractional df");
+	near(fw_mwu_min_p(3, 3), 0.1, 1e-12, "3 boots against 3 cannot reach 0.05");
+	near(fw_mwu_min_p(4, 4), 2.0 / 70, 1e-12, "4 against 4 can");
+}
+
+static void test_hl(void)
+{
+	double a[] = { 1, 2, 3, 4, 5 }, b[] = { 3.5, 4.5, 5.5, 6.5, 7.5 };
+	struct fw_hl h;
+
+	ok(!fw_hodges_lehmann(a, 5, b, 5, 0.95, &h), "HL computes");
+	near(h.shift, 2.5, 1e-12, "HL shift is the median of pairwise differences");
+	ok(h.exact && h.lo < 2.5 && h.hi > 2.5, "exact interval around the shift");
+	near(h.conf, 1 - 2 * 4.0 / 252, 1e-12, "achieved level for 5 vs 5 is 1-2*P(U<=2)");
+}
+
+/*
+ * Coverage of the 95% interval on normal data with a known shift. The exact
+ * interval is conservative (its discrete levels jump: 96.8% or 94.4% at 5 vs 5),
+ * so the nominal level checked is the one the interval states (conf).
+ */
+static double coverage(size_t n, int sims, double shift, double *stated)
+{
+	double a[64], b[64];
+	int hit = 0;
+
+	for (int s = 0; s < sims; s++) {
+		struct fw_hl h;
+		for (size_t i = 0; i < n; i++) {
+			a[i] = 100 + gauss();
+			b[i] = 100 + shift + gauss();
+		}
+		if (!fw_hodges_lehmann(a, n, b, n, 0.95, &h) && h.lo <= shift && shift <= h.hi)
+			hit++;
+		*stated = h.conf;
+	}
+	return (double)hit / sims;
+}
+
+static void test_coverage(void)
+{
+	double s5, s12, s40;
+	double c5 = coverage(5, 1000, 1.5, &s5), c12 = coverage(12, 1000, 0.7, &s12), c40;
+
+	printf("# HL interval coverage: n=5 %.3f (stated %.4f), n=12 %.3f (stated %.4f)\n",
+	       c5, s5, c12, s12);
+	ok(s5 >= 0.95 && s12 >= 0.95, "exact intervals are conservative: stated level >= 95%");
+	ok(fabs(c5 - s5) <= 0.02, "HL coverage within 2 points of its level at n=5");
+	ok(fabs(c12 - s12) <= 0.02, "HL coverage within 2 points of its level at n=12");
+	ok(fabs(c12 - 0.95) <= 0.02, "HL coverage within 2 points of 95% at n=12");
+	c40 = coverage(40, 300, 0.3, &s40);   /* normal-approximation branch */
+	printf("# HL coverage n=40 (normal approximation): %.3f (stated %.4f)\n", c40, s40);
+	ok(fabs(c40 - 0.95) <= 0.04, "normal-approximation interval near 95% at n=40");
+}
+
+static void test_verdicts(void)
+{
+	struct fw_verdict_in in = { .higher_is_better = 0, .delta_pct = 10, .q = 0.001,
+		.min_p = 0.001, .mde_pct = 1, .alpha = 0.05, .min_effect_pct = 2 };
+
+	is_str(fw_verdict_name(fw_verdict_decide(&in)), "regression", "slower time is a regression");
+	in.higher_is_better = 1;
+	is_str(fw_verdict_name(fw_verdict_decide(&in)), "improvement", "higher rate is an improvement");
+	in.delta_pct = 1;
+	is_str(fw_verdict_name(fw_verdict_decide(&in)), "no change", "significant but below min effect");
+	in.q = 0.4;
+	is_str(fw_verdict_name(fw_verdict_decide(&in)), "no change", "not significant, setup could see 2%");
+	in.mde_pct = 6;
+	is_str(fw_verdict_name(fw_verdict_decide(&in)), "unsure", "not significant, too noisy to see 2%");
+	in.mde_pct = 1;
+	in.min_p = 0.1;
+	is_str(fw_verdict_name(fw_verdict_decide(&in)), "unsure", "too few boots to ever be significant");
+}
+
+static void test_deterministic(void)
+{
+	double a[] = { 1000, 1001, 1000.5 }, b[] = { 1010, 1010.2, 1009.8 }, c[] = { 1002, 1001, 1000 };
+	double noise;
+
+	is_str(fw_verdict_name(fw_verdict_deterministic(a, 3, b, 3, 0, 0.5, &noise)), "regression",
+	       "icount: 1% slower on 3 boots is a regression");
+	ok(noise < 0.5, "icount: spread measured between boots");
+	is_str(fw_verdict_name(fw_verdict_deterministic(a, 3, c, 3, 0, 0.5, &noise)), "no change",
+	       "icount: within the floor");
+	is_str(fw_verdict_name(fw_verdict_deterministic(a, 1, b, 3, 0, 0.5, &noise)), "unsure",
+	       "icount: one boot is not enough");
+}
+
+static void test_mde(void)
+{
+	double m = fw_mde_pct(1, 100, 12, 12, 0.05, 0.8);
+	int n = fw_boots_needed(2, 5, 0.05, 0.95);
+
+	ok(m > 1 && m < 1.3, "MDE of 12 vs 12 boots at 1% noise is a little over 1%");
+	printf("# boots for 5%% at 2%% noise, 95%% power: %d\n", n);
+	ok(n >= 4 && n <= 6, "boots needed for 5% at 2% noise");
+	is_int(fw_boots_needed(0.1, 5, 0.05, 0.8), 4, "never fewer than the exact test needs");
+}
+
+static void test_bh(void)
+{
+	double p[] = { 0.01, 0.04, 0.03, 0.2, NAN }, q[5];
+
+	fw_bh_adjust(p, q, 5);
+	near(q[0], 0.04, 1e-12, "BH smallest p");
+	near(q[1], 0.04 * 4 / 3, 1e-12, "BH takes the running minimum");
+	near(q[3], 0.2, 1e-12, "BH largest p");
+	ok(isnan(q[4]), "NaN p is not part of the family");
+}
+
+static void test_change_points(void)
+{
+	double x[60], flat[40];
+	size_t cp[60], n, n2;
+
+	for (int i = 0; i < 60; i++)
+		x[i] = (i < 25 ? 100 : i < 45 ? 110 : 104) + gauss() * 0.5;
+	for (int i = 0; i < 40; i++)
+		flat[i] = 100 + gauss() * 0.5;
+	n = fw_change_points(x, 60, NULL, cp);
+	ok(n == 2 && cp[0] == 25 && cp[1] == 45, "two change points found where they are");
+	n2 = fw_change_points(x, 60, NULL, cp);
+	ok(n2 == n, "same input, same answer");
+	is_int(fw_change_points(flat, 40, NULL, cp), 0, "no change point in noise");
+}
+
+static void test_van_elteren(void)
+{
+	double a1[] = { 10, 11, 12, 10.5 }, b1[] = { 12, 13, 14, 12.5 };
+	double a2[] = { 50, 52, 51, 53, 50.5 }, b2[] = { 55, 56, 54, 57, 55.5 };
+	struct fw_stratum s[] = { { a1, b1, 4, 4 }, { a2, b2, 5, 5 } };
+	double z, p;
+
+	ok(!fw_van_elteren(s, 2, &z, &p) && z > 0 && p < 0.01, "stratified test sees a shift on both hosts");
+}
+
+int main(void)
+{
+	test_descriptive();
+	test_distributions();
+	test_hl();
+	test_coverage();
+	test_verdicts();
+	test_deterministic();
+	test_mde();
+	test_bh();
+	test_change_points();
+	test_van_elteren();
+	return done_testing();
+}
