@@ -4,35 +4,13 @@
 #include <stdlib.h>
 #include <string.h>
 #include "series-db.h"
+#include "stats.h"  /* fw_median: the one implementation */
 
 static char *col_dup(sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
 
 	return strdup(t ? (const char *)t : "");
-}
-
-static int cmp_double(const void *a, const void *b)
-{
-	double x = *(const double *)a, y = *(const double *)b;
-
-	return (x > y) - (x < y);
-}
-
-double fw_median(const double *v, int n)
-{
-	double *t, m;
-
-	if (n <= 0)
-		return NAN;
-	t = malloc(sizeof(*t) * (size_t)n);
-	if (!t)
-		return NAN;
-	memcpy(t, v, sizeof(*t) * (size_t)n);
-	qsort(t, (size_t)n, sizeof(*t), cmp_double);
-	m = n % 2 ? t[n / 2] : (t[n / 2 - 1] + t[n / 2]) / 2;
-	free(t);
-	return m;
 }
 
 double fw_cell_run_median(const struct fw_cell *c, long long run)
@@ -45,7 +23,7 @@ double fw_cell_run_median(const struct fw_cell *c, long long run)
 	for (int i = 0; i < c->n; i++)
 		if (c->vals[i].run == run)
 			t[k++] = c->vals[i].v;
-	m = fw_median(t, k);
+	m = fw_median(t, (size_t)k);
 	free(t);
 	return m;
 }
@@ -173,7 +151,7 @@ static int load_metrics(sqlite3 *db, struct fw_series *s, struct strbuf *err)
 				abort();
 			for (int k = 0; k < cell->n; k++)
 				t[k] = cell->vals[k].v;
-			cell->median = fw_median(t, cell->n);
+			cell->median = fw_median(t, (size_t)cell->n);
 			free(t);
 			cell->delta_pct = NAN;
 			if (!isnan(cell->median)) {

@@ -59,7 +59,6 @@ void fw_series_free(struct fw_series *s);
 int fw_series_find_commit(const struct fw_series *s, const char *sha);
 /* Metric by "w/v/m"; with several environments the first one (see env arg: prefix or NULL). */
 int fw_series_find_metric(const struct fw_series *s, const char *wvm, const char *env, int from);
-double fw_median(const double *v, int n);
 double fw_cell_run_median(const struct fw_cell *c, long long run);
 /* Samples of a metric over all commits (0: nothing to plot). */
 int fw_metric_nsamples(const struct fw_series *s, const struct fw_metric *m);
