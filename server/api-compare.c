@@ -4,7 +4,9 @@
  * are the analysis code's and are null until it is linked in.
  */
 #include <math.h>
+#include <string.h>
 #include "routes.h"
+#include "analysis.h"
 
 static int find(struct fw_req *r, const struct fw_series *s, const char *field,
 		struct strbuf *sha, enum MHD_Result *ret)
@@ -28,7 +30,10 @@ enum MHD_Result api_compare(struct fw_req *r)
 	struct strbuf name = STRBUF_INIT, base = STRBUF_INIT, head = STRBUF_INIT;
 	struct fw_series s;
 	enum MHD_Result ret;
-	cJSON *root, *arr;
+	cJSON *root, *arr, *an = NULL;
+	const cJSON *rows = NULL;
+	struct fw_analysis_opts o;
+	struct strbuf err = STRBUF_INIT;
 	int bi, hi, loaded = 0;
 
 	if (req_query(r, "series", &name) || !name.len) {
@@ -40,40 +45,44 @@ enum MHD_Result api_compare(struct fw_req *r)
 	loaded = 1;
 	if ((bi = find(r, &s, "base", &base, &ret)) < 0 || (hi = find(r, &s, "head", &head, &ret)) < 0)
 		goto cleanup;
+	fw_analysis_opts_init(&o);
+	o.use_cache = 1;
+	if (fw_analysis_compare(req_db(r), s.commits[bi].id, s.commits[hi].id, &o, &an, &err))
+		an = NULL;
+	rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
 	root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "series", s.name);
 	cJSON_AddStringToObject(root, "base", s.commits[bi].sha);
 	cJSON_AddStringToObject(root, "head", s.commits[hi].sha);
-	cJSON_AddBoolToObject(root, "analysed", 0);
+	cJSON_AddBoolToObject(root, "analysed", an != NULL);
 	arr = cJSON_AddArrayToObject(root, "metrics");
 	for (int i = 0; i < s.nmetrics; i++) {
 		const struct fw_metric *m = &s.metrics[i];
 		const struct fw_cell *b = &m->cells[bi], *h = &m->cells[hi];
-		cJSON *o;
+		cJSON *jo;
 		double d = NAN;
 
 		if (!b->n && !h->n)
 			continue;
 		if (!isnan(b->median) && !isnan(h->median) && b->median != 0)
 			d = (h->median - b->median) / fabs(b->median) * 100.0;
-		o = cJSON_CreateObject();
-		cJSON_AddStringToObject(o, "metric", m->id);
-		cJSON_AddStringToObject(o, "unit", m->unit);
-		cJSON_AddStringToObject(o, "direction", m->direction);
-		cJSON_AddStringToObject(o, "env", m->env);
-		json_num(o, "base_median", b->median);
-		json_num(o, "head_median", h->median);
-		cJSON_AddNumberToObject(o, "base_n", b->n);
-		cJSON_AddNumberToObject(o, "head_n", h->n);
-		json_num(o, "delta_pct", d);
-		cJSON_AddNullToObject(o, "ci_low_pct");
-		cJSON_AddNullToObject(o, "ci_high_pct");
-		cJSON_AddNullToObject(o, "p_value");
-		cJSON_AddNullToObject(o, "verdict");
-		cJSON_AddItemToArray(arr, o);
+		jo = cJSON_CreateObject();
+		cJSON_AddStringToObject(jo, "metric", m->id);
+		cJSON_AddStringToObject(jo, "unit", m->unit);
+		cJSON_AddStringToObject(jo, "direction", m->direction);
+		cJSON_AddStringToObject(jo, "env", m->env);
+		json_num(jo, "base_median", b->median);
+		json_num(jo, "head_median", h->median);
+		cJSON_AddNumberToObject(jo, "base_n", b->n);
+		cJSON_AddNumberToObject(jo, "head_n", h->n);
+		json_num(jo, "delta_pct", d);
+		analysis_fill(jo, analysis_row(rows, s.commits[hi].sha, m));
+		cJSON_AddItemToArray(arr, jo);
 	}
 	ret = reply_json(r, 200, root);
 cleanup:
+	cJSON_Delete(an);
+	strbuf_release(&err);
 	if (loaded)
 		fw_series_free(&s);
 	strbuf_release(&name);

@@ -6,6 +6,7 @@
 #include <math.h>
 #include <string.h>
 #include "routes.h"
+#include "analysis.h"
 
 enum MHD_Result api_series_report(struct fw_req *r)
 {
@@ -13,8 +14,18 @@ enum MHD_Result api_series_report(struct fw_req *r)
 	struct strbuf sb = STRBUF_INIT;
 	enum MHD_Result ret;
 
+	cJSON *an;
+
 	if (req_series(r, r->args[0], "name", &s, &ret))
 		return ret;
+	/* The analysis code's table is the report; the medians table is only a fallback. */
+	an = req_analysis(r, s.name);
+	if (an) {
+		fw_report_write(an, FW_REPORT_TEXT, &sb);
+		cJSON_Delete(an);
+		fw_series_free(&s);
+		return reply_buf(r, 200, "text/plain; charset=utf-8", &sb, NULL);
+	}
 	strbuf_addf(&sb, "series %s v%d (base %.12s)\n", s.name, s.revision, s.base);
 	strbuf_addstr(&sb, "statistics: not analysed (medians and delta % against the previous commit only)\n\n");
 	for (int i = 0; i < s.nmetrics; i++) {

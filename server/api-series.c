@@ -75,16 +75,19 @@ enum MHD_Result api_series_get(struct fw_req *r)
 {
 	struct fw_series s;
 	enum MHD_Result ret;
-	cJSON *root, *commits, *metrics, *so;
+	cJSON *root, *commits, *metrics, *so, *an;
+	const cJSON *rows;
 
 	if (req_series(r, r->args[0], "name", &s, &ret))
 		return ret;
+	an = req_analysis(r, s.name);
+	rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
 	root = cJSON_CreateObject();
 	so = cJSON_AddObjectToObject(root, "series");
 	cJSON_AddStringToObject(so, "name", s.name);
 	cJSON_AddNumberToObject(so, "revision", s.revision);
 	cJSON_AddStringToObject(so, "base", s.base);
-	cJSON_AddBoolToObject(root, "analysed", 0);
+	cJSON_AddBoolToObject(root, "analysed", an != NULL);
 	metrics = cJSON_AddArrayToObject(root, "metrics");
 	for (int i = 0; i < s.nmetrics; i++) {
 		cJSON *m = cJSON_CreateObject();
@@ -128,14 +131,12 @@ enum MHD_Result api_series_get(struct fw_req *r)
 			cJSON_AddNumberToObject(m, "errors", cell->errors);
 			json_num(m, "median", cell->median);
 			json_num(m, "delta_pct", cell->delta_pct);
-			cJSON_AddNullToObject(m, "p_value");
-			cJSON_AddNullToObject(m, "ci_low_pct");
-			cJSON_AddNullToObject(m, "ci_high_pct");
-			cJSON_AddNullToObject(m, "verdict");
+			analysis_fill(m, analysis_row(rows, cm->sha, &s.metrics[i]));
 			cJSON_AddItemToArray(ma, m);
 		}
 		cJSON_AddItemToArray(commits, o);
 	}
 	fw_series_free(&s);
+	cJSON_Delete(an);
 	return reply_json(r, 200, root);
 }

@@ -34,5 +34,14 @@ void json_num(cJSON *obj, const char *key, double v);
 cJSON *fw_series_list_json(sqlite3 *db);
 /* URL of a metric's page ("page") or plot ("small", "big"), encoded (ui-series.c). */
 void ui_metric_link(struct strbuf *sb, const struct fw_series *s, const struct fw_metric *m, const char *kind);
+/*
+ * The analysis of a series (server/analysis.h, cached in analysis_cache), or
+ * NULL when it cannot be computed: callers then show "not analysed".
+ */
+cJSON *req_analysis(struct fw_req *r, const char *series);
+/* The analysis row of one commit/metric/environment (against its parent), or NULL. */
+const cJSON *analysis_row(const cJSON *rows, const char *sha, const struct fw_metric *m);
+/* Copies p, q, interval and verdict of a row (or nulls) into a JSON object. */
+void analysis_fill(cJSON *o, const cJSON *row);
 
 #endif

@@ -79,7 +79,8 @@ static void commits_table(struct strbuf *sb, const struct fw_series *s)
 }
 
 /* One metric: a table of commits (median, delta, verdict) next to its small plot. */
-static void metric_section(struct strbuf *sb, const struct fw_series *s, const struct fw_metric *m)
+static void metric_section(struct strbuf *sb, const struct fw_series *s, const struct fw_metric *m,
+			   const cJSON *rows, int analysed)
 {
 	strbuf_addstr(sb, "<section class=\"metric\">\n<h3><a href=\"");
 	ui_metric_link(sb, s, m, "page");
@@ -113,8 +114,24 @@ static void metric_section(struct strbuf *sb, const struct fw_series *s, const s
 		strbuf_addf(sb, "</td><td class=\"num %s\">", sign > 0 ? "better" : sign < 0 ? "worse" : "");
 		if (!isnan(cell->delta_pct))
 			strbuf_addf(sb, "%+.2f%%", cell->delta_pct);
-		strbuf_addf(sb, "</td><td class=\"num\">%d</td><td class=\"muted\">%s</td></tr>\n", cell->n,
-			    isnan(cell->delta_pct) ? "" : "not analysed");
+		strbuf_addf(sb, "</td><td class=\"num\">%d</td>", cell->n);
+		{
+			const cJSON *row = analysis_row(rows, s->commits[c].sha, m);
+			const char *v = row ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "verdict")) : NULL;
+			const cJSON *p = row ? cJSON_GetObjectItemCaseSensitive(row, "p") : NULL;
+
+			if (v) {
+				strbuf_addf(sb, "<td class=\"verdict %s\">", !strcmp(v, "regression") ? "worse"
+					    : !strcmp(v, "improvement") ? "better" : "muted");
+				html_txt(sb, v);
+				if (cJSON_IsNumber(p))
+					strbuf_addf(sb, " <span class=\"muted\">p=%.2g</span>", p->valuedouble);
+				strbuf_addstr(sb, "</td></tr>\n");
+			} else {
+				strbuf_addf(sb, "<td class=\"muted\">%s</td></tr>\n",
+					    isnan(cell->delta_pct) ? "" : analysed ? "-" : "not analysed");
+			}
+		}
 	}
 	strbuf_addstr(sb, "</tbody></table>\n");
 	/* A metric that only has errors has nothing to plot: say so instead of a broken image. */
@@ -136,9 +153,13 @@ enum MHD_Result ui_series(struct fw_req *r)
 	struct strbuf sb = STRBUF_INIT, title = STRBUF_INIT;
 	struct fw_series s;
 	enum MHD_Result ret;
+	cJSON *an;
+	const cJSON *rows;
 
 	if (req_series(r, r->args[0], "name", &s, &ret))
 		return ret;
+	an = req_analysis(r, s.name);
+	rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
 	strbuf_addf(&title, "%s v%d", s.name, s.revision);
 	html_page_begin(&sb, title.buf);
 	strbuf_addstr(&sb, "<h1>");
@@ -151,16 +172,23 @@ enum MHD_Result ui_series(struct fw_req *r)
 	html_url_arg(&sb, s.name);
 	strbuf_addstr(&sb, ".csv\">CSV</a> &middot; <a href=\"/api/v1/series/");
 	html_url_arg(&sb, s.name);
-	strbuf_addstr(&sb, "\">JSON</a></p>\n<p class=\"note\">Statistics: not analysed. Medians and delta % "
-		      "against the previous commit only; green is better, red is worse for that metric.</p>\n");
+	strbuf_addstr(&sb, "\">JSON</a></p>\n");
+	if (an)
+		strbuf_addstr(&sb, "<p class=\"note\">Each commit against its parent: median, delta %, "
+			      "verdict from a Mann-Whitney U test with a minimum effect (BH-adjusted over the series); "
+			      "green is better, red is worse for that metric.</p>\n");
+	else
+		strbuf_addstr(&sb, "<p class=\"note\">Statistics: not analysed. Medians and delta % "
+			      "against the previous commit only; green is better, red is worse for that metric.</p>\n");
 	commits_table(&sb, &s);
 	strbuf_addstr(&sb, "<h2>Metrics</h2>\n");
 	if (!s.nmetrics)
 		strbuf_addstr(&sb, "<p class=\"muted\">No results.</p>\n");
 	for (int i = 0; i < s.nmetrics; i++)
-		metric_section(&sb, &s, &s.metrics[i]);
+		metric_section(&sb, &s, &s.metrics[i], rows, an != NULL);
 	html_page_end(&sb);
 	fw_series_free(&s);
+	cJSON_Delete(an);
 	strbuf_release(&title);
 	return reply_buf(r, 200, "text/html; charset=utf-8", &sb, NULL);
 }
