@@ -3,5 +3,7 @@
 /* foliowatch-server subcommands, one file each (server/cmd-*.c); main.c holds the table. */
 int cmd_import(int argc, char **argv);
 int cmd_seal(int argc, char **argv);
+int cmd_serve(int argc, char **argv);
+int cmd_token(int argc, char **argv);
 int cmd_report(int argc, char **argv); int cmd_regressions(int argc, char **argv);
 #endif

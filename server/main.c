@@ -9,6 +9,8 @@ static const struct {
 	const char *help;
 } commands[] = {
 	{ "import", cmd_import, "import --db FILE doc.json...   store run documents" },
+	{ "serve", cmd_serve, "serve --db FILE [--listen ADDR:PORT] ...   HTTP dashboard and API" },
+	{ "token", cmd_token, "token add NAME|list|revoke NAME --db FILE   API tokens" },
 	{ "regressions", cmd_regressions, "regressions --db FILE [--series S] [--status S] [--fail-on new]   stored regressions (CI gate)" },
 	{ "report", cmd_report, "report --db FILE --series S [--revision N] [--format text|json|csv]   the series table" },
 	{ "seal", cmd_seal, "seal [FILE]                    fill in fingerprint and run_id of a document" },

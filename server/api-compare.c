@@ -1,0 +1,92 @@
+/*
+ * GET /api/v1/compare?series=NAME&base=SHA&head=SHA: per metric (and
+ * environment) the two medians and delta %. Interval, p-value and verdict
+ * are the analysis code's and are null until it is linked in.
+ */
+#include <math.h>
+#include <string.h>
+#include "routes.h"
+#include "analysis.h"
+
+static int find(struct fw_req *r, const struct fw_series *s, const char *field,
+		struct strbuf *sha, enum MHD_Result *ret)
+{
+	int i;
+
+	if (req_query(r, field, sha) || !sha->len) {
+		*ret = reply_error(r, 400, "missing_parameter", field, "a commit sha is required");
+		return -1;
+	}
+	i = fw_series_find_commit(s, sha->buf);
+	if (i == -2)
+		*ret = reply_error(r, 400, "ambiguous", field, "sha prefix matches several commits");
+	else if (i < 0)
+		*ret = reply_error(r, 404, "not_found", field, "no such commit in this series");
+	return i;
+}
+
+enum MHD_Result api_compare(struct fw_req *r)
+{
+	struct strbuf name = STRBUF_INIT, base = STRBUF_INIT, head = STRBUF_INIT;
+	struct fw_series s;
+	enum MHD_Result ret;
+	cJSON *root, *arr, *an = NULL;
+	const cJSON *rows = NULL;
+	struct fw_analysis_opts o;
+	struct strbuf err = STRBUF_INIT;
+	int bi, hi, loaded = 0;
+
+	if (req_query(r, "series", &name) || !name.len) {
+		ret = reply_error(r, 400, "missing_parameter", "series", "series=NAME is required");
+		goto cleanup;
+	}
+	if (req_series(r, name.buf, "series", &s, &ret))
+		goto cleanup;
+	loaded = 1;
+	if ((bi = find(r, &s, "base", &base, &ret)) < 0 || (hi = find(r, &s, "head", &head, &ret)) < 0)
+		goto cleanup;
+	fw_analysis_opts_init(&o);
+	o.use_cache = 1;
+	if (fw_analysis_compare(req_db(r), s.commits[bi].id, s.commits[hi].id, &o, &an, &err))
+		an = NULL;
+	rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
+	root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "series", s.name);
+	cJSON_AddStringToObject(root, "base", s.commits[bi].sha);
+	cJSON_AddStringToObject(root, "head", s.commits[hi].sha);
+	cJSON_AddBoolToObject(root, "analysed", an != NULL);
+	arr = cJSON_AddArrayToObject(root, "metrics");
+	for (int i = 0; i < s.nmetrics; i++) {
+		const struct fw_metric *m = &s.metrics[i];
+		const struct fw_cell *b = &m->cells[bi], *h = &m->cells[hi];
+		cJSON *jo;
+		double d = NAN;
+
+		if (!b->n && !h->n)
+			continue;
+		if (!isnan(b->median) && !isnan(h->median) && b->median != 0)
+			d = (h->median - b->median) / fabs(b->median) * 100.0;
+		jo = cJSON_CreateObject();
+		cJSON_AddStringToObject(jo, "metric", m->id);
+		cJSON_AddStringToObject(jo, "unit", m->unit);
+		cJSON_AddStringToObject(jo, "direction", m->direction);
+		cJSON_AddStringToObject(jo, "env", m->env);
+		json_num(jo, "base_median", b->median);
+		json_num(jo, "head_median", h->median);
+		cJSON_AddNumberToObject(jo, "base_n", b->n);
+		cJSON_AddNumberToObject(jo, "head_n", h->n);
+		json_num(jo, "delta_pct", d);
+		analysis_fill(jo, analysis_row(rows, s.commits[hi].sha, m));
+		cJSON_AddItemToArray(arr, jo);
+	}
+	ret = reply_json(r, 200, root);
+cleanup:
+	cJSON_Delete(an);
+	strbuf_release(&err);
+	if (loaded)
+		fw_series_free(&s);
+	strbuf_release(&name);
+	strbuf_release(&base);
+	strbuf_release(&head);
+	return ret;
+}

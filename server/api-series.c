@@ -1,0 +1,142 @@
+/*
+ * GET /api/v1/series (all series with their latest status) and
+ * GET /api/v1/series/{name} (commits in order, build/boot status, per-metric
+ * medians and delta % against the previous commit; statistics are null
+ * until the analysis code provides them).
+ */
+#include <string.h>
+#include "routes.h"
+
+static const char sql_list[] =
+	"SELECT s.name, s.revision, s.base, s.created_at,"
+	" (SELECT count(*) FROM commits c WHERE c.series_id = s.id),"
+	" (SELECT count(*) FROM runs r JOIN commits c ON c.id = r.commit_id WHERE c.series_id = s.id),"
+	" (SELECT max(r.ingested_at) FROM runs r JOIN commits c ON c.id = r.commit_id WHERE c.series_id = s.id),"
+	" (SELECT count(*) FROM runs r JOIN commits c ON c.id = r.commit_id"
+	"   WHERE c.series_id = s.id AND (r.boot_status <> 'ok' OR r.taint <> 0)),"
+	" (SELECT count(*) FROM builds b JOIN commits c ON c.id = b.commit_id"
+	"   WHERE c.series_id = s.id AND b.status = 'failed')"
+	" FROM series s WHERE s.revision = (SELECT max(revision) FROM series t WHERE t.name = s.name)"
+	" ORDER BY s.name";
+
+/* Also used by the index page. */
+cJSON *fw_series_list_json(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	cJSON *arr = cJSON_CreateArray();
+	int rc;
+
+	if (sqlite3_prepare_v2(db, sql_list, -1, &st, NULL) != SQLITE_OK)
+		goto fail;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		cJSON *o = cJSON_CreateObject();
+		const unsigned char *last = sqlite3_column_text(st, 6);
+
+		cJSON_AddStringToObject(o, "name", (const char *)sqlite3_column_text(st, 0));
+		cJSON_AddNumberToObject(o, "revision", sqlite3_column_int(st, 1));
+		cJSON_AddStringToObject(o, "base", (const char *)sqlite3_column_text(st, 2));
+		cJSON_AddStringToObject(o, "created_at", (const char *)sqlite3_column_text(st, 3));
+		cJSON_AddNumberToObject(o, "commits", sqlite3_column_int(st, 4));
+		cJSON_AddNumberToObject(o, "runs", sqlite3_column_int(st, 5));
+		if (last)
+			cJSON_AddStringToObject(o, "last_ingest", (const char *)last);
+		else
+			cJSON_AddNullToObject(o, "last_ingest");
+		cJSON_AddNumberToObject(o, "failed_boots", sqlite3_column_int(st, 7));
+		cJSON_AddNumberToObject(o, "failed_builds", sqlite3_column_int(st, 8));
+		cJSON_AddItemToArray(arr, o);
+	}
+	if (rc != SQLITE_DONE)
+		goto fail;
+	sqlite3_finalize(st);
+	return arr;
+fail:
+	sqlite3_finalize(st);
+	cJSON_Delete(arr);
+	return NULL;
+}
+
+enum MHD_Result api_series_list(struct fw_req *r)
+{
+	sqlite3 *db = req_db(r);
+	cJSON *arr, *root;
+
+	if (!db)
+		return reply_error(r, 503, "db_unavailable", NULL, "cannot open the database");
+	arr = fw_series_list_json(db);
+	if (!arr)
+		return reply_error(r, 503, "db_error", NULL, sqlite3_errmsg(db));
+	root = cJSON_CreateObject();
+	cJSON_AddItemToObject(root, "series", arr);
+	return reply_json(r, 200, root);
+}
+
+enum MHD_Result api_series_get(struct fw_req *r)
+{
+	struct fw_series s;
+	enum MHD_Result ret;
+	cJSON *root, *commits, *metrics, *so, *an;
+	const cJSON *rows;
+
+	if (req_series(r, r->args[0], "name", &s, &ret))
+		return ret;
+	an = req_analysis(r, s.name);
+	rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
+	root = cJSON_CreateObject();
+	so = cJSON_AddObjectToObject(root, "series");
+	cJSON_AddStringToObject(so, "name", s.name);
+	cJSON_AddNumberToObject(so, "revision", s.revision);
+	cJSON_AddStringToObject(so, "base", s.base);
+	cJSON_AddBoolToObject(root, "analysed", an != NULL);
+	metrics = cJSON_AddArrayToObject(root, "metrics");
+	for (int i = 0; i < s.nmetrics; i++) {
+		cJSON *m = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(m, "metric", s.metrics[i].id);
+		cJSON_AddStringToObject(m, "workload", s.metrics[i].workload);
+		cJSON_AddStringToObject(m, "variant", s.metrics[i].variant);
+		cJSON_AddStringToObject(m, "name", s.metrics[i].metric);
+		cJSON_AddStringToObject(m, "unit", s.metrics[i].unit);
+		cJSON_AddStringToObject(m, "direction", s.metrics[i].direction);
+		cJSON_AddStringToObject(m, "env", s.metrics[i].env);
+		json_num(m, "min_effect_pct", s.metrics[i].min_effect_pct);
+		cJSON_AddItemToArray(metrics, m);
+	}
+	commits = cJSON_AddArrayToObject(root, "commits");
+	for (int c = 0; c < s.ncommits; c++) {
+		const struct fw_commit *cm = &s.commits[c];
+		cJSON *o = cJSON_CreateObject(), *ma;
+
+		cJSON_AddNumberToObject(o, "position", cm->position);
+		cJSON_AddStringToObject(o, "sha", cm->sha);
+		cJSON_AddStringToObject(o, "subject", cm->subject);
+		cJSON_AddStringToObject(o, "author", cm->author);
+		cJSON_AddStringToObject(o, "parent", cm->parent);
+		cJSON_AddStringToObject(o, "build_status", cm->build_status);
+		cJSON_AddStringToObject(o, "boot_status", cm->boot_status);
+		cJSON_AddStringToObject(o, "kernel_version", cm->kernel_version);
+		cJSON_AddNumberToObject(o, "taint", cm->taint);
+		cJSON_AddNumberToObject(o, "runs", cm->nruns);
+		ma = cJSON_AddArrayToObject(o, "metrics");
+		for (int i = 0; i < s.nmetrics; i++) {
+			const struct fw_cell *cell = &s.metrics[i].cells[c];
+			cJSON *m;
+
+			if (!cell->n && !cell->errors)
+				continue;
+			m = cJSON_CreateObject();
+			cJSON_AddStringToObject(m, "metric", s.metrics[i].id);
+			cJSON_AddStringToObject(m, "env", s.metrics[i].env);
+			cJSON_AddNumberToObject(m, "n", cell->n);
+			cJSON_AddNumberToObject(m, "errors", cell->errors);
+			json_num(m, "median", cell->median);
+			json_num(m, "delta_pct", cell->delta_pct);
+			analysis_fill(m, analysis_row(rows, cm->sha, &s.metrics[i]));
+			cJSON_AddItemToArray(ma, m);
+		}
+		cJSON_AddItemToArray(commits, o);
+	}
+	fw_series_free(&s);
+	cJSON_Delete(an);
+	return reply_json(r, 200, root);
+}

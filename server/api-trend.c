@@ -1,0 +1,77 @@
+/*
+ * GET /api/v1/trend?series=NAME&metric=workload/variant/metric[&env=PREFIX]:
+ * one point per commit in series order with its samples and per-boot medians.
+ */
+#include <math.h>
+#include "routes.h"
+
+enum MHD_Result api_trend(struct fw_req *r)
+{
+	struct strbuf name = STRBUF_INIT, metric = STRBUF_INIT, env = STRBUF_INIT;
+	struct fw_series s;
+	enum MHD_Result ret;
+	cJSON *root, *pts;
+	const struct fw_metric *m;
+	int mi;
+
+	if (req_query(r, "series", &name) || !name.len) {
+		ret = reply_error(r, 400, "missing_parameter", "series", "series=NAME is required");
+		goto cleanup;
+	}
+	if (req_query(r, "metric", &metric) || !metric.len) {
+		ret = reply_error(r, 400, "missing_parameter", "metric",
+				  "metric=workload/variant/metric is required");
+		goto cleanup;
+	}
+	req_query(r, "env", &env);
+	if (req_series(r, name.buf, "series", &s, &ret))
+		goto cleanup;
+	mi = fw_series_find_metric(&s, metric.buf, env.buf, 0);
+	if (mi < 0) {
+		fw_series_free(&s);
+		ret = reply_error(r, 404, "not_found", "metric", "no such metric in this series");
+		goto cleanup;
+	}
+	m = &s.metrics[mi];
+	root = cJSON_CreateObject();
+	cJSON_AddStringToObject(root, "series", s.name);
+	cJSON_AddNumberToObject(root, "revision", s.revision);
+	cJSON_AddStringToObject(root, "metric", m->id);
+	cJSON_AddStringToObject(root, "unit", m->unit);
+	cJSON_AddStringToObject(root, "direction", m->direction);
+	cJSON_AddStringToObject(root, "env", m->env);
+	pts = cJSON_AddArrayToObject(root, "points");
+	for (int c = 0; c < s.ncommits; c++) {
+		const struct fw_cell *cell = &m->cells[c];
+		cJSON *p = cJSON_CreateObject(), *sa, *runs;
+		long long last = -1;
+
+		cJSON_AddNumberToObject(p, "position", s.commits[c].position);
+		cJSON_AddStringToObject(p, "sha", s.commits[c].sha);
+		cJSON_AddStringToObject(p, "subject", s.commits[c].subject);
+		json_num(p, "median", cell->median);
+		json_num(p, "delta_pct", cell->delta_pct);
+		cJSON_AddNumberToObject(p, "errors", cell->errors);
+		sa = cJSON_AddArrayToObject(p, "samples");
+		runs = cJSON_AddArrayToObject(p, "boots");
+		for (int k = 0; k < cell->n; k++) {
+			cJSON_AddItemToArray(sa, cJSON_CreateNumber(cell->vals[k].v));
+			if (cell->vals[k].run != last) {
+				cJSON *b = cJSON_CreateObject();
+
+				last = cell->vals[k].run;
+				cJSON_AddNumberToObject(b, "run", (double)last);
+				json_num(b, "median", fw_cell_run_median(cell, last));
+				cJSON_AddItemToArray(runs, b);
+			}
+		}
+		cJSON_AddItemToArray(pts, p);
+	}
+	fw_series_free(&s);
+	ret = reply_json(r, 200, root);
+cleanup:
+	strbuf_release(&name);
+	strbuf_release(&metric);
+	strbuf_release(&env);
+	return ret;
+}

@@ -1,0 +1,199 @@
+/*
+ * foliowatch-server serve --db FILE [--listen ADDR:PORT] [--tls-cert F --tls-key F]
+ *   [--static DIR] [--cache-dir DIR] [--max-connections N] [--per-ip-limit N]
+ *   [--threads N] [--timeout S]
+ * libmicrohttpd with an internal thread pool. SIGINT/SIGTERM: stop accepting,
+ * let requests in flight (ingests included) finish, then stop.
+ */
+#include <arpa/inet.h>
+#include <errno.h>
+#include <getopt.h>
+#include <limits.h>
+#include <netinet/in.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "commands.h"
+#include "fw-db.h"
+#include "http.h"
+
+static int parse_listen(const char *s, struct sockaddr_in *sa)
+{
+	const char *colon = strrchr(s, ':');
+	char host[64];
+	char *end;
+	long port;
+
+	if (!colon || (size_t)(colon - s) >= sizeof(host))
+		return -1;
+	memcpy(host, s, (size_t)(colon - s));
+	host[colon - s] = 0;
+	port = strtol(colon + 1, &end, 10);
+	if (*end || port < 0 || port > 65535)
+		return -1;
+	memset(sa, 0, sizeof(*sa));
+	sa->sin_family = AF_INET;
+	sa->sin_port = htons((uint16_t)port);
+	return inet_pton(AF_INET, host[0] ? host : "0.0.0.0", &sa->sin_addr) == 1 ? 0 : -1;
+}
+
+static int mkdir_p(const char *path)
+{
+	struct strbuf sb = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_addstr(&sb, path);
+	for (char *p = sb.buf + 1; *p; p++) {
+		if (*p != '/')
+			continue;
+		*p = 0;
+		if (mkdir(sb.buf, 0755) && errno != EEXIST)
+			ret = -1;
+		*p = '/';
+	}
+	if (mkdir(sb.buf, 0755) && errno != EEXIST)
+		ret = -1;
+	strbuf_release(&sb);
+	return ret;
+}
+
+int cmd_serve(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "listen", required_argument, NULL, 'l' },
+		{ "tls-cert", required_argument, NULL, 'c' },
+		{ "tls-key", required_argument, NULL, 'k' },
+		{ "static", required_argument, NULL, 's' },
+		{ "cache-dir", required_argument, NULL, 'C' },
+		{ "max-connections", required_argument, NULL, 'm' },
+		{ "per-ip-limit", required_argument, NULL, 'p' },
+		{ "threads", required_argument, NULL, 't' },
+		{ "timeout", required_argument, NULL, 'T' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct fw_server srv;
+	struct strbuf err = STRBUF_INIT, cert = STRBUF_INIT, key = STRBUF_INIT, cache = STRBUF_INIT;
+	const char *listen = "127.0.0.1:8080", *certf = NULL, *keyf = NULL, *staticd = "static", *cached = NULL;
+	unsigned maxconn = 256, perip = 32, threads = 4, timeout = 30;
+	struct sockaddr_in sa;
+	struct MHD_Daemon *d = NULL;
+	const union MHD_DaemonInfo *info;
+	sigset_t sigs;
+	sqlite3 *db = NULL;
+	char real[PATH_MAX];
+	int opt, sig, ret = 1;
+	unsigned int flags;
+
+	memset(&srv, 0, sizeof(srv));
+	pthread_mutex_init(&srv.pool_lock, NULL);
+	srv.dbpath = FW_DB_DEFAULT;
+	while ((opt = getopt_long(argc, argv, "d:l:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'd': srv.dbpath = optarg; break;
+		case 'l': listen = optarg; break;
+		case 'c': certf = optarg; break;
+		case 'k': keyf = optarg; break;
+		case 's': staticd = optarg; break;
+		case 'C': cached = optarg; break;
+		case 'm': maxconn = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 'p': perip = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 't': threads = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 'T': timeout = (unsigned)strtoul(optarg, NULL, 10); break;
+		default: goto usage;
+		}
+	}
+	if (optind != argc || parse_listen(listen, &sa) || !!certf != !!keyf || !threads || !maxconn)
+		goto usage;
+	/* Open (and migrate) once up front so a bad DB fails here, not on the first request. */
+	db = fw_db_open(srv.dbpath, &err);
+	if (!db) {
+		fprintf(stderr, "serve: %s\n", err.buf);
+		goto cleanup;
+	}
+	srv.pool[srv.pool_n++] = db;
+	if (realpath(staticd, real))
+		srv.static_dir = strdup(real);
+	else
+		fprintf(stderr, "serve: no static folder '%s': /static/ answers 404\n", staticd);
+	if (cached)
+		strbuf_addstr(&cache, cached);
+	else
+		strbuf_addf(&cache, "%s.cache/plots", srv.dbpath);
+	if (mkdir_p(cache.buf)) {
+		fprintf(stderr, "serve: cannot create cache folder %s: %s\n", cache.buf, strerror(errno));
+		goto cleanup;
+	}
+	srv.cache_dir = strbuf_detach(&cache, NULL);
+	if (certf && (strbuf_read_file(&cert, certf, 1 << 20) || strbuf_read_file(&key, keyf, 1 << 20))) {
+		fprintf(stderr, "serve: reading TLS certificate or key: %s\n", strerror(errno));
+		goto cleanup;
+	}
+
+	/* Block the signals before MHD starts its threads: they inherit the mask and main sigwait()s. */
+	sigemptyset(&sigs);
+	sigaddset(&sigs, SIGINT);
+	sigaddset(&sigs, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
+	signal(SIGPIPE, SIG_IGN);
+
+	flags = MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC | MHD_USE_ERROR_LOG;
+	if (certf)
+		flags |= MHD_USE_TLS;
+	d = MHD_start_daemon(flags, 0, NULL, NULL, fw_http_access, &srv,
+			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+			     MHD_OPTION_THREAD_POOL_SIZE, threads,
+			     MHD_OPTION_CONNECTION_LIMIT, maxconn,
+			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, perip,
+			     MHD_OPTION_CONNECTION_TIMEOUT, timeout,
+			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+			     MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u,
+			     MHD_OPTION_NOTIFY_COMPLETED, fw_http_completed, &srv,
+			     MHD_OPTION_UNESCAPE_CALLBACK, fw_http_no_unescape, NULL,
+			     certf ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, cert.buf,
+			     MHD_OPTION_HTTPS_MEM_KEY, key.buf,
+			     MHD_OPTION_END);
+	if (!d) {
+		fprintf(stderr, "serve: cannot listen on %s\n", listen);
+		goto cleanup;
+	}
+	info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
+	printf("foliowatch-server: listening on %s://%s:%u (db %s)\n", certf ? "https" : "http",
+	       inet_ntoa(sa.sin_addr), info ? info->port : ntohs(sa.sin_port), srv.dbpath);
+	fflush(stdout);
+
+	do {
+		if (sigwait(&sigs, &sig))
+			break;
+	} while (sig != SIGINT && sig != SIGTERM);
+	fprintf(stderr, "serve: signal %d: finishing requests in flight\n", sig);
+	/* Stop accepting; then wait (bounded) for running handlers, e.g. an ingest's COMMIT. */
+	MHD_quiesce_daemon(d);
+	for (int i = 0; i < 100 && atomic_load(&srv.inflight) > 0; i++) {
+		struct timespec ts = { 0, 50 * 1000 * 1000 };
+
+		nanosleep(&ts, NULL);
+	}
+	MHD_stop_daemon(d);
+	ret = 0;
+	goto cleanup;
+usage:
+	fprintf(stderr, "usage: foliowatch-server serve --db FILE [--listen ADDR:PORT] [--tls-cert F --tls-key F]\n"
+		"       [--static DIR] [--cache-dir DIR] [--max-connections N] [--per-ip-limit N]\n"
+		"       [--threads N] [--timeout SECONDS]\n");
+	ret = 2;
+cleanup:
+	fw_server_release(&srv);
+	free(srv.static_dir);
+	free(srv.cache_dir);
+	strbuf_release(&err);
+	strbuf_release(&cert);
+	strbuf_release(&key);
+	strbuf_release(&cache);
+	pthread_mutex_destroy(&srv.pool_lock);
+	return ret;
+}

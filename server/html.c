@@ -1,0 +1,83 @@
+/* Escaping writers and the page frame shared by every server/ui-*.c page. */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "html.h"
+
+static void escape(struct strbuf *sb, const char *s, int attr)
+{
+	for (; s && *s; s++) {
+		switch (*s) {
+		case '<': strbuf_addstr(sb, "&lt;"); break;
+		case '>': strbuf_addstr(sb, "&gt;"); break;
+		case '&': strbuf_addstr(sb, "&amp;"); break;
+		case '"': strbuf_addstr(sb, "&quot;"); break;
+		case '\'': strbuf_addstr(sb, "&#39;"); break;
+		case '\n':
+			/* A newline in an attribute would be folded to a space anyway; keep it visible. */
+			if (attr)
+				strbuf_addstr(sb, "&#10;");
+			else
+				strbuf_addch(sb, '\n');
+			break;
+		default:
+			/* Other C0 controls are not allowed in HTML text; show them as U+FFFD. */
+			if ((unsigned char)*s < 0x20 && *s != '\t')
+				strbuf_addstr(sb, "&#xfffd;");
+			else
+				strbuf_addch(sb, *s);
+		}
+	}
+}
+
+void html_txt(struct strbuf *sb, const char *s)
+{
+	escape(sb, s, 0);
+}
+
+void html_attr(struct strbuf *sb, const char *s)
+{
+	escape(sb, s, 1);
+}
+
+void html_url_arg(struct strbuf *sb, const char *s)
+{
+	static const char hex[] = "0123456789ABCDEF";
+
+	for (; s && *s; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    c == '_' || c == '-' || c == '~') {
+			strbuf_addch(sb, c);
+		} else {
+			strbuf_addch(sb, '%');
+			strbuf_addch(sb, hex[c >> 4]);
+			strbuf_addch(sb, hex[c & 15]);
+		}
+	}
+}
+
+void html_page_begin(struct strbuf *sb, const char *title)
+{
+	strbuf_addstr(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
+		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
+	html_txt(sb, title);
+	strbuf_addstr(sb, " - foliowatch</title>\n"
+		      "<link rel=\"stylesheet\" href=\"/static/style.css\">\n"
+		      "<link rel=\"icon\" href=\"/static/favicon.svg\" type=\"image/svg+xml\">\n"
+		      "</head>\n<body>\n<header><a class=\"brand\" href=\"/\">foliowatch</a></header>\n<main>\n");
+}
+
+void html_page_end(struct strbuf *sb)
+{
+	strbuf_addstr(sb, "</main>\n<footer>foliowatch " FW_VERSION "</footer>\n</body>\n</html>\n");
+}
+
+void html_num(struct strbuf *sb, double v)
+{
+	if (isnan(v))
+		strbuf_addstr(sb, "-");
+	else
+		strbuf_addf(sb, "%.4g", v);
+}

@@ -1,0 +1,18 @@
+#ifndef FW_HTML_H
+#define FW_HTML_H
+/*
+ * HTML only through these writers (after cgit's html.c): text from the DB or
+ * the request never reaches a page except through html_txt/html_attr/html_url_arg.
+ */
+#include "strbuf.h"
+
+void html_txt(struct strbuf *sb, const char *s);      /* element content */
+void html_attr(struct strbuf *sb, const char *s);     /* inside a "quoted" attribute */
+/* Percent-encodes everything but [A-Za-z0-9_~-] (so '.', '/' and '%' in names stay data). */
+void html_url_arg(struct strbuf *sb, const char *s);
+void html_page_begin(struct strbuf *sb, const char *title);
+void html_page_end(struct strbuf *sb);
+/* Number with a sensible number of significant digits. */
+void html_num(struct strbuf *sb, double v);
+
+#endif

@@ -1,0 +1,94 @@
+#ifndef FW_HTTP_H
+#define FW_HTTP_H
+/*
+ * The HTTP layer of foliowatch-server: one server object, one request object
+ * per request, reply helpers that are the only way a response is made (so
+ * that headers, error bodies and metrics are uniform), and the route table
+ * (server/routes.c) that does 404/405/413/414 in one place.
+ */
+#include <microhttpd.h>
+#include <pthread.h>
+#include <sqlite3.h>
+#include <stdatomic.h>
+#include <cjson/cJSON.h>
+#include "strbuf.h"
+
+#define FW_URL_MAX   2048  /* longer paths get 414 from the route table */
+#define FW_MAX_ARGS  6     /* path captures per route */
+#define FW_DB_POOL   16
+#define FW_LAT_BUCKETS 10
+
+struct fw_server {
+	const char *dbpath;
+	char *static_dir;       /* realpath()ed, or NULL: no /static/ */
+	char *cache_dir;        /* plot cache (created at start) */
+	/* SQLite handles: one per concurrent request at most, reused. */
+	pthread_mutex_t pool_lock;
+	sqlite3 *pool[FW_DB_POOL];
+	int pool_n;
+	atomic_int inflight;    /* requests between first call and completion */
+	/* /metrics: plain counters, read without locks (monotonic). */
+	atomic_ulong req_by_class[6];            /* index = status / 100 */
+	atomic_ulong errors;                     /* status >= 400 */
+	atomic_ulong ingests[5];                 /* by enum fw_ingest_status */
+	atomic_ulong lat_bucket[FW_LAT_BUCKETS + 1]; /* cumulative in export, +Inf last */
+	atomic_ulong lat_sum_us;
+	atomic_ulong plots_rendered;
+	atomic_ulong plots_cached;
+};
+extern const double fw_lat_bounds[FW_LAT_BUCKETS];
+
+struct fw_route;
+
+struct fw_req {
+	struct fw_server *srv;
+	struct MHD_Connection *conn;
+	const char *method;
+	char *path;                  /* raw (still percent-encoded) path */
+	char *args[FW_MAX_ARGS];     /* decoded path captures */
+	int nargs;
+	struct strbuf body;
+	int too_large;
+	int responded;
+	unsigned status;
+	int is_page;                 /* HTML errors instead of JSON */
+	const char *allow;           /* Allow header of a 405 */
+	double t0;
+	sqlite3 *db;
+};
+
+typedef enum MHD_Result (*fw_handler)(struct fw_req *r);
+
+/* MHD callbacks (server/http.c). */
+enum MHD_Result fw_http_access(void *cls, struct MHD_Connection *conn, const char *url,
+			       const char *method, const char *version, const char *upload,
+			       size_t *upload_size, void **con_cls);
+void fw_http_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
+		       enum MHD_RequestTerminationCode toe);
+size_t fw_http_no_unescape(void *cls, struct MHD_Connection *conn, char *s);
+void fw_server_release(struct fw_server *srv);
+
+/* The route table (server/routes.c): matches r->path, fills r->args, calls a handler. */
+enum MHD_Result fw_dispatch(struct fw_req *r);
+
+/* SQLite handle for this request (from the pool); NULL on failure. */
+sqlite3 *req_db(struct fw_req *r);
+/* Decoded query argument into out; 0 when present, -1 when absent. */
+int req_query(struct fw_req *r, const char *key, struct strbuf *out);
+const char *req_header(struct fw_req *r, const char *name);
+
+/* Replies. Each takes ownership of what it is given. */
+enum MHD_Result reply_error(struct fw_req *r, unsigned status, const char *code,
+			    const char *field, const char *detail);
+enum MHD_Result reply_json(struct fw_req *r, unsigned status, cJSON *root);
+enum MHD_Result reply_buf(struct fw_req *r, unsigned status, const char *ctype,
+			  struct strbuf *body, const char *etag);
+/* A file with ETag/Last-Modified; answers 304 when the client has it. */
+enum MHD_Result reply_file(struct fw_req *r, const char *path, const char *ctype,
+			   const char *etag);
+
+/* Percent-decoding of one path segment or query value; -1 on bad escapes or NUL. */
+int fw_url_decode(const char *in, size_t len, struct strbuf *out);
+double fw_monotonic(void);
+
+#endif

@@ -1,0 +1,166 @@
+/* gnuplot trend plots through runcmd (argv, timeout), cached on disk by content hash. */
+#include <errno.h>
+#include <math.h>
+#include <pthread.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "plot.h"
+#include "runcmd.h"
+#include "sha256.h"
+
+void fw_plot_label(struct strbuf *sb, const char *s, size_t max)
+{
+	size_t start = sb->len;
+
+	for (; s && *s && sb->len - start < max; s++) {
+		unsigned char c = (unsigned char)*s;
+
+		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
+		    strchr(" ._:,()+-", c))
+			strbuf_addch(sb, c);
+		else
+			strbuf_addch(sb, '_');
+	}
+}
+
+/*
+ * Data blocks (gnuplot "index"): 0 every sample, 1 per-boot medians,
+ * 2 commit medians with the x tic label in column 3 (a quoted, filtered string).
+ */
+static void write_data(struct strbuf *d, const struct fw_series *s, const struct fw_metric *m, int big)
+{
+	strbuf_addstr(d, "# samples\n");
+	for (int c = 0; c < s->ncommits; c++)
+		for (int k = 0; k < m->cells[c].n; k++)
+			strbuf_addf(d, "%d %.17g\n", c + 1, m->cells[c].vals[k].v);
+	strbuf_addstr(d, "\n\n# boot medians\n");
+	for (int c = 0; c < s->ncommits; c++) {
+		long long last = -1;
+
+		for (int k = 0; k < m->cells[c].n; k++) {
+			if (m->cells[c].vals[k].run == last)
+				continue;
+			last = m->cells[c].vals[k].run;
+			strbuf_addf(d, "%d %.17g\n", c + 1, fw_cell_run_median(&m->cells[c], last));
+		}
+	}
+	strbuf_addstr(d, "\n\n# commit medians\n");
+	for (int c = 0; c < s->ncommits; c++) {
+		if (isnan(m->cells[c].median))
+			continue;
+		strbuf_addf(d, "%d %.17g \"", c + 1, m->cells[c].median);
+		fw_plot_label(d, s->commits[c].sha, 7);
+		if (big) {
+			strbuf_addch(d, ' ');
+			fw_plot_label(d, s->commits[c].subject, 24);
+		}
+		strbuf_addstr(d, "\"\n");
+	}
+}
+
+static const char script_fmt[] =
+	"set terminal svg size %d,%d font 'sans,%d' noenhanced background rgb 'white'\n"
+	"set border 3\nset tics nomirror\nset grid ytics lc rgb '#dddddd'\n"
+	"set key %s\nset xrange [0.5:%d.5]\nset offsets 0,0,graph 0.05,graph 0.05\n"
+	"set xtics rotate by -35 left\nset lmargin 10\n"
+	"plot 'data' index 0 using 1:2 with points pt 7 ps 0.35 lc rgb '#8aa4bf' title 'samples', \\\n"
+	"     '' index 1 using 1:2 with points pt 6 ps 0.8 lc rgb '#555555' title 'boot median', \\\n"
+	"     '' index 2 using 1:2:xtic(3) with linespoints lw 2 pt 7 ps 0.6 lc rgb '#1f5fa8' title 'median'\n";
+
+static int write_file(const char *path, const struct strbuf *sb)
+{
+	FILE *f = fopen(path, "w");
+	int ret = 0;
+
+	if (!f)
+		return -1;
+	if (fwrite(sb->buf, 1, sb->len, f) != sb->len)
+		ret = -1;
+	if (fclose(f))
+		ret = -1;
+	return ret;
+}
+
+int fw_plot_metric(const char *cache_dir, const struct fw_series *s, int mi, int big,
+		   struct strbuf *path, char etag[72], int *rendered, struct strbuf *err)
+{
+	const struct fw_metric *m = &s->metrics[mi];
+	struct strbuf data = STRBUF_INIT, script = STRBUF_INIT, key = STRBUF_INIT, tmp = STRBUF_INIT,
+		      tdata = STRBUF_INIT, tscript = STRBUF_INIT, log = STRBUF_INIT;
+	struct sha256_ctx ctx;
+	struct stat st;
+	char hash[65];
+	int any = 0, ret = -1;
+
+	*rendered = 0;
+	for (int c = 0; c < s->ncommits; c++)
+		any += m->cells[c].n;
+	if (!any)
+		return 1;
+	write_data(&data, s, m, big);
+	strbuf_addf(&script, script_fmt, big ? 900 : 420, big ? 480 : 220, big ? 11 : 9,
+		    big ? "top left" : "off", s->ncommits);
+	sha256_init(&ctx);
+	sha256_update(&ctx, script.buf, script.len + 1);
+	sha256_update(&ctx, data.buf, data.len);
+	sha256_final_hex(&ctx, hash);
+	snprintf(etag, 72, "\"%.32s\"", hash);
+	strbuf_reset(path);
+	strbuf_addf(path, "%s/%s.svg", cache_dir, hash);
+	if (!stat(path->buf, &st) && S_ISREG(st.st_mode)) {
+		ret = 0;
+		goto cleanup;
+	}
+	/* Unique temp names per thread; the data file name in the script is a constant. */
+	strbuf_addf(&tmp, "%s/tmp-%s-%ld-%lx", cache_dir, hash, (long)getpid(), (unsigned long)pthread_self());
+	strbuf_addf(&tdata, "%s.d", tmp.buf);
+	if (mkdir(tdata.buf, 0700)) {
+		strbuf_addf(err, "mkdir %s: %s", tdata.buf, strerror(errno));
+		goto cleanup;
+	}
+	strbuf_addf(&key, "%s/data", tdata.buf);
+	strbuf_addf(&tscript, "%s/plot.gp", tdata.buf);
+	if (write_file(key.buf, &data) || write_file(tscript.buf, &script)) {
+		strbuf_addf(err, "writing plot data: %s", strerror(errno));
+		goto rmdir;
+	}
+	strbuf_addf(&tmp, ".svg");
+	{
+		const char *argv[] = { "gnuplot", "plot.gp", NULL };
+		struct runcmd rc = { 0 };
+
+		rc.argv = argv;
+		rc.dir = tdata.buf;
+		rc.stdout_path = tmp.buf;
+		rc.timeout_s = 20;
+		if (runcmd_run(&rc) != 0) {
+			strbuf_addf(err, "gnuplot failed (exit %d%s)", rc.exit_code,
+				    rc.timed_out ? ", timed out" : "");
+			unlink(tmp.buf);
+			goto rmdir;
+		}
+	}
+	if (rename(tmp.buf, path->buf)) {
+		strbuf_addf(err, "rename: %s", strerror(errno));
+		unlink(tmp.buf);
+		goto rmdir;
+	}
+	*rendered = 1;
+	ret = 0;
+rmdir:
+	unlink(key.buf);
+	unlink(tscript.buf);
+	rmdir(tdata.buf);
+cleanup:
+	strbuf_release(&data);
+	strbuf_release(&script);
+	strbuf_release(&key);
+	strbuf_release(&tmp);
+	strbuf_release(&tdata);
+	strbuf_release(&tscript);
+	strbuf_release(&log);
+	return ret;
+}

@@ -1,0 +1,139 @@
+/*
+ * The one route table (after GNU Taler's handlers[]): 404, 405, 413 and 414
+ * are decided here and nowhere else. Patterns are matched on the raw path,
+ * segment by segment, so an encoded '/' or '.' inside a name stays data:
+ *   "*"       one non-empty segment, captured (decoded)
+ *   "*.csv"   one segment ending in a literal ".csv" (captured without it)
+ *   "**"      the rest of the path, captured raw (the handler checks it)
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "routes.h"
+#include "run-doc.h"
+
+struct fw_route {
+	const char *method;
+	const char *pattern;
+	fw_handler fn;
+};
+
+static const struct fw_route routes[] = {
+	{ "GET",  "/",                                 ui_index },
+	{ "GET",  "/healthz",                          api_healthz },
+	{ "GET",  "/metrics",                          api_metrics },
+	{ "POST", "/api/v1/runs",                      api_runs_post },
+	{ "GET",  "/api/v1/series",                    api_series_list },
+	{ "GET",  "/api/v1/series/*.csv",              api_series_csv },
+	{ "GET",  "/api/v1/series/*/report.txt",       api_series_report },
+	{ "GET",  "/api/v1/series/*",                  api_series_get },
+	{ "GET",  "/api/v1/trend",                     api_trend },
+	{ "GET",  "/api/v1/compare",                   api_compare },
+	{ "GET",  "/series/*",                         ui_series },
+	{ "GET",  "/series/*/metric/*/*/*",            ui_metric },
+	{ "GET",  "/series/*/commit/*",                ui_commit },
+	{ "GET",  "/config/*",                         ui_config },
+	{ "GET",  "/plot/*/*/*/*/*.svg",               ui_plot },
+	{ "GET",  "/static/**",                        ui_static },
+};
+
+static void drop_args(struct fw_req *r)
+{
+	for (int i = 0; i < r->nargs; i++)
+		free(r->args[i]);
+	r->nargs = 0;
+}
+
+static int capture(struct fw_req *r, const char *s, size_t len)
+{
+	struct strbuf sb = STRBUF_INIT;
+
+	if (r->nargs >= FW_MAX_ARGS || fw_url_decode(s, len, &sb)) {
+		strbuf_release(&sb);
+		return -1;
+	}
+	r->args[r->nargs++] = strbuf_detach(&sb, NULL);
+	return 0;
+}
+
+/* 1 match, 0 no match, -1 bad escape in a captured segment. */
+static int match(struct fw_req *r, const char *pat, const char *path)
+{
+	drop_args(r);
+	while (*pat && *path) {
+		const char *pe, *se;
+		size_t pl, sl;
+
+		if (*pat != '/' || *path != '/')
+			return 0;
+		pat++;
+		path++;
+		pe = strchrnul(pat, '/');
+		se = strchrnul(path, '/');
+		pl = (size_t)(pe - pat);
+		sl = (size_t)(se - path);
+		if (pl == 2 && !strncmp(pat, "**", 2)) {
+			r->args[r->nargs++] = strdup(path);
+			return r->args[r->nargs - 1] && *path ? 1 : 0;
+		}
+		if (pat[0] == '*') {
+			size_t suf = pl - 1;  /* literal suffix after '*' */
+
+			if (sl <= suf || strncmp(path + sl - suf, pat + 1, suf))
+				return 0;
+			if (capture(r, path, sl - suf))
+				return -1;
+		} else if (pl != sl || strncmp(pat, path, pl)) {
+			return 0;
+		}
+		pat = pe;
+		path = se;
+	}
+	return !*pat && !*path;
+}
+
+enum MHD_Result fw_dispatch(struct fw_req *r)
+{
+	const char *method = r->method;
+	struct strbuf allow = STRBUF_INIT;
+	size_t i;
+	enum MHD_Result ret;
+
+	if (strlen(r->path) > FW_URL_MAX)
+		return reply_error(r, 414, "uri_too_long", NULL, "request path too long");
+	if (r->too_large)
+		return reply_error(r, 413, "too_large", NULL,
+				   "request body over the document size limit");
+	/* HEAD is GET without a body; libmicrohttpd drops the body for us. */
+	if (!strcmp(method, "HEAD"))
+		method = "GET";
+	for (i = 0; i < sizeof(routes) / sizeof(routes[0]); i++) {
+		int m = match(r, routes[i].pattern, r->path);
+
+		if (m < 0) {
+			drop_args(r);
+			return reply_error(r, 400, "bad_path", "path", "bad percent-encoding in path");
+		}
+		if (!m)
+			continue;
+		if (!strcmp(routes[i].method, method)) {
+			strbuf_release(&allow);
+			return routes[i].fn(r);
+		}
+		if (!strstr(allow.buf, routes[i].method)) {
+			if (allow.len)
+				strbuf_addstr(&allow, ", ");
+			strbuf_addstr(&allow, routes[i].method);
+			if (!strcmp(routes[i].method, "GET"))
+				strbuf_addstr(&allow, ", HEAD");
+		}
+	}
+	drop_args(r);
+	if (allow.len) {
+		r->allow = allow.buf;
+		ret = reply_error(r, 405, "method_not_allowed", "method", allow.buf);
+	} else {
+		ret = reply_error(r, 404, "not_found", "path", "no such page or resource");
+	}
+	strbuf_release(&allow);
+	return ret;
+}

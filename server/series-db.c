@@ -1,0 +1,308 @@
+/* Loads a series for pages and the API. Every statement is prepared and bound. */
+#include <stdio.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "series-db.h"
+#include "stats.h"  /* fw_median: the one implementation */
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return strdup(t ? (const char *)t : "");
+}
+
+double fw_cell_run_median(const struct fw_cell *c, long long run)
+{
+	double *t = malloc(sizeof(*t) * (size_t)(c->n ? c->n : 1)), m;
+	int k = 0;
+
+	if (!t)
+		return NAN;
+	for (int i = 0; i < c->n; i++)
+		if (c->vals[i].run == run)
+			t[k++] = c->vals[i].v;
+	m = fw_median(t, (size_t)k);
+	free(t);
+	return m;
+}
+
+int fw_metric_nsamples(const struct fw_series *s, const struct fw_metric *m)
+{
+	int n = 0;
+
+	for (int c = 0; c < s->ncommits; c++)
+		n += m->cells[c].n;
+	return n;
+}
+
+int fw_delta_sign(const struct fw_metric *m, double d)
+{
+	if (isnan(d) || d == 0)
+		return 0;
+	if (!strcmp(m->direction, "higher_is_better"))
+		return d > 0 ? 1 : -1;
+	return d < 0 ? 1 : -1;
+}
+
+static const char sql_series[] =
+	"SELECT id, name, revision, base FROM series WHERE name = ?1 "
+	"ORDER BY revision DESC LIMIT 1";
+/* The worst boot of a commit is the one shown: a non-ok status sorts first. */
+static const char sql_commits[] =
+	"SELECT c.id, c.sha, c.subject, c.author, c.position, coalesce(c.parent_sha, ''),"
+	" coalesce((SELECT CASE WHEN sum(b.status = 'failed') > 0 THEN 'failed' ELSE 'ok' END"
+	"           FROM builds b WHERE b.commit_id = c.id HAVING count(*) > 0), 'none'),"
+	" coalesce((SELECT boot_status FROM runs r WHERE r.commit_id = c.id"
+	"           ORDER BY boot_status = 'ok', r.id LIMIT 1), 'none'),"
+	" (SELECT coalesce(max(taint), 0) FROM runs r WHERE r.commit_id = c.id),"
+	" (SELECT count(*) FROM runs r WHERE r.commit_id = c.id),"
+	" coalesce((SELECT kernel_version FROM builds b WHERE b.commit_id = c.id LIMIT 1), '')"
+	" FROM commits c WHERE c.series_id = ?1 ORDER BY c.position, c.id";
+static const char sql_samples[] =
+	"SELECT ru.commit_id, ru.id, e.fingerprint, res.workload, res.variant, res.metric,"
+	" res.unit, res.direction, res.min_effect_pct, res.error IS NOT NULL, s.value"
+	" FROM runs ru JOIN commits c ON c.id = ru.commit_id"
+	" JOIN environments e ON e.id = ru.env_id"
+	" JOIN results res ON res.run_id = ru.id"
+	" LEFT JOIN samples s ON s.result_id = res.id"
+	" WHERE c.series_id = ?1"
+	" ORDER BY res.workload, res.variant, res.metric, e.fingerprint, c.position, ru.id, s.round";
+
+static int commit_index(const struct fw_series *s, long long id)
+{
+	for (int i = 0; i < s->ncommits; i++)
+		if (s->commits[i].id == id)
+			return i;
+	return -1;
+}
+
+static void cell_add(struct fw_cell *c, double v, long long run)
+{
+	if (c->n == c->alloc) {
+		c->alloc = c->alloc ? 2 * c->alloc : 8;
+		c->vals = realloc(c->vals, sizeof(*c->vals) * (size_t)c->alloc);
+		if (!c->vals)
+			abort();
+	}
+	c->vals[c->n].v = v;
+	c->vals[c->n].run = run;
+	c->n++;
+}
+
+static const char *ctext(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? (const char *)t : "";
+}
+
+static int load_metrics(sqlite3 *db, struct fw_series *s, struct strbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	struct fw_metric *m = NULL;
+	int rc, ret = -1;
+
+	if (sqlite3_prepare_v2(db, sql_samples, -1, &st, NULL) != SQLITE_OK)
+		goto dberr;
+	sqlite3_bind_int64(st, 1, s->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		int ci = commit_index(s, sqlite3_column_int64(st, 0));
+
+		if (ci < 0)
+			continue;
+		if (!m || strcmp(m->workload, ctext(st, 3)) || strcmp(m->variant, ctext(st, 4)) ||
+		    strcmp(m->metric, ctext(st, 5)) || strcmp(m->env, ctext(st, 2))) {
+			s->metrics = realloc(s->metrics, sizeof(*s->metrics) * (size_t)(s->nmetrics + 1));
+			if (!s->metrics)
+				abort();
+			m = &s->metrics[s->nmetrics++];
+			memset(m, 0, sizeof(*m));
+			m->workload = col_dup(st, 3);
+			m->variant = col_dup(st, 4);
+			m->metric = col_dup(st, 5);
+			m->unit = col_dup(st, 6);
+			m->direction = col_dup(st, 7);
+			m->env = col_dup(st, 2);
+			m->min_effect_pct = sqlite3_column_type(st, 8) == SQLITE_NULL ? NAN
+				: sqlite3_column_double(st, 8);
+			snprintf(m->id, sizeof(m->id), "%s/%s/%s", m->workload, m->variant, m->metric);
+			m->cells = calloc((size_t)(s->ncommits ? s->ncommits : 1), sizeof(*m->cells));
+			if (!m->cells)
+				abort();
+		}
+		if (sqlite3_column_int(st, 9))
+			m->cells[ci].errors++;
+		else if (sqlite3_column_type(st, 10) != SQLITE_NULL)
+			cell_add(&m->cells[ci], sqlite3_column_double(st, 10), sqlite3_column_int64(st, 1));
+	}
+	if (rc != SQLITE_DONE)
+		goto dberr;
+	for (int i = 0; i < s->nmetrics; i++) {
+		double prev = NAN;
+
+		m = &s->metrics[i];
+		for (int c = 0; c < s->ncommits; c++) {
+			struct fw_cell *cell = &m->cells[c];
+			double *t = malloc(sizeof(*t) * (size_t)(cell->n ? cell->n : 1));
+
+			if (!t)
+				abort();
+			for (int k = 0; k < cell->n; k++)
+				t[k] = cell->vals[k].v;
+			cell->median = fw_median(t, (size_t)cell->n);
+			free(t);
+			cell->delta_pct = NAN;
+			if (!isnan(cell->median)) {
+				if (!isnan(prev) && prev != 0)
+					cell->delta_pct = (cell->median - prev) / fabs(prev) * 100.0;
+				prev = cell->median;
+			}
+		}
+	}
+	/* Distinct environments: metrics are sorted by name then env, so count per name run. */
+	s->nenvs = s->nmetrics ? 1 : 0;
+	for (int i = 1; i < s->nmetrics; i++)
+		if (!strcmp(s->metrics[i].id, s->metrics[i - 1].id))
+			s->nenvs = 2;
+	ret = 0;
+	goto cleanup;
+dberr:
+	strbuf_addf(err, "%s", sqlite3_errmsg(db));
+cleanup:
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int fw_series_load(sqlite3 *db, const char *name, struct fw_series *s, struct strbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, ret = -1;
+
+	memset(s, 0, sizeof(*s));
+	if (sqlite3_prepare_v2(db, sql_series, -1, &st, NULL) != SQLITE_OK)
+		goto dberr;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_DONE) {
+		ret = 1;
+		goto cleanup;
+	}
+	if (rc != SQLITE_ROW)
+		goto dberr;
+	s->id = sqlite3_column_int64(st, 0);
+	s->name = col_dup(st, 1);
+	s->revision = sqlite3_column_int(st, 2);
+	s->base = col_dup(st, 3);
+	sqlite3_finalize(st);
+	st = NULL;
+
+	if (sqlite3_prepare_v2(db, sql_commits, -1, &st, NULL) != SQLITE_OK)
+		goto dberr;
+	sqlite3_bind_int64(st, 1, s->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct fw_commit *c;
+
+		s->commits = realloc(s->commits, sizeof(*s->commits) * (size_t)(s->ncommits + 1));
+		if (!s->commits)
+			abort();
+		c = &s->commits[s->ncommits++];
+		c->id = sqlite3_column_int64(st, 0);
+		c->sha = col_dup(st, 1);
+		c->subject = col_dup(st, 2);
+		c->author = col_dup(st, 3);
+		c->position = sqlite3_column_int(st, 4);
+		c->parent = col_dup(st, 5);
+		c->build_status = col_dup(st, 6);
+		c->boot_status = col_dup(st, 7);
+		c->taint = sqlite3_column_int(st, 8);
+		c->nruns = sqlite3_column_int(st, 9);
+		c->kernel_version = col_dup(st, 10);
+	}
+	if (rc != SQLITE_DONE)
+		goto dberr;
+	sqlite3_finalize(st);
+	st = NULL;
+	ret = load_metrics(db, s, err);
+	goto cleanup;
+dberr:
+	strbuf_addf(err, "%s", sqlite3_errmsg(db));
+	ret = -1;
+cleanup:
+	sqlite3_finalize(st);
+	if (ret)
+		fw_series_free(s);
+	return ret;
+}
+
+void fw_series_free(struct fw_series *s)
+{
+	for (int i = 0; i < s->ncommits; i++) {
+		struct fw_commit *c = &s->commits[i];
+
+		free(c->sha);
+		free(c->subject);
+		free(c->author);
+		free(c->parent);
+		free(c->build_status);
+		free(c->boot_status);
+		free(c->kernel_version);
+	}
+	for (int i = 0; i < s->nmetrics; i++) {
+		struct fw_metric *m = &s->metrics[i];
+
+		for (int c = 0; c < s->ncommits; c++)
+			free(m->cells[c].vals);
+		free(m->cells);
+		free(m->workload);
+		free(m->variant);
+		free(m->metric);
+		free(m->unit);
+		free(m->direction);
+		free(m->env);
+	}
+	free(s->commits);
+	free(s->metrics);
+	free(s->name);
+	free(s->base);
+	memset(s, 0, sizeof(*s));
+}
+
+int fw_series_find_commit(const struct fw_series *s, const char *sha)
+{
+	size_t len = strlen(sha);
+	int found = -1;
+
+	for (int i = 0; i < s->ncommits; i++)
+		if (!strcmp(s->commits[i].sha, sha))
+			return i;
+	if (len < 4)
+		return -1;
+	for (int i = 0; i < s->ncommits; i++) {
+		if (!strncmp(s->commits[i].sha, sha, len)) {
+			if (found >= 0)
+				return -2;
+			found = i;
+		}
+	}
+	return found;
+}
+
+int fw_series_find_metric(const struct fw_series *s, const char *wvm, const char *env, int from)
+{
+	for (int i = from; i < s->nmetrics; i++) {
+		const struct fw_metric *m = &s->metrics[i];
+		size_t lw = strlen(m->workload), lv = strlen(m->variant);
+
+		/* Compare field by field: the display id may be truncated. */
+		if (strncmp(wvm, m->workload, lw) || wvm[lw] != '/' ||
+		    strncmp(wvm + lw + 1, m->variant, lv) || wvm[lw + 1 + lv] != '/' ||
+		    strcmp(wvm + lw + lv + 2, m->metric))
+			continue;
+		if (env && *env && strncmp(m->env, env, strlen(env)))
+			continue;
+		return i;
+	}
+	return -1;
+}

@@ -1,0 +1,68 @@
+#ifndef FW_SERIES_DB_H
+#define FW_SERIES_DB_H
+/*
+ * Read side of the DB for pages and the API: a series loaded into memory with
+ * its commits in order and, per metric and environment, the samples of every
+ * commit. Medians and delta % are computed here; statistics (p-values,
+ * intervals, verdicts) belong to the analysis code.
+ */
+#include <sqlite3.h>
+#include "strbuf.h"
+
+struct fw_commit {
+	long long id;
+	char *sha, *subject, *author, *parent;
+	int position;
+	char *build_status;   /* ok | failed | none */
+	char *boot_status;    /* worst of its runs, or "none" */
+	char *kernel_version;
+	int taint;            /* max over runs */
+	int nruns;
+};
+
+struct fw_val {
+	double v;
+	long long run;        /* runs.id: per-boot medians */
+};
+
+struct fw_cell {          /* one metric at one commit */
+	struct fw_val *vals;
+	int n, alloc;
+	int errors;           /* results with an error instead of samples */
+	double median;        /* NAN when no samples */
+	double delta_pct;     /* against the previous commit that has a median; NAN if none */
+};
+
+struct fw_metric {
+	char *workload, *variant, *metric, *unit, *direction;
+	char id[3 * 64 + 8];  /* "workload/variant/metric" (truncated only for display) */
+	char *env;            /* environment fingerprint */
+	double min_effect_pct;/* NAN when not declared */
+	struct fw_cell *cells;/* ncommits */
+};
+
+struct fw_series {
+	long long id;
+	char *name, *base;
+	int revision;
+	struct fw_commit *commits;
+	int ncommits;
+	struct fw_metric *metrics;
+	int nmetrics;
+	int nenvs;            /* distinct environments among metrics */
+};
+
+/* 0 loaded, 1 no such series, -1 DB error (message in err). Latest revision. */
+int fw_series_load(sqlite3 *db, const char *name, struct fw_series *s, struct strbuf *err);
+void fw_series_free(struct fw_series *s);
+/* Commit index by exact sha or unique prefix (>= 4 chars), -1 none, -2 ambiguous. */
+int fw_series_find_commit(const struct fw_series *s, const char *sha);
+/* Metric by "w/v/m"; with several environments the first one (see env arg: prefix or NULL). */
+int fw_series_find_metric(const struct fw_series *s, const char *wvm, const char *env, int from);
+double fw_cell_run_median(const struct fw_cell *c, long long run);
+/* Samples of a metric over all commits (0: nothing to plot). */
+int fw_metric_nsamples(const struct fw_series *s, const struct fw_metric *m);
+/* 1 when a delta of this sign is an improvement for the metric, -1 worse, 0 none. */
+int fw_delta_sign(const struct fw_metric *m, double delta_pct);
+
+#endif

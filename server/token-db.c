@@ -1,0 +1,106 @@
+/* API tokens in api_tokens: random 32 bytes, shown once, stored as sha256 hex. */
+#include <stdio.h>
+#include <string.h>
+#include <sys/random.h>
+#include "token-db.h"
+#include "fw-db.h"
+#include "sha256.h"
+
+int fw_token_add(sqlite3 *db, const char *name, struct strbuf *out, struct strbuf *err)
+{
+	unsigned char raw[32];
+	char hash[65], now[32];
+	sqlite3_stmt *st = NULL;
+	int rc, ret = -1;
+
+	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw)) {
+		strbuf_addstr(err, "getrandom failed");
+		goto cleanup;
+	}
+	strbuf_reset(out);
+	strbuf_addstr(out, "fwt_");
+	for (size_t i = 0; i < sizeof(raw); i++)
+		strbuf_addf(out, "%02x", raw[i]);
+	sha256_hex(out->buf, out->len, hash);
+	fw_now_iso(now);
+	if (sqlite3_prepare_v2(db, "INSERT INTO api_tokens (name, hash, created_at) VALUES (?1, ?2, ?3)",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto dberr;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 2, hash, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_text(st, 3, now, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_CONSTRAINT) {
+		ret = 1;
+		goto cleanup;
+	}
+	if (rc != SQLITE_DONE)
+		goto dberr;
+	ret = 0;
+	goto cleanup;
+dberr:
+	strbuf_addstr(err, sqlite3_errmsg(db));
+cleanup:
+	if (ret)
+		strbuf_reset(out);
+	sqlite3_finalize(st);
+	return ret;
+}
+
+int fw_token_revoke(sqlite3 *db, const char *name, struct strbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	char now[32];
+	int ret = -1;
+
+	fw_now_iso(now);
+	if (sqlite3_prepare_v2(db, "UPDATE api_tokens SET revoked_at = ?2 WHERE name = ?1 AND revoked_at IS NULL",
+			       -1, &st, NULL) != SQLITE_OK || (sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT),
+			       sqlite3_bind_text(st, 2, now, -1, SQLITE_TRANSIENT), sqlite3_step(st)) != SQLITE_DONE) {
+		strbuf_addstr(err, sqlite3_errmsg(db));
+		goto cleanup;
+	}
+	ret = sqlite3_changes(db) ? 0 : 1;
+cleanup:
+	sqlite3_finalize(st);
+	return ret;
+}
+
+/* Differences are OR-ed together so the time does not depend on where they are. */
+static int ct_equal(const char *a, const char *b, size_t n)
+{
+	unsigned char d = 0;
+
+	for (size_t i = 0; i < n; i++)
+		d |= (unsigned char)(a[i] ^ b[i]);
+	return d == 0;
+}
+
+int fw_token_check(sqlite3 *db, const char *token, char name_out[128])
+{
+	sqlite3_stmt *st = NULL;
+	char hash[65];
+	int rc, ret = 0;
+
+	name_out[0] = 0;
+	sha256_hex(token, strlen(token), hash);
+	if (sqlite3_prepare_v2(db, "SELECT name, hash FROM api_tokens WHERE revoked_at IS NULL",
+			       -1, &st, NULL) != SQLITE_OK) {
+		ret = -1;
+		goto cleanup;
+	}
+	/* Every active token is compared, also after a match. */
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *h = (const char *)sqlite3_column_text(st, 1);
+
+		if (h && strlen(h) == 64 && ct_equal(h, hash, 64) && !ret) {
+			snprintf(name_out, 128, "%s", (const char *)sqlite3_column_text(st, 0));
+			ret = 1;
+		}
+	}
+	if (rc != SQLITE_DONE)
+		ret = -1;
+cleanup:
+	sqlite3_finalize(st);
+	return ret;
+}

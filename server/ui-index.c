@@ -1,0 +1,115 @@
+/* GET /: every series with its latest status, newest regressions, environments. */
+#include <stdio.h>
+#include <string.h>
+#include "routes.h"
+#include "html.h"
+
+static void environments(struct strbuf *sb, sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+
+	strbuf_addstr(sb, "<h2>Environments</h2>\n<table class=\"grid\"><thead><tr><th>fingerprint</th>"
+		      "<th>host</th><th>accel</th><th>vCPUs</th><th>memory</th><th>QEMU</th><th>host kernel</th>"
+		      "<th>runs</th></tr></thead><tbody>\n");
+	if (sqlite3_prepare_v2(db, "SELECT e.fingerprint, e.host, e.accel, e.vcpus, e.memory_mib, e.qemu_version,"
+			       " e.host_kernel, (SELECT count(*) FROM runs r WHERE r.env_id = e.id)"
+			       " FROM environments e ORDER BY e.host, e.fingerprint", -1, &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			strbuf_addstr(sb, "<tr><td class=\"mono\">");
+			html_txt(sb, (const char *)sqlite3_column_text(st, 0));
+			strbuf_addstr(sb, "</td><td>");
+			html_txt(sb, (const char *)sqlite3_column_text(st, 1));
+			strbuf_addstr(sb, "</td><td>");
+			html_txt(sb, (const char *)sqlite3_column_text(st, 2));
+			strbuf_addf(sb, "</td><td>%d</td><td>%d MiB</td><td>", sqlite3_column_int(st, 3),
+				    sqlite3_column_int(st, 4));
+			html_txt(sb, (const char *)sqlite3_column_text(st, 5));
+			strbuf_addstr(sb, "</td><td>");
+			html_txt(sb, (const char *)sqlite3_column_text(st, 6));
+			strbuf_addf(sb, "</td><td>%d</td></tr>\n", sqlite3_column_int(st, 7));
+		}
+	}
+	sqlite3_finalize(st);
+	strbuf_addstr(sb, "</tbody></table>\n");
+}
+
+static void regressions(struct strbuf *sb, sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int n = 0;
+
+	strbuf_addstr(sb, "<h2>Newest regressions</h2>\n");
+	if (sqlite3_prepare_v2(db, "SELECT s.name, g.workload, g.variant, g.metric, c.sha, g.delta_pct, g.status"
+			       " FROM regressions g JOIN series s ON s.id = g.series_id"
+			       " JOIN commits c ON c.id = g.commit_id WHERE g.status IN ('new', 'acknowledged')"
+			       " ORDER BY g.created_at DESC, g.id DESC LIMIT 10", -1, &st, NULL) == SQLITE_OK) {
+		while (sqlite3_step(st) == SQLITE_ROW) {
+			if (!n++)
+				strbuf_addstr(sb, "<ul>\n");
+			strbuf_addstr(sb, "<li><a href=\"/series/");
+			html_url_arg(sb, (const char *)sqlite3_column_text(st, 0));
+			strbuf_addstr(sb, "/commit/");
+			html_url_arg(sb, (const char *)sqlite3_column_text(st, 4));
+			strbuf_addstr(sb, "\">");
+			html_txt(sb, (const char *)sqlite3_column_text(st, 0));
+			strbuf_addstr(sb, " ");
+			html_txt(sb, (const char *)sqlite3_column_text(st, 1));
+			strbuf_addch(sb, '/');
+			html_txt(sb, (const char *)sqlite3_column_text(st, 2));
+			strbuf_addch(sb, '/');
+			html_txt(sb, (const char *)sqlite3_column_text(st, 3));
+			strbuf_addf(sb, "</a> <span class=\"worse\">%+.2f%%</span> (", sqlite3_column_double(st, 5));
+			html_txt(sb, (const char *)sqlite3_column_text(st, 6));
+			strbuf_addstr(sb, ")</li>\n");
+		}
+	}
+	sqlite3_finalize(st);
+	strbuf_addstr(sb, n ? "</ul>\n" : "<p class=\"muted\">None recorded (regressions come from the analysis).</p>\n");
+}
+
+enum MHD_Result ui_index(struct fw_req *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	sqlite3 *db = req_db(r);
+	cJSON *list, *it;
+
+	if (!db)
+		return reply_error(r, 503, "db_unavailable", NULL, "cannot open the database");
+	list = fw_series_list_json(db);
+	if (!list)
+		return reply_error(r, 503, "db_error", NULL, "cannot read the series");
+	html_page_begin(&sb, "Series");
+	strbuf_addstr(&sb, "<h1>Series</h1>\n");
+	if (!cJSON_GetArraySize(list))
+		strbuf_addstr(&sb, "<p class=\"muted\">No runs yet: POST run documents to /api/v1/runs "
+			      "or use <code>foliowatch-server import</code>.</p>\n");
+	else
+		strbuf_addstr(&sb, "<table class=\"grid\" id=\"series\"><thead><tr><th>series</th><th>rev</th>"
+			      "<th>commits</th><th>runs</th><th>failed builds</th><th>bad boots</th>"
+			      "<th>last ingest</th></tr></thead><tbody>\n");
+	cJSON_ArrayForEach(it, list) {
+		const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(it, "name"));
+		const char *last = cJSON_GetStringValue(cJSON_GetObjectItem(it, "last_ingest"));
+		int fb = cJSON_GetObjectItem(it, "failed_builds")->valueint;
+		int bb = cJSON_GetObjectItem(it, "failed_boots")->valueint;
+
+		strbuf_addstr(&sb, "<tr><td><a href=\"/series/");
+		html_url_arg(&sb, name);
+		strbuf_addstr(&sb, "\">");
+		html_txt(&sb, name);
+		strbuf_addf(&sb, "</a></td><td>%d</td><td>%d</td><td>%d</td><td class=\"%s\">%d</td>"
+			    "<td class=\"%s\">%d</td><td>",
+			    cJSON_GetObjectItem(it, "revision")->valueint,
+			    cJSON_GetObjectItem(it, "commits")->valueint,
+			    cJSON_GetObjectItem(it, "runs")->valueint, fb ? "bad" : "good", fb, bb ? "bad" : "good", bb);
+		html_txt(&sb, last ? last : "-");
+		strbuf_addstr(&sb, "</td></tr>\n");
+	}
+	if (cJSON_GetArraySize(list))
+		strbuf_addstr(&sb, "</tbody></table>\n");
+	cJSON_Delete(list);
+	regressions(&sb, db);
+	environments(&sb, db);
+	html_page_end(&sb);
+	return reply_buf(r, 200, "text/html; charset=utf-8", &sb, NULL);
+}

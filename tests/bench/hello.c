@@ -1,0 +1,40 @@
+/* libmicrohttpd hello-world, same daemon flags as `serve`: the baseline for wrk figures.
+ * cc -O2 -o build/bench-hello tests/bench/hello.c $(pkg-config --cflags --libs libmicrohttpd) */
+#include <microhttpd.h>
+#include <signal.h>
+#include <stdio.h>
+#include <stdlib.h>
+
+static enum MHD_Result hello(void *cls, struct MHD_Connection *c, const char *url, const char *method,
+			     const char *version, const char *data, size_t *size, void **ptr)
+{
+	static const char body[] = "hello\n";
+	struct MHD_Response *r;
+	enum MHD_Result ret;
+
+	(void)cls; (void)url; (void)method; (void)version; (void)data; (void)size; (void)ptr;
+	r = MHD_create_response_from_buffer(sizeof(body) - 1, (void *)(size_t)body, MHD_RESPMEM_PERSISTENT);
+	ret = MHD_queue_response(c, 200, r);
+	MHD_destroy_response(r);
+	return ret;
+}
+
+int main(int argc, char **argv)
+{
+	sigset_t s;
+	int sig;
+	struct MHD_Daemon *d;
+
+	sigemptyset(&s);
+	sigaddset(&s, SIGINT);
+	sigaddset(&s, SIGTERM);
+	pthread_sigmask(SIG_BLOCK, &s, NULL);
+	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL, (uint16_t)atoi(argc > 1 ? argv[1] : "8081"),
+			     NULL, NULL, hello, NULL, MHD_OPTION_THREAD_POOL_SIZE, 4u,
+			     MHD_OPTION_CONNECTION_LIMIT, 256u, MHD_OPTION_END);
+	if (!d)
+		return 1;
+	sigwait(&s, &sig);
+	MHD_stop_daemon(d);
+	return 0;
+}

@@ -1,0 +1,85 @@
+# Helpers for server tests (source after tap.sh): a real foliowatch-server on a
+# free loopback port with its own DB, cache and log in $TMP_T.
+PY=/usr/bin/python3
+[ -x "$PY" ] || PY=python3
+
+free_port() {
+	"$PY" -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'
+}
+
+SRV_PID=
+# start_server DB [extra serve args...]: sets PORT, URL, SRV_PID; waits for /healthz.
+start_server() {
+	local db=$1 scheme=http i
+	shift
+	case " $* " in *" --tls-cert "*) scheme=https ;; esac
+	PORT=$(free_port)
+	URL=$scheme://127.0.0.1:$PORT
+	"$SERVER" serve --db "$db" --listen "127.0.0.1:$PORT" --static "$PWD/static" \
+		--cache-dir "$TMP_T/cache" "$@" >>"$TMP_T/serve.log" 2>&1 &
+	SRV_PID=$!
+	for i in $(seq 1 100); do
+		curl -sk -o /dev/null "$URL/healthz" && return 0
+		kill -0 "$SRV_PID" 2>/dev/null || break
+		sleep 0.1
+	done
+	cat "$TMP_T/serve.log" >&2
+	return 1
+}
+
+# stop_server: SIGTERM, returns the server's exit status (ASan reports make it non-zero).
+stop_server() {
+	local rc=0
+	[ -n "$SRV_PID" ] || return 0
+	kill -TERM "$SRV_PID" 2>/dev/null
+	wait "$SRV_PID" || rc=$?
+	SRV_PID=
+	return $rc
+}
+stop_server_quiet() { [ -z "$SRV_PID" ] || { kill -KILL "$SRV_PID" 2>/dev/null; wait "$SRV_PID" 2>/dev/null; }; }
+trap 'stop_server_quiet; cleanup_tmp' EXIT
+
+# make_doc OUT path=json-value...: schema/examples/run-ok.json with fields set
+# (path: dot-separated keys/indexes; value: JSON, or a plain string), then sealed.
+make_doc() {
+	local out=$1
+	shift
+	"$PY" - "$PWD/schema/examples/run-ok.json" "$@" >"$out.raw" <<'PYEOF' || return 1
+import json, sys
+doc = json.load(open(sys.argv[1]))
+for arg in sys.argv[2:]:
+    path, _, val = arg.partition("=")
+    try:
+        v = json.loads(val)
+    except ValueError:
+        v = val
+    keys = path.split(".")
+    o = doc
+    for k in keys[:-1]:
+        o = o[int(k)] if isinstance(o, list) else o[k]
+    last = keys[-1]
+    if val == "DELETE":
+        o.pop(int(last) if isinstance(o, list) else last)
+    elif isinstance(o, list):
+        o[int(last)] = v
+    else:
+        o[last] = v
+print(json.dumps(doc))
+PYEOF
+	# Invalid documents cannot be sealed: keep them as written.
+	"$SERVER" seal "$out.raw" >"$out" 2>/dev/null || cp "$out.raw" "$out"
+}
+
+# post DOC TOKEN: prints the HTTP status, body in $TMP_T/post.out
+post() {
+	curl -sk -o "$TMP_T/post.out" -w '%{http_code}' -X POST -H "Authorization: Bearer $2" \
+		-H 'Content-Type: application/json' --data-binary "@$1" "$URL/api/v1/runs"
+}
+# code URL [curl args]: prints the HTTP status, body in $TMP_T/body
+code() {
+	local u=$1
+	shift
+	curl -sk -o "$TMP_T/body" -D "$TMP_T/headers" -w '%{http_code}' "$@" "$URL$u"
+}
+# jget FILE python-expression-on-d
+jget() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
