@@ -78,6 +78,12 @@ int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *
  */
 int fw_regressions_list(sqlite3 *db, const char *series, const char *status,
 			cJSON **out, struct strbuf *err);
+/*
+ * Analyses the newest revision of `series` (NULL: of every series) and stores
+ * its regressions (fw_regressions_update), so a list read next is current.
+ * 0 or -1 (err). In server/cmd-regressions.c; also used by the regressions API.
+ */
+int fw_regressions_refresh(sqlite3 *db, const char *series, struct strbuf *err);
 /* Lifecycle: status one of new|acknowledged|fixed|invalid, who = token name. 0, -1 (err), 1 = no such id. */
 int fw_regression_set_status(sqlite3 *db, long long id, const char *status,
 			     const char *who, struct strbuf *err);

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "routes.h"
+#include "ui.h"
 
 static void csv_field(struct strbuf *sb, const char *s, int last)
 {
@@ -21,36 +22,42 @@ static void csv_field(struct strbuf *sb, const char *s, int last)
 	strbuf_addch(sb, last ? '\n' : ',');
 }
 
+void fw_series_csv(const struct fw_series *s, struct strbuf *sb)
+{
+	char num[64];
+
+	strbuf_addstr(sb, "series,revision,position,sha,workload,variant,metric,unit,direction,env,run,value\n");
+	for (int i = 0; i < s->nmetrics; i++) {
+		const struct fw_metric *m = &s->metrics[i];
+
+		for (int c = 0; c < s->ncommits; c++) {
+			for (int k = 0; k < m->cells[c].n; k++) {
+				csv_field(sb, s->name, 0);
+				strbuf_addf(sb, "%d,%d,", s->revision, s->commits[c].position);
+				csv_field(sb, s->commits[c].sha, 0);
+				csv_field(sb, m->workload, 0);
+				csv_field(sb, m->variant, 0);
+				csv_field(sb, m->metric, 0);
+				csv_field(sb, m->unit, 0);
+				csv_field(sb, m->direction, 0);
+				csv_field(sb, m->env, 0);
+				snprintf(num, sizeof(num), "%lld,%.17g\n", m->cells[c].vals[k].run,
+					 m->cells[c].vals[k].v);
+				strbuf_addstr(sb, num);
+			}
+		}
+	}
+}
+
 enum MHD_Result api_series_csv(struct fw_req *r)
 {
 	struct fw_series s;
 	struct strbuf sb = STRBUF_INIT;
 	enum MHD_Result ret;
-	char num[64];
 
 	if (req_series(r, r->args[0], "name", &s, &ret))
 		return ret;
-	strbuf_addstr(&sb, "series,revision,position,sha,workload,variant,metric,unit,direction,env,run,value\n");
-	for (int i = 0; i < s.nmetrics; i++) {
-		const struct fw_metric *m = &s.metrics[i];
-
-		for (int c = 0; c < s.ncommits; c++) {
-			for (int k = 0; k < m->cells[c].n; k++) {
-				csv_field(&sb, s.name, 0);
-				strbuf_addf(&sb, "%d,%d,", s.revision, s.commits[c].position);
-				csv_field(&sb, s.commits[c].sha, 0);
-				csv_field(&sb, m->workload, 0);
-				csv_field(&sb, m->variant, 0);
-				csv_field(&sb, m->metric, 0);
-				csv_field(&sb, m->unit, 0);
-				csv_field(&sb, m->direction, 0);
-				csv_field(&sb, m->env, 0);
-				snprintf(num, sizeof(num), "%lld,%.17g\n", m->cells[c].vals[k].run,
-					 m->cells[c].vals[k].v);
-				strbuf_addstr(&sb, num);
-			}
-		}
-	}
+	fw_series_csv(&s, &sb);
 	fw_series_free(&s);
 	return reply_buf(r, 200, "text/csv; charset=utf-8", &sb, NULL);
 }

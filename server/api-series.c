@@ -6,6 +6,7 @@
  */
 #include <string.h>
 #include "routes.h"
+#include "ui.h"
 
 static const char sql_list[] =
 	"SELECT s.name, s.revision, s.base, s.created_at,"
@@ -71,40 +72,34 @@ enum MHD_Result api_series_list(struct fw_req *r)
 	return reply_json(r, 200, root);
 }
 
-enum MHD_Result api_series_get(struct fw_req *r)
+cJSON *fw_series_json(const struct fw_series *s, const cJSON *an)
 {
-	struct fw_series s;
-	enum MHD_Result ret;
-	cJSON *root, *commits, *metrics, *so, *an;
-	const cJSON *rows;
+	cJSON *root, *commits, *metrics, *so;
+	const cJSON *rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
 
-	if (req_series(r, r->args[0], "name", &s, &ret))
-		return ret;
-	an = req_analysis(r, s.name);
-	rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
 	root = cJSON_CreateObject();
 	so = cJSON_AddObjectToObject(root, "series");
-	cJSON_AddStringToObject(so, "name", s.name);
-	cJSON_AddNumberToObject(so, "revision", s.revision);
-	cJSON_AddStringToObject(so, "base", s.base);
+	cJSON_AddStringToObject(so, "name", s->name);
+	cJSON_AddNumberToObject(so, "revision", s->revision);
+	cJSON_AddStringToObject(so, "base", s->base);
 	cJSON_AddBoolToObject(root, "analysed", an != NULL);
 	metrics = cJSON_AddArrayToObject(root, "metrics");
-	for (int i = 0; i < s.nmetrics; i++) {
+	for (int i = 0; i < s->nmetrics; i++) {
 		cJSON *m = cJSON_CreateObject();
 
-		cJSON_AddStringToObject(m, "metric", s.metrics[i].id);
-		cJSON_AddStringToObject(m, "workload", s.metrics[i].workload);
-		cJSON_AddStringToObject(m, "variant", s.metrics[i].variant);
-		cJSON_AddStringToObject(m, "name", s.metrics[i].metric);
-		cJSON_AddStringToObject(m, "unit", s.metrics[i].unit);
-		cJSON_AddStringToObject(m, "direction", s.metrics[i].direction);
-		cJSON_AddStringToObject(m, "env", s.metrics[i].env);
-		json_num(m, "min_effect_pct", s.metrics[i].min_effect_pct);
+		cJSON_AddStringToObject(m, "metric", s->metrics[i].id);
+		cJSON_AddStringToObject(m, "workload", s->metrics[i].workload);
+		cJSON_AddStringToObject(m, "variant", s->metrics[i].variant);
+		cJSON_AddStringToObject(m, "name", s->metrics[i].metric);
+		cJSON_AddStringToObject(m, "unit", s->metrics[i].unit);
+		cJSON_AddStringToObject(m, "direction", s->metrics[i].direction);
+		cJSON_AddStringToObject(m, "env", s->metrics[i].env);
+		json_num(m, "min_effect_pct", s->metrics[i].min_effect_pct);
 		cJSON_AddItemToArray(metrics, m);
 	}
 	commits = cJSON_AddArrayToObject(root, "commits");
-	for (int c = 0; c < s.ncommits; c++) {
-		const struct fw_commit *cm = &s.commits[c];
+	for (int c = 0; c < s->ncommits; c++) {
+		const struct fw_commit *cm = &s->commits[c];
 		cJSON *o = cJSON_CreateObject(), *ma;
 
 		cJSON_AddNumberToObject(o, "position", cm->position);
@@ -118,24 +113,37 @@ enum MHD_Result api_series_get(struct fw_req *r)
 		cJSON_AddNumberToObject(o, "taint", cm->taint);
 		cJSON_AddNumberToObject(o, "runs", cm->nruns);
 		ma = cJSON_AddArrayToObject(o, "metrics");
-		for (int i = 0; i < s.nmetrics; i++) {
-			const struct fw_cell *cell = &s.metrics[i].cells[c];
+		for (int i = 0; i < s->nmetrics; i++) {
+			const struct fw_cell *cell = &s->metrics[i].cells[c];
 			cJSON *m;
 
 			if (!cell->n && !cell->errors)
 				continue;
 			m = cJSON_CreateObject();
-			cJSON_AddStringToObject(m, "metric", s.metrics[i].id);
-			cJSON_AddStringToObject(m, "env", s.metrics[i].env);
+			cJSON_AddStringToObject(m, "metric", s->metrics[i].id);
+			cJSON_AddStringToObject(m, "env", s->metrics[i].env);
 			cJSON_AddNumberToObject(m, "n", cell->n);
 			cJSON_AddNumberToObject(m, "errors", cell->errors);
 			json_num(m, "median", cell->median);
 			json_num(m, "delta_pct", cell->delta_pct);
-			analysis_fill(m, analysis_row(rows, cm->sha, &s.metrics[i]));
+			analysis_fill(m, analysis_row(rows, cm->sha, &s->metrics[i]));
 			cJSON_AddItemToArray(ma, m);
 		}
 		cJSON_AddItemToArray(commits, o);
 	}
+	return root;
+}
+
+enum MHD_Result api_series_get(struct fw_req *r)
+{
+	struct fw_series s;
+	enum MHD_Result ret;
+	cJSON *root, *an;
+
+	if (req_series(r, r->args[0], "name", &s, &ret))
+		return ret;
+	an = req_analysis(r, s.name, s.revision);
+	root = fw_series_json(&s, an);
 	fw_series_free(&s);
 	cJSON_Delete(an);
 	return reply_json(r, 200, root);

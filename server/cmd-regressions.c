@@ -14,7 +14,7 @@
 #include "fw-db.h"
 
 /* Analyses the named series, or every series (newest revision), storing regressions. */
-static int refresh(sqlite3 *db, const char *series, struct strbuf *err)
+int fw_regressions_refresh(sqlite3 *db, const char *series, struct strbuf *err)
 {
 	sqlite3_stmt *st = NULL;
 	int rc, ret = -1;
@@ -108,7 +108,7 @@ int cmd_regressions(int argc, char **argv)
 		ret = rc ? 1 : 0;
 		goto cleanup;
 	}
-	if (refresh(db, series, &err) || fw_regressions_list(db, series, status, &list, &err)) {
+	if (fw_regressions_refresh(db, series, &err) || fw_regressions_list(db, series, status, &list, &err)) {
 		fprintf(stderr, "regressions: %s\n", err.buf);
 		goto cleanup;
 	}

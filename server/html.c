@@ -60,13 +60,22 @@ void html_url_arg(struct strbuf *sb, const char *s)
 
 void html_page_begin(struct strbuf *sb, const char *title)
 {
+	html_page_begin_at(sb, title, "/", "/static/style.css", "/static/favicon.svg");
+}
+
+void html_page_begin_at(struct strbuf *sb, const char *title, const char *home, const char *css,
+			const char *icon)
+{
 	strbuf_addstr(sb, "<!DOCTYPE html>\n<html lang=\"en\">\n<head>\n<meta charset=\"utf-8\">\n"
 		      "<meta name=\"viewport\" content=\"width=device-width, initial-scale=1\">\n<title>");
 	html_txt(sb, title);
-	strbuf_addstr(sb, " - foliowatch</title>\n"
-		      "<link rel=\"stylesheet\" href=\"/static/style.css\">\n"
-		      "<link rel=\"icon\" href=\"/static/favicon.svg\" type=\"image/svg+xml\">\n"
-		      "</head>\n<body>\n<header><a class=\"brand\" href=\"/\">foliowatch</a></header>\n<main>\n");
+	strbuf_addstr(sb, " - foliowatch</title>\n<link rel=\"stylesheet\" href=\"");
+	html_attr(sb, css);
+	strbuf_addstr(sb, "\">\n<link rel=\"icon\" href=\"");
+	html_attr(sb, icon);
+	strbuf_addstr(sb, "\" type=\"image/svg+xml\">\n</head>\n<body>\n<header><a class=\"brand\" href=\"");
+	html_attr(sb, home);
+	strbuf_addstr(sb, "\">foliowatch</a></header>\n<main>\n");
 }
 
 void html_page_end(struct strbuf *sb)

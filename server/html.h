@@ -11,6 +11,9 @@ void html_attr(struct strbuf *sb, const char *s);     /* inside a "quoted" attri
 /* Percent-encodes everything but [A-Za-z0-9_~-] (so '.', '/' and '%' in names stay data). */
 void html_url_arg(struct strbuf *sb, const char *s);
 void html_page_begin(struct strbuf *sb, const char *title);
+/* The same with the home, stylesheet and icon links given (relative ones in an export). */
+void html_page_begin_at(struct strbuf *sb, const char *title, const char *home, const char *css,
+			const char *icon);
 void html_page_end(struct strbuf *sb);
 /* Number with a sensible number of significant digits. */
 void html_num(struct strbuf *sb, double v);

@@ -30,7 +30,8 @@ void fw_plot_label(struct strbuf *sb, const char *s, size_t max)
  * Data blocks (gnuplot "index"): 0 every sample, 1 per-boot medians,
  * 2 commit medians with the x tic label in column 3 (a quoted, filtered string).
  */
-static void write_data(struct strbuf *d, const struct fw_series *s, const struct fw_metric *m, int big)
+static void write_data(struct strbuf *d, const struct fw_series *s, const struct fw_metric *m, int big,
+		       const struct fw_plot_marks *pm, int *nband, int *nmark)
 {
 	strbuf_addstr(d, "# samples\n");
 	for (int c = 0; c < s->ncommits; c++)
@@ -59,16 +60,42 @@ static void write_data(struct strbuf *d, const struct fw_series *s, const struct
 		}
 		strbuf_addstr(d, "\"\n");
 	}
+	/* 3: the interval band (x lo hi); 4: regression markers (x y "label"), labels as data. */
+	*nband = *nmark = 0;
+	strbuf_addstr(d, "\n\n# interval band\n");
+	for (int c = 0; pm && c < s->ncommits && c < pm->n; c++) {
+		if (isnan(pm->lo[c]) || isnan(pm->hi[c]))
+			continue;
+		strbuf_addf(d, "%d %.17g %.17g\n", c + 1, pm->lo[c], pm->hi[c]);
+		(*nband)++;
+	}
+	strbuf_addstr(d, "\n\n# regressions\n");
+	for (int c = 0; pm && c < s->ncommits && c < pm->n; c++) {
+		if (!pm->label[c] || isnan(m->cells[c].median))
+			continue;
+		strbuf_addf(d, "%d %.17g \"", c + 1, m->cells[c].median);
+		fw_plot_label(d, pm->label[c], 40);
+		strbuf_addstr(d, "\"\n");
+		(*nmark)++;
+	}
 }
 
-static const char script_fmt[] =
-	"set terminal svg size %d,%d font 'sans,%d' noenhanced background rgb 'white'\n"
+/* The script is these constants and numbers only; which parts appear depends on counts. */
+static const char script_head[] =
+	"set terminal %s size %d,%d font 'sans,%d' noenhanced background rgb 'white'\n"
 	"set border 3\nset tics nomirror\nset grid ytics lc rgb '#dddddd'\n"
 	"set key %s\nset xrange [0.5:%d.5]\nset offsets 0,0,graph 0.05,graph 0.05\n"
-	"set xtics rotate by -35 left\nset lmargin 10\n"
-	"plot 'data' index 0 using 1:2 with points pt 7 ps 0.35 lc rgb '#8aa4bf' title 'samples', \\\n"
+	"set xtics rotate by -35 left\nset lmargin 10\nset style fill transparent solid 0.25 noborder\n"
+	"plot ";
+static const char script_band[] =
+	"'data' index 3 using 1:2:3 with filledcurves lc rgb '#1f5fa8' title 'interval (vs parent)', \\\n     ";
+static const char script_main[] =
+	"'data' index 0 using 1:2 with points pt 7 ps 0.35 lc rgb '#8aa4bf' title 'samples', \\\n"
 	"     '' index 1 using 1:2 with points pt 6 ps 0.8 lc rgb '#555555' title 'boot median', \\\n"
-	"     '' index 2 using 1:2:xtic(3) with linespoints lw 2 pt 7 ps 0.6 lc rgb '#1f5fa8' title 'median'\n";
+	"     '' index 2 using 1:2:xtic(3) with linespoints lw 2 pt 7 ps 0.6 lc rgb '#1f5fa8' title 'median'";
+static const char script_marks[] =
+	", \\\n     '' index 4 using 1:2 with points pt 9 ps 1.6 lc rgb '#c62828' title 'regression', \\\n"
+	"     '' index 4 using 1:2:3 with labels offset 0,1.2 tc rgb '#c62828' notitle";
 
 static int write_file(const char *path, const struct strbuf *sb)
 {
@@ -87,29 +114,45 @@ static int write_file(const char *path, const struct strbuf *sb)
 int fw_plot_metric(const char *cache_dir, const struct fw_series *s, int mi, int big,
 		   struct strbuf *path, char etag[72], int *rendered, struct strbuf *err)
 {
+	struct fw_plot_opts o = { .big = big };
+
+	return fw_plot_metric_ex(cache_dir, s, mi, &o, path, etag, rendered, err);
+}
+
+int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
+		      const struct fw_plot_opts *o, struct strbuf *path, char etag[72], int *rendered,
+		      struct strbuf *err)
+{
 	const struct fw_metric *m = &s->metrics[mi];
 	struct strbuf data = STRBUF_INIT, script = STRBUF_INIT, key = STRBUF_INIT, tmp = STRBUF_INIT,
 		      tdata = STRBUF_INIT, tscript = STRBUF_INIT, log = STRBUF_INIT;
 	struct sha256_ctx ctx;
 	struct stat st;
 	char hash[65];
-	int any = 0, ret = -1;
+	const char *ext = o->png ? "png" : "svg";
+	int any = 0, ret = -1, big = o->big, nband, nmark;
 
 	*rendered = 0;
 	for (int c = 0; c < s->ncommits; c++)
 		any += m->cells[c].n;
 	if (!any)
 		return 1;
-	write_data(&data, s, m, big);
-	strbuf_addf(&script, script_fmt, big ? 900 : 420, big ? 480 : 220, big ? 11 : 9,
-		    big ? "top left" : "off", s->ncommits);
+	write_data(&data, s, m, big, o->marks, &nband, &nmark);
+	strbuf_addf(&script, script_head, o->png ? "pngcairo" : "svg", big ? 900 : 420, big ? 480 : 220,
+		    big ? 11 : 9, big ? "top left" : "off", s->ncommits);
+	if (nband)
+		strbuf_addstr(&script, script_band);
+	strbuf_addstr(&script, script_main);
+	if (nmark)
+		strbuf_addstr(&script, script_marks);
+	strbuf_addch(&script, '\n');
 	sha256_init(&ctx);
 	sha256_update(&ctx, script.buf, script.len + 1);
 	sha256_update(&ctx, data.buf, data.len);
 	sha256_final_hex(&ctx, hash);
 	snprintf(etag, 72, "\"%.32s\"", hash);
 	strbuf_reset(path);
-	strbuf_addf(path, "%s/%s.svg", cache_dir, hash);
+	strbuf_addf(path, "%s/%s.%s", cache_dir, hash, ext);
 	if (!stat(path->buf, &st) && S_ISREG(st.st_mode)) {
 		ret = 0;
 		goto cleanup;
@@ -127,7 +170,7 @@ int fw_plot_metric(const char *cache_dir, const struct fw_series *s, int mi, int
 		strbuf_addf(err, "writing plot data: %s", strerror(errno));
 		goto rmdir;
 	}
-	strbuf_addf(&tmp, ".svg");
+	strbuf_addf(&tmp, ".%s", ext);
 	{
 		const char *argv[] = { "gnuplot", "plot.gp", NULL };
 		struct runcmd rc = { 0 };
@@ -163,4 +206,95 @@ cleanup:
 	strbuf_release(&tscript);
 	strbuf_release(&log);
 	return ret;
+}
+
+void fw_plot_marks_free(struct fw_plot_marks *pm)
+{
+	for (int i = 0; pm->label && i < pm->n; i++)
+		free(pm->label[i]);
+	free(pm->lo);
+	free(pm->hi);
+	free(pm->label);
+	memset(pm, 0, sizeof(*pm));
+}
+
+static int str_is(const cJSON *o, const char *k, const char *v)
+{
+	const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
+
+	return s && v && !strcmp(s, v);
+}
+
+static double num_at(const cJSON *o, const char *k1, const char *k2)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k1);
+
+	if (k2)
+		v = cJSON_GetObjectItemCaseSensitive(v, k2);
+	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
+}
+
+static int commit_of(const struct fw_series *s, const cJSON *o)
+{
+	const char *sha = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "sha"));
+
+	return sha ? fw_series_find_commit(s, sha) : -1;
+}
+
+void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, const cJSON *rows,
+			 const cJSON *regs, struct fw_plot_marks *pm)
+{
+	const cJSON *it;
+	int n = s->ncommits;
+
+	pm->n = n;
+	pm->lo = malloc(sizeof(double) * (size_t)(n ? n : 1));
+	pm->hi = malloc(sizeof(double) * (size_t)(n ? n : 1));
+	pm->label = calloc((size_t)(n ? n : 1), sizeof(char *));
+	if (!pm->lo || !pm->hi || !pm->label)
+		abort();
+	for (int c = 0; c < n; c++)
+		pm->lo[c] = pm->hi[c] = NAN;
+	cJSON_ArrayForEach(it, rows) {
+		double ref, lo, hi;
+		int c;
+
+		if (!str_is(it, "against", "parent") || !str_is(it, "env_fingerprint", m->env) ||
+		    !str_is(it, "workload", m->workload) || !str_is(it, "variant", m->variant) ||
+		    !str_is(it, "metric", m->metric))
+			continue;
+		c = commit_of(s, it);
+		if (c < 0)
+			continue;
+		/* The interval is of the shift against the parent: where this commit's level can be. */
+		ref = num_at(it, "a", "median");
+		lo = num_at(it, "ci_lo_pct", NULL);
+		hi = num_at(it, "ci_hi_pct", NULL);
+		if (!isnan(ref) && !isnan(lo) && !isnan(hi)) {
+			pm->lo[c] = ref + fabs(ref) * lo / 100.0;
+			pm->hi[c] = ref + fabs(ref) * hi / 100.0;
+		}
+		if (str_is(it, "verdict", "regression") && !pm->label[c]) {
+			struct strbuf l = STRBUF_INIT;
+
+			strbuf_addf(&l, "regression %+.1f%%", num_at(it, "delta_pct", NULL));
+			pm->label[c] = strbuf_detach(&l, NULL);
+		}
+	}
+	/* Stored regressions win: they carry the lifecycle status a reader wants to see. */
+	cJSON_ArrayForEach(it, regs) {
+		struct strbuf l = STRBUF_INIT;
+		const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "status"));
+		int c;
+
+		if (!str_is(it, "env_fingerprint", m->env) || !str_is(it, "workload", m->workload) ||
+		    !str_is(it, "variant", m->variant) || !str_is(it, "metric", m->metric))
+			continue;
+		c = commit_of(s, it);
+		if (c < 0)
+			continue;
+		strbuf_addf(&l, "regression %+.1f%% (%s)", num_at(it, "delta_pct", NULL), st ? st : "?");
+		free(pm->label[c]);
+		pm->label[c] = strbuf_detach(&l, NULL);
+	}
 }

@@ -9,7 +9,33 @@
  */
 #include "series-db.h"
 
+#include <cjson/cJSON.h>
+
+/*
+ * What the big plot adds to the samples: per commit, the analysis interval
+ * of its level (the parent's median shifted by the row's ci_lo_pct/ci_hi_pct;
+ * NAN: none) drawn as a band, and a regression marker label (NULL: none).
+ */
+struct fw_plot_marks {
+	double *lo, *hi;
+	char **label;
+	int n;
+};
+/* From the analysis rows (against the parent) and the stored regressions of the revision. */
+void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, const cJSON *rows,
+			 const cJSON *regs, struct fw_plot_marks *pm);
+void fw_plot_marks_free(struct fw_plot_marks *pm);
+
+struct fw_plot_opts {
+	int big;                              /* 900x480 with subjects, else 420x220 */
+	int png;                              /* PNG (pngcairo) instead of SVG */
+	const struct fw_plot_marks *marks;    /* may be NULL */
+};
 /* 0 ok (path and etag set; *rendered 1 if gnuplot ran), 1 no data, -1 error (err). */
+int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
+		      const struct fw_plot_opts *o, struct strbuf *path, char etag[72], int *rendered,
+		      struct strbuf *err);
+/* The same as an SVG without marks. */
 int fw_plot_metric(const char *cache_dir, const struct fw_series *s, int mi, int big,
 		   struct strbuf *path, char etag[72], int *rendered, struct strbuf *err);
 /* Label text for a plot: keeps [A-Za-z0-9 ._:,()+-], maps the rest to '_', max bytes. */

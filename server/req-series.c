@@ -2,22 +2,49 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include <stdlib.h>
 #include "routes.h"
 #include "analysis.h"
+#include "ui.h"
+
+/* ?revision=N: 0 when absent (the newest), -1 when not a positive number. */
+int req_revision(struct fw_req *r)
+{
+	struct strbuf v = STRBUF_INIT;
+	char *end = NULL;
+	long n = 0;
+
+	if (!req_query(r, "revision", &v)) {
+		n = strtol(v.buf, &end, 10);
+		if (!v.len || *end || n <= 0 || n > 1000000)
+			n = -1;
+	} else if (v.len) {
+		n = -1;  /* bad percent-encoding */
+	}
+	strbuf_release(&v);
+	return (int)n;
+}
 
 int req_series(struct fw_req *r, const char *name, const char *field, struct fw_series *s,
 	       enum MHD_Result *ret)
 {
 	struct strbuf err = STRBUF_INIT;
 	sqlite3 *db = req_db(r);
-	int rc;
+	int rc, rev;
 
 	if (!db) {
 		*ret = reply_error(r, 503, "db_unavailable", NULL, "cannot open the database");
 		return -1;
 	}
-	rc = fw_series_load(db, name, s, &err);
-	if (rc == 1)
+	rev = req_revision(r);
+	if (rev < 0) {
+		*ret = reply_error(r, 400, "bad_parameter", "revision", "revision must be a positive number");
+		return -1;
+	}
+	rc = fw_series_load_rev(db, name, rev, s, &err);
+	if (rc == 1 && rev > 0)
+		*ret = reply_error(r, 404, "not_found", "revision", "no such revision of this series");
+	else if (rc == 1)
 		*ret = reply_error(r, 404, "not_found", field, "no such series");
 	else if (rc < 0)
 		*ret = reply_error(r, 503, "db_error", NULL, err.buf);
@@ -33,21 +60,48 @@ void json_num(cJSON *obj, const char *key, double v)
 		cJSON_AddNullToObject(obj, key);
 }
 
-cJSON *req_analysis(struct fw_req *r, const char *series)
+cJSON *fw_ui_analysis(sqlite3 *db, const char *series, int revision)
 {
 	struct fw_analysis_opts o;
 	struct strbuf err = STRBUF_INIT;
 	cJSON *out = NULL;
-	sqlite3 *db = req_db(r);
 
 	fw_analysis_opts_init(&o);
 	o.use_cache = 1;
-	if (db && fw_analysis_series(db, series, 0, &o, &out, &err)) {
-		fprintf(stderr, "serve: analysis of a series failed: %s\n", err.buf);
+	if (db && fw_analysis_series(db, series, revision, &o, &out, &err)) {
+		fprintf(stderr, "foliowatch-server: analysis of a series failed: %s\n", err.buf);
 		out = NULL;
 	}
 	strbuf_release(&err);
 	return out;
+}
+
+cJSON *fw_ui_regressions(sqlite3 *db, const char *series, int revision)
+{
+	struct strbuf err = STRBUF_INIT;
+	cJSON *all = NULL, *out = cJSON_CreateArray(), *it, *next;
+
+	if (!db || fw_regressions_list(db, series, NULL, &all, &err)) {
+		fprintf(stderr, "foliowatch-server: regressions: %s\n", err.buf);
+		goto cleanup;
+	}
+	/* Detach the ones of this revision (the list covers every revision of the name). */
+	for (it = all ? all->child : NULL; it; it = next) {
+		const cJSON *rv = cJSON_GetObjectItemCaseSensitive(it, "revision");
+
+		next = it->next;
+		if (cJSON_IsNumber(rv) && rv->valueint == revision)
+			cJSON_AddItemToArray(out, cJSON_DetachItemViaPointer(all, it));
+	}
+cleanup:
+	cJSON_Delete(all);
+	strbuf_release(&err);
+	return out;
+}
+
+cJSON *req_analysis(struct fw_req *r, const char *series, int revision)
+{
+	return fw_ui_analysis(req_db(r), series, revision);
 }
 
 static int str_is(const cJSON *o, const char *k, const char *v)

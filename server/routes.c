@@ -28,11 +28,14 @@ static const struct fw_route routes[] = {
 	{ "GET",  "/api/v1/series/*",                  api_series_get },
 	{ "GET",  "/api/v1/trend",                     api_trend },
 	{ "GET",  "/api/v1/compare",                   api_compare },
+	{ "GET",  "/api/v1/regressions",               api_regressions_list },
+	{ "POST", "/api/v1/regressions/*",             api_regression_post },
 	{ "GET",  "/series/*",                         ui_series },
 	{ "GET",  "/series/*/metric/*/*/*",            ui_metric },
 	{ "GET",  "/series/*/commit/*",                ui_commit },
 	{ "GET",  "/config/*",                         ui_config },
 	{ "GET",  "/plot/*/*/*/*/*.svg",               ui_plot },
+	{ "GET",  "/plot/*/*/*/*/*.png",               ui_plot_png },
 	{ "GET",  "/static/**",                        ui_static },
 };
 

@@ -18,6 +18,9 @@ enum MHD_Result ui_metric(struct fw_req *r);          /* ui-metric.c */
 enum MHD_Result ui_commit(struct fw_req *r);          /* ui-commit.c */
 enum MHD_Result ui_config(struct fw_req *r);
 enum MHD_Result ui_plot(struct fw_req *r);            /* ui-plot.c */
+enum MHD_Result ui_plot_png(struct fw_req *r);
+enum MHD_Result api_regressions_list(struct fw_req *r); /* api-regressions.c */
+enum MHD_Result api_regression_post(struct fw_req *r);
 enum MHD_Result ui_static(struct fw_req *r);          /* ui-static.c */
 
 
@@ -38,7 +41,9 @@ void ui_metric_link(struct strbuf *sb, const struct fw_series *s, const struct f
  * The analysis of a series (server/analysis.h, cached in analysis_cache), or
  * NULL when it cannot be computed: callers then show "not analysed".
  */
-cJSON *req_analysis(struct fw_req *r, const char *series);
+cJSON *req_analysis(struct fw_req *r, const char *series, int revision);
+/* ?revision=N of the request: 0 absent (newest), -1 invalid. */
+int req_revision(struct fw_req *r);
 /* The analysis row of one commit/metric/environment (against its parent), or NULL. */
 const cJSON *analysis_row(const cJSON *rows, const char *sha, const struct fw_metric *m);
 /* Copies p, q, interval and verdict of a row (or nulls) into a JSON object. */

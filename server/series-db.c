@@ -46,8 +46,9 @@ int fw_delta_sign(const struct fw_metric *m, double d)
 	return d < 0 ? 1 : -1;
 }
 
+/* ?2 = 0: the newest revision; otherwise exactly that one. */
 static const char sql_series[] =
-	"SELECT id, name, revision, base FROM series WHERE name = ?1 "
+	"SELECT id, name, revision, base FROM series WHERE name = ?1 AND (?2 = 0 OR revision = ?2) "
 	"ORDER BY revision DESC LIMIT 1";
 /* The worst boot of a commit is the one shown: a non-ok status sorts first. */
 static const char sql_commits[] =
@@ -177,6 +178,12 @@ cleanup:
 
 int fw_series_load(sqlite3 *db, const char *name, struct fw_series *s, struct strbuf *err)
 {
+	return fw_series_load_rev(db, name, 0, s, err);
+}
+
+int fw_series_load_rev(sqlite3 *db, const char *name, int revision, struct fw_series *s,
+		       struct strbuf *err)
+{
 	sqlite3_stmt *st = NULL;
 	int rc, ret = -1;
 
@@ -184,6 +191,7 @@ int fw_series_load(sqlite3 *db, const char *name, struct fw_series *s, struct st
 	if (sqlite3_prepare_v2(db, sql_series, -1, &st, NULL) != SQLITE_OK)
 		goto dberr;
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_int(st, 2, revision > 0 ? revision : 0);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_DONE) {
 		ret = 1;

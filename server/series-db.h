@@ -54,6 +54,9 @@ struct fw_series {
 
 /* 0 loaded, 1 no such series, -1 DB error (message in err). Latest revision. */
 int fw_series_load(sqlite3 *db, const char *name, struct fw_series *s, struct strbuf *err);
+/* The same for one revision (revision <= 0: the newest); 1 also when that revision does not exist. */
+int fw_series_load_rev(sqlite3 *db, const char *name, int revision, struct fw_series *s,
+		       struct strbuf *err);
 void fw_series_free(struct fw_series *s);
 /* Commit index by exact sha or unique prefix (>= 4 chars), -1 none, -2 ambiguous. */
 int fw_series_find_commit(const struct fw_series *s, const char *sha);

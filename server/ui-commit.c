@@ -1,13 +1,16 @@
 /*
  * GET /series/{name}/commit/{sha}: everything about one commit: builds
  * (kernel version, config link, log tail), boots (command lines, status,
- * taint, log tail), every result's samples and counters.
+ * taint, log tail), every result's samples and counters, and the counters
+ * that changed most against the parent (from the analysis rows).
  * GET /config/{hash}: a stored .config as text.
  */
 #include <stdio.h>
 #include <string.h>
+#include <math.h>
 #include "routes.h"
 #include "html.h"
+#include "ui.h"
 
 static const char *col(sqlite3_stmt *st, int i)
 {
@@ -25,7 +28,7 @@ static void pre(struct strbuf *sb, const char *title, const char *text)
 	strbuf_addstr(sb, "</pre></details>\n");
 }
 
-static int builds(struct strbuf *sb, sqlite3 *db, long long cid)
+static int builds(struct strbuf *sb, const struct fw_ui *ui, sqlite3 *db, long long cid)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
@@ -50,8 +53,8 @@ static int builds(struct strbuf *sb, sqlite3 *db, long long cid)
 		html_txt(sb, col(st, 3));
 		strbuf_addstr(sb, "</td></tr><tr><th>config</th><td class=\"mono\">");
 		if (sqlite3_column_int(st, 7)) {
-			strbuf_addstr(sb, "<a href=\"/config/");
-			html_url_arg(sb, col(st, 4));
+			strbuf_addstr(sb, "<a href=\"");
+			ui_href_config(sb, ui, col(st, 4));
 			strbuf_addstr(sb, "\">");
 			html_txt(sb, col(st, 4));
 			strbuf_addstr(sb, "</a>");
@@ -186,12 +189,92 @@ static int runs(struct strbuf *sb, sqlite3 *db, long long cid)
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
+/*
+ * The analysis rows of this commit against its parent carry the counters that
+ * moved most (analysis-counters.c): one table, largest change first per metric.
+ */
+static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const cJSON *an)
+{
+	const cJSON *rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL, *row, *k;
+	int n = 0;
+
+	strbuf_addstr(sb, "<h2>Counters that changed most against the parent</h2>\n");
+	cJSON_ArrayForEach(row, rows) {
+		const char *sha = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "sha"));
+		const char *against = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "against"));
+
+		if (!sha || strcmp(sha, c->sha) || !against || strcmp(against, "parent"))
+			continue;
+		cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(row, "counters")) {
+			const cJSON *a = cJSON_GetObjectItemCaseSensitive(k, "a");
+			const cJSON *b = cJSON_GetObjectItemCaseSensitive(k, "b");
+			const cJSON *d = cJSON_GetObjectItemCaseSensitive(k, "delta_pct");
+			const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(k, "name"));
+
+			if (!n++)
+				strbuf_addstr(sb, "<table class=\"grid\" id=\"counters-changed\"><thead><tr>"
+					      "<th>result</th><th>counter</th><th>parent</th><th>this commit</th>"
+					      "<th>delta</th></tr></thead><tbody>\n");
+			strbuf_addstr(sb, "<tr><td>");
+			html_txt(sb, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "workload")));
+			strbuf_addch(sb, '/');
+			html_txt(sb, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "variant")));
+			strbuf_addch(sb, '/');
+			html_txt(sb, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "metric")));
+			strbuf_addstr(sb, "</td><td class=\"mono\">");
+			html_txt(sb, name ? name : "");
+			strbuf_addstr(sb, "</td><td class=\"num\">");
+			html_num(sb, cJSON_IsNumber(a) ? a->valuedouble : NAN);
+			strbuf_addstr(sb, "</td><td class=\"num\">");
+			html_num(sb, cJSON_IsNumber(b) ? b->valuedouble : NAN);
+			strbuf_addstr(sb, "</td><td class=\"num\">");
+			if (cJSON_IsNumber(d))
+				strbuf_addf(sb, "%+.2f%%", d->valuedouble);
+			strbuf_addstr(sb, "</td></tr>\n");
+		}
+	}
+	if (n)
+		strbuf_addstr(sb, "</tbody></table>\n");
+	else
+		strbuf_addstr(sb, an ? "<p class=\"muted\">No counters compared (no parent measured, "
+			      "or no counters recorded).</p>\n" : "<p class=\"muted\">not analysed</p>\n");
+}
+
+int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, const cJSON *an,
+		     struct strbuf *sb)
+{
+	const struct fw_commit *c = &s->commits[ci];
+
+	ui_page_begin(sb, ui, c->subject);
+	strbuf_addstr(sb, "<p><a href=\"");
+	ui_href_series(sb, ui, s->name);
+	strbuf_addstr(sb, "\">");
+	html_txt(sb, s->name);
+	strbuf_addf(sb, "</a> v%d &middot; commit %d of %d</p>\n<h1>", s->revision, c->position, s->ncommits);
+	html_txt(sb, c->subject);
+	strbuf_addstr(sb, "</h1>\n<table class=\"kv\"><tr><th>sha</th><td class=\"mono\">");
+	html_txt(sb, c->sha);
+	strbuf_addstr(sb, "</td></tr><tr><th>parent</th><td class=\"mono\">");
+	html_txt(sb, c->parent);
+	strbuf_addstr(sb, "</td></tr><tr><th>author</th><td>");
+	html_txt(sb, c->author);
+	strbuf_addstr(sb, "</td></tr></table>\n");
+	if (builds(sb, ui, ui->db, c->id))
+		return -1;
+	counters_changed(sb, c, an);
+	if (runs(sb, ui->db, c->id))
+		return -1;
+	html_page_end(sb);
+	return 0;
+}
+
 enum MHD_Result ui_commit(struct fw_req *r)
 {
 	struct strbuf sb = STRBUF_INIT;
 	struct fw_series s;
-	const struct fw_commit *c;
+	struct fw_ui ui = { 0 };
 	enum MHD_Result ret;
+	cJSON *an;
 	int ci;
 
 	if (req_series(r, r->args[0], "name", &s, &ret))
@@ -201,29 +284,18 @@ enum MHD_Result ui_commit(struct fw_req *r)
 		fw_series_free(&s);
 		return reply_error(r, 404, "not_found", "sha", "no such commit in this series");
 	}
-	c = &s.commits[ci];
-	html_page_begin(&sb, c->subject);
-	strbuf_addstr(&sb, "<p><a href=\"/series/");
-	html_url_arg(&sb, s.name);
-	strbuf_addstr(&sb, "\">");
-	html_txt(&sb, s.name);
-	strbuf_addf(&sb, "</a> &middot; commit %d of %d</p>\n<h1>", c->position, s.ncommits);
-	html_txt(&sb, c->subject);
-	strbuf_addstr(&sb, "</h1>\n<table class=\"kv\"><tr><th>sha</th><td class=\"mono\">");
-	html_txt(&sb, c->sha);
-	strbuf_addstr(&sb, "</td></tr><tr><th>parent</th><td class=\"mono\">");
-	html_txt(&sb, c->parent);
-	strbuf_addstr(&sb, "</td></tr><tr><th>author</th><td>");
-	html_txt(&sb, c->author);
-	strbuf_addstr(&sb, "</td></tr></table>\n");
-	if (builds(&sb, req_db(r), c->id) || runs(&sb, req_db(r), c->id)) {
+	ui.db = req_db(r);
+	ui.revision = req_revision(r);
+	an = req_analysis(r, s.name, s.revision);
+	if (ui_commit_render(&ui, &s, ci, an, &sb)) {
 		strbuf_release(&sb);
-		fw_series_free(&s);
-		return reply_error(r, 503, "db_error", NULL, "cannot read the commit");
+		ret = reply_error(r, 503, "db_error", NULL, "cannot read the commit");
+	} else {
+		ret = reply_buf(r, 200, "text/html; charset=utf-8", &sb, NULL);
 	}
-	html_page_end(&sb);
+	cJSON_Delete(an);
 	fw_series_free(&s);
-	return reply_buf(r, 200, "text/html; charset=utf-8", &sb, NULL);
+	return ret;
 }
 
 enum MHD_Result ui_config(struct fw_req *r)

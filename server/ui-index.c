@@ -3,6 +3,7 @@
 #include <string.h>
 #include "routes.h"
 #include "html.h"
+#include "ui.h"
 
 static void environments(struct strbuf *sb, sqlite3 *db)
 {
@@ -33,7 +34,7 @@ static void environments(struct strbuf *sb, sqlite3 *db)
 	strbuf_addstr(sb, "</tbody></table>\n");
 }
 
-static void regressions(struct strbuf *sb, sqlite3 *db)
+static void regressions(struct strbuf *sb, const struct fw_ui *ui, sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
 	int n = 0;
@@ -44,12 +45,15 @@ static void regressions(struct strbuf *sb, sqlite3 *db)
 			       " JOIN commits c ON c.id = g.commit_id WHERE g.status IN ('new', 'acknowledged')"
 			       " ORDER BY g.created_at DESC, g.id DESC LIMIT 10", -1, &st, NULL) == SQLITE_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
+			const char *name = (const char *)sqlite3_column_text(st, 0);
+
+			/* An export with --series has no pages for the others: no dead links to them. */
+			if (!ui_has_series(ui, name))
+				continue;
 			if (!n++)
 				strbuf_addstr(sb, "<ul>\n");
-			strbuf_addstr(sb, "<li><a href=\"/series/");
-			html_url_arg(sb, (const char *)sqlite3_column_text(st, 0));
-			strbuf_addstr(sb, "/commit/");
-			html_url_arg(sb, (const char *)sqlite3_column_text(st, 4));
+			strbuf_addstr(sb, "<li><a href=\"");
+			ui_href_commit(sb, ui, name, (const char *)sqlite3_column_text(st, 4));
 			strbuf_addstr(sb, "\">");
 			html_txt(sb, (const char *)sqlite3_column_text(st, 0));
 			strbuf_addstr(sb, " ");
@@ -67,49 +71,64 @@ static void regressions(struct strbuf *sb, sqlite3 *db)
 	strbuf_addstr(sb, n ? "</ul>\n" : "<p class=\"muted\">None recorded (regressions come from the analysis).</p>\n");
 }
 
-enum MHD_Result ui_index(struct fw_req *r)
+int ui_index_render(const struct fw_ui *ui, struct strbuf *sb)
 {
-	struct strbuf sb = STRBUF_INIT;
-	sqlite3 *db = req_db(r);
+	sqlite3 *db = ui->db;
 	cJSON *list, *it;
+	int n = 0;
 
-	if (!db)
-		return reply_error(r, 503, "db_unavailable", NULL, "cannot open the database");
 	list = fw_series_list_json(db);
 	if (!list)
-		return reply_error(r, 503, "db_error", NULL, "cannot read the series");
-	html_page_begin(&sb, "Series");
-	strbuf_addstr(&sb, "<h1>Series</h1>\n");
-	if (!cJSON_GetArraySize(list))
-		strbuf_addstr(&sb, "<p class=\"muted\">No runs yet: POST run documents to /api/v1/runs "
-			      "or use <code>foliowatch-server import</code>.</p>\n");
-	else
-		strbuf_addstr(&sb, "<table class=\"grid\" id=\"series\"><thead><tr><th>series</th><th>rev</th>"
-			      "<th>commits</th><th>runs</th><th>failed builds</th><th>bad boots</th>"
-			      "<th>last ingest</th></tr></thead><tbody>\n");
+		return -1;
+	ui_page_begin(sb, ui, "Series");
+	strbuf_addstr(sb, "<h1>Series</h1>\n");
 	cJSON_ArrayForEach(it, list) {
 		const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(it, "name"));
 		const char *last = cJSON_GetStringValue(cJSON_GetObjectItem(it, "last_ingest"));
 		int fb = cJSON_GetObjectItem(it, "failed_builds")->valueint;
 		int bb = cJSON_GetObjectItem(it, "failed_boots")->valueint;
 
-		strbuf_addstr(&sb, "<tr><td><a href=\"/series/");
-		html_url_arg(&sb, name);
-		strbuf_addstr(&sb, "\">");
-		html_txt(&sb, name);
-		strbuf_addf(&sb, "</a></td><td>%d</td><td>%d</td><td>%d</td><td class=\"%s\">%d</td>"
+		if (!name || !ui_has_series(ui, name))
+			continue;
+		if (!n++)
+			strbuf_addstr(sb, "<table class=\"grid\" id=\"series\"><thead><tr><th>series</th><th>rev</th>"
+				      "<th>commits</th><th>runs</th><th>failed builds</th><th>bad boots</th>"
+				      "<th>last ingest</th></tr></thead><tbody>\n");
+		strbuf_addstr(sb, "<tr><td><a href=\"");
+		ui_href_series(sb, ui, name);
+		strbuf_addstr(sb, "\">");
+		html_txt(sb, name);
+		strbuf_addf(sb, "</a></td><td>%d</td><td>%d</td><td>%d</td><td class=\"%s\">%d</td>"
 			    "<td class=\"%s\">%d</td><td>",
 			    cJSON_GetObjectItem(it, "revision")->valueint,
 			    cJSON_GetObjectItem(it, "commits")->valueint,
 			    cJSON_GetObjectItem(it, "runs")->valueint, fb ? "bad" : "good", fb, bb ? "bad" : "good", bb);
-		html_txt(&sb, last ? last : "-");
-		strbuf_addstr(&sb, "</td></tr>\n");
+		html_txt(sb, last ? last : "-");
+		strbuf_addstr(sb, "</td></tr>\n");
 	}
-	if (cJSON_GetArraySize(list))
-		strbuf_addstr(&sb, "</tbody></table>\n");
+	if (n)
+		strbuf_addstr(sb, "</tbody></table>\n");
+	else
+		strbuf_addstr(sb, "<p class=\"muted\">No runs yet: POST run documents to /api/v1/runs "
+			      "or use <code>foliowatch-server import</code>.</p>\n");
 	cJSON_Delete(list);
-	regressions(&sb, db);
-	environments(&sb, db);
-	html_page_end(&sb);
+	regressions(sb, ui, db);
+	environments(sb, db);
+	html_page_end(sb);
+	return 0;
+}
+
+enum MHD_Result ui_index(struct fw_req *r)
+{
+	struct strbuf sb = STRBUF_INIT;
+	struct fw_ui ui = { 0 };
+
+	ui.db = req_db(r);
+	if (!ui.db)
+		return reply_error(r, 503, "db_unavailable", NULL, "cannot open the database");
+	if (ui_index_render(&ui, &sb)) {
+		strbuf_release(&sb);
+		return reply_error(r, 503, "db_error", NULL, "cannot read the series");
+	}
 	return reply_buf(r, 200, "text/html; charset=utf-8", &sb, NULL);
 }

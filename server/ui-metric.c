@@ -1,91 +1,167 @@
 /*
- * GET /series/{name}/metric/{workload}/{variant}/{metric}[?env=PREFIX]:
- * the big trend plot (every sample, per-boot medians, median line) and the
- * numbers behind it.
+ * GET /series/{name}/metric/{workload}/{variant}/{metric}[?env=PREFIX&revision=N]:
+ * the big trend plot (every sample, per-boot medians, median line, the
+ * analysis interval as a band, regressions marked) and the numbers behind it.
+ * The renderer is shared with `export` (server/ui.h).
  */
 #include <stdio.h>
 #include <math.h>
 #include <string.h>
 #include "routes.h"
 #include "html.h"
+#include "ui.h"
+
+static int str_is(const cJSON *o, const char *k, const char *v)
+{
+	const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
+
+	return s && v && !strcmp(s, v);
+}
+
+/* The stored regressions of this metric, with their lifecycle status. */
+static void regressions(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
+			const struct fw_metric *m, const cJSON *regs)
+{
+	const cJSON *it;
+	int n = 0;
+
+	strbuf_addstr(sb, "<h2>Regressions</h2>\n");
+	cJSON_ArrayForEach(it, regs) {
+		const cJSON *id = cJSON_GetObjectItemCaseSensitive(it, "id");
+		const cJSON *d = cJSON_GetObjectItemCaseSensitive(it, "delta_pct");
+		const char *sha = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "sha"));
+		const char *subj = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "subject"));
+		const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "status"));
+		char shortsha[13];
+
+		if (!sha || !str_is(it, "env_fingerprint", m->env) || !str_is(it, "workload", m->workload) ||
+		    !str_is(it, "variant", m->variant) || !str_is(it, "metric", m->metric))
+			continue;
+		if (!n++)
+			strbuf_addstr(sb, "<table class=\"grid\" id=\"regressions\"><thead><tr><th>id</th>"
+				      "<th>commit</th><th>subject</th><th>delta</th><th>status</th></tr></thead><tbody>\n");
+		snprintf(shortsha, sizeof(shortsha), "%s", sha);
+		strbuf_addf(sb, "<tr><td>%d</td><td><a class=\"mono\" href=\"", cJSON_IsNumber(id) ? id->valueint : 0);
+		ui_href_commit(sb, ui, s->name, sha);
+		strbuf_addstr(sb, "\">");
+		html_txt(sb, shortsha);
+		strbuf_addstr(sb, "</a></td><td>");
+		html_txt(sb, subj ? subj : "");
+		strbuf_addstr(sb, "</td><td class=\"num worse\">");
+		if (cJSON_IsNumber(d))
+			strbuf_addf(sb, "%+.2f%%", d->valuedouble);
+		strbuf_addstr(sb, "</td><td>");
+		html_txt(sb, st ? st : "");
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	strbuf_addstr(sb, n ? "</tbody></table>\n" : "<p class=\"muted\">None stored for this metric.</p>\n");
+}
+
+void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi, const cJSON *an,
+		      const cJSON *regs, struct strbuf *sb)
+{
+	const struct fw_metric *m = &s->metrics[mi];
+	const cJSON *rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
+
+	ui_page_begin(sb, ui, m->id);
+	strbuf_addstr(sb, "<p><a href=\"");
+	ui_href_series(sb, ui, s->name);
+	strbuf_addstr(sb, "\">");
+	html_txt(sb, s->name);
+	strbuf_addf(sb, "</a> v%d</p>\n<h1>", s->revision);
+	html_txt(sb, m->id);
+	strbuf_addstr(sb, "</h1>\n<p class=\"muted\">unit ");
+	html_txt(sb, m->unit);
+	strbuf_addstr(sb, !strcmp(m->direction, "higher_is_better") ? ", higher is better" : ", lower is better");
+	strbuf_addstr(sb, "; environment <span class=\"mono\">");
+	html_txt(sb, m->env);
+	strbuf_addstr(sb, "</span></p>\n");
+	if (fw_metric_nsamples(s, m)) {
+		strbuf_addstr(sb, "<img class=\"plot big\" width=\"900\" height=\"480\" alt=\"trend of ");
+		html_attr(sb, m->id);
+		strbuf_addstr(sb, "\" src=\"");
+		ui_href_plot(sb, ui, s, m, "big");
+		strbuf_addstr(sb, "\">\n<p class=\"note\">Points: every sample; circles: per-boot medians; "
+			      "line: commit medians; band: the analysis interval of each commit's level "
+			      "against its parent; red diamonds: regressions.</p>\n");
+	} else {
+		strbuf_addstr(sb, "<p class=\"muted noplot\">no samples to plot</p>\n");
+	}
+	strbuf_addstr(sb, "<table class=\"grid\" id=\"points\"><thead><tr><th>#</th><th>commit</th>"
+		      "<th>subject</th><th>median</th><th>delta</th><th>interval</th><th>verdict</th>"
+		      "<th>samples</th></tr></thead><tbody>\n");
+	for (int c = 0; c < s->ncommits; c++) {
+		const struct fw_cell *cell = &m->cells[c];
+		const cJSON *row = analysis_row(rows, s->commits[c].sha, m);
+		const cJSON *lo = row ? cJSON_GetObjectItemCaseSensitive(row, "ci_lo_pct") : NULL;
+		const cJSON *hi = row ? cJSON_GetObjectItemCaseSensitive(row, "ci_hi_pct") : NULL;
+		const char *v = row ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "verdict")) : NULL;
+		int sign = fw_delta_sign(m, cell->delta_pct);
+		char sha[13];
+
+		snprintf(sha, sizeof(sha), "%s", s->commits[c].sha);
+		strbuf_addf(sb, "<tr><td>%d</td><td><a class=\"mono\" href=\"", s->commits[c].position);
+		ui_href_commit(sb, ui, s->name, s->commits[c].sha);
+		strbuf_addstr(sb, "\">");
+		html_txt(sb, sha);
+		strbuf_addstr(sb, "</a></td><td>");
+		html_txt(sb, s->commits[c].subject);
+		strbuf_addstr(sb, "</td><td class=\"num\">");
+		html_num(sb, cell->median);
+		strbuf_addf(sb, "</td><td class=\"num %s\">", sign > 0 ? "better" : sign < 0 ? "worse" : "");
+		if (!isnan(cell->delta_pct))
+			strbuf_addf(sb, "%+.2f%%", cell->delta_pct);
+		strbuf_addstr(sb, "</td><td class=\"num\">");
+		if (cJSON_IsNumber(lo) && cJSON_IsNumber(hi))
+			strbuf_addf(sb, "[%+.2f%%, %+.2f%%]", lo->valuedouble, hi->valuedouble);
+		strbuf_addf(sb, "</td><td class=\"verdict %s\">", !v ? "muted" : !strcmp(v, "regression") ? "worse"
+			    : !strcmp(v, "improvement") ? "better" : "muted");
+		html_txt(sb, v ? v : "");
+		strbuf_addstr(sb, "</td><td class=\"samples\">");
+		for (int k = 0; k < cell->n; k++) {
+			if (k)
+				strbuf_addch(sb, ' ');
+			html_num(sb, cell->vals[k].v);
+		}
+		if (cell->errors)
+			strbuf_addf(sb, " <span class=\"bad\">%d error(s)</span>", cell->errors);
+		strbuf_addstr(sb, "</td></tr>\n");
+	}
+	strbuf_addstr(sb, "</tbody></table>\n");
+	regressions(sb, ui, s, m, regs);
+	html_page_end(sb);
+}
 
 enum MHD_Result ui_metric(struct fw_req *r)
 {
 	struct strbuf sb = STRBUF_INIT, wvm = STRBUF_INIT, env = STRBUF_INIT;
 	struct fw_series s;
-	const struct fw_metric *m;
+	struct fw_ui ui = { 0 };
+	cJSON *an = NULL, *regs = NULL;
 	enum MHD_Result ret;
-	int mi;
+	int mi, loaded = 0;
 
 	if (req_series(r, r->args[0], "name", &s, &ret))
 		goto cleanup;
+	loaded = 1;
 	strbuf_addf(&wvm, "%s/%s/%s", r->args[1], r->args[2], r->args[3]);
 	req_query(r, "env", &env);
 	mi = fw_series_find_metric(&s, wvm.buf, env.buf, 0);
 	if (mi < 0) {
-		fw_series_free(&s);
 		ret = reply_error(r, 404, "not_found", "metric", "no such metric in this series");
 		goto cleanup;
 	}
-	m = &s.metrics[mi];
-	html_page_begin(&sb, m->id);
-	strbuf_addstr(&sb, "<p><a href=\"/series/");
-	html_url_arg(&sb, s.name);
-	strbuf_addstr(&sb, "\">");
-	html_txt(&sb, s.name);
-	strbuf_addstr(&sb, "</a></p>\n<h1>");
-	html_txt(&sb, m->id);
-	strbuf_addstr(&sb, "</h1>\n<p class=\"muted\">unit ");
-	html_txt(&sb, m->unit);
-	strbuf_addstr(&sb, !strcmp(m->direction, "higher_is_better") ? ", higher is better" : ", lower is better");
-	strbuf_addstr(&sb, "; environment <span class=\"mono\">");
-	html_txt(&sb, m->env);
-	strbuf_addstr(&sb, "</span></p>\n");
-	if (fw_metric_nsamples(&s, m)) {
-		strbuf_addstr(&sb, "<img class=\"plot big\" width=\"900\" height=\"480\" alt=\"trend of ");
-		html_attr(&sb, m->id);
-		strbuf_addstr(&sb, "\" src=\"");
-		ui_metric_link(&sb, &s, m, "big");
-		strbuf_addstr(&sb, "\">\n");
-	} else {
-		strbuf_addstr(&sb, "<p class=\"muted noplot\">no samples to plot</p>\n");
-	}
-	strbuf_addstr(&sb, "<table class=\"grid\" id=\"points\"><thead><tr><th>#</th><th>commit</th>"
-		      "<th>subject</th><th>median</th><th>delta</th><th>samples</th></tr></thead><tbody>\n");
-	for (int c = 0; c < s.ncommits; c++) {
-		const struct fw_cell *cell = &m->cells[c];
-		int sign = fw_delta_sign(m, cell->delta_pct);
-		char sha[13];
-
-		snprintf(sha, sizeof(sha), "%s", s.commits[c].sha);
-		strbuf_addf(&sb, "<tr><td>%d</td><td><a class=\"mono\" href=\"/series/", s.commits[c].position);
-		html_url_arg(&sb, s.name);
-		strbuf_addstr(&sb, "/commit/");
-		html_url_arg(&sb, s.commits[c].sha);
-		strbuf_addstr(&sb, "\">");
-		html_txt(&sb, sha);
-		strbuf_addstr(&sb, "</a></td><td>");
-		html_txt(&sb, s.commits[c].subject);
-		strbuf_addstr(&sb, "</td><td class=\"num\">");
-		html_num(&sb, cell->median);
-		strbuf_addf(&sb, "</td><td class=\"num %s\">", sign > 0 ? "better" : sign < 0 ? "worse" : "");
-		if (!isnan(cell->delta_pct))
-			strbuf_addf(&sb, "%+.2f%%", cell->delta_pct);
-		strbuf_addstr(&sb, "</td><td class=\"samples\">");
-		for (int k = 0; k < cell->n; k++) {
-			if (k)
-				strbuf_addch(&sb, ' ');
-			html_num(&sb, cell->vals[k].v);
-		}
-		if (cell->errors)
-			strbuf_addf(&sb, " <span class=\"bad\">%d error(s)</span>", cell->errors);
-		strbuf_addstr(&sb, "</td></tr>\n");
-	}
-	strbuf_addstr(&sb, "</tbody></table>\n");
-	html_page_end(&sb);
-	fw_series_free(&s);
+	ui.db = req_db(r);
+	ui.revision = req_revision(r);
+	an = req_analysis(r, s.name, s.revision);
+	regs = fw_ui_regressions(ui.db, s.name, s.revision);
+	ui_metric_render(&ui, &s, mi, an, regs, &sb);
 	ret = reply_buf(r, 200, "text/html; charset=utf-8", &sb, NULL);
 cleanup:
+	if (loaded)
+		fw_series_free(&s);
+	cJSON_Delete(an);
+	cJSON_Delete(regs);
 	strbuf_release(&wvm);
 	strbuf_release(&env);
 	return ret;

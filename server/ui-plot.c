@@ -1,23 +1,30 @@
 /*
- * GET /plot/{series}/{workload}/{variant}/{metric}/{small|big}.svg[?env=PREFIX]:
- * a trend plot from the disk cache (rendered on first request), with ETag.
+ * GET /plot/{series}/{workload}/{variant}/{metric}/{small|big}.svg (or .png)
+ * [?env=PREFIX&revision=N]: a trend plot from the disk cache (rendered on
+ * first request), with ETag. The big plot carries the analysis interval band
+ * and the regression markers.
  */
 #include <stdio.h>
 #include <string.h>
 #include "routes.h"
 #include "plot.h"
+#include "ui.h"
 
-enum MHD_Result ui_plot(struct fw_req *r)
+static enum MHD_Result plot(struct fw_req *r, int png)
 {
 	struct strbuf wvm = STRBUF_INIT, env = STRBUF_INIT, path = STRBUF_INIT, err = STRBUF_INIT;
 	struct fw_series s;
+	struct fw_plot_marks pm = { 0 };
+	struct fw_plot_opts o = { 0 };
+	cJSON *an = NULL, *regs = NULL;
 	enum MHD_Result ret;
 	char etag[72];
-	int mi, big, rendered, rc, loaded = 0;
+	int mi, rendered, rc, loaded = 0;
 
 	r->is_page = 0;
-	big = !strcmp(r->args[4], "big");
-	if (!big && strcmp(r->args[4], "small")) {
+	o.big = !strcmp(r->args[4], "big");
+	o.png = png;
+	if (!o.big && strcmp(r->args[4], "small")) {
 		ret = reply_error(r, 404, "not_found", "size", "plot size is small or big");
 		goto cleanup;
 	}
@@ -31,7 +38,13 @@ enum MHD_Result ui_plot(struct fw_req *r)
 		ret = reply_error(r, 404, "not_found", "metric", "no such metric in this series");
 		goto cleanup;
 	}
-	rc = fw_plot_metric(r->srv->cache_dir, &s, mi, big, &path, etag, &rendered, &err);
+	if (o.big) {
+		an = req_analysis(r, s.name, s.revision);
+		regs = fw_ui_regressions(req_db(r), s.name, s.revision);
+		fw_plot_marks_build(&s, &s.metrics[mi], cJSON_GetObjectItemCaseSensitive(an, "rows"), regs, &pm);
+		o.marks = &pm;
+	}
+	rc = fw_plot_metric_ex(r->srv->cache_dir, &s, mi, &o, &path, etag, &rendered, &err);
 	if (rc == 1) {
 		ret = reply_error(r, 404, "no_data", "metric", "no samples to plot");
 		goto cleanup;
@@ -42,13 +55,26 @@ enum MHD_Result ui_plot(struct fw_req *r)
 		goto cleanup;
 	}
 	atomic_fetch_add(rendered ? &r->srv->plots_rendered : &r->srv->plots_cached, 1);
-	ret = reply_file(r, path.buf, "image/svg+xml", etag);
+	ret = reply_file(r, path.buf, png ? "image/png" : "image/svg+xml", etag);
 cleanup:
 	if (loaded)
 		fw_series_free(&s);
+	fw_plot_marks_free(&pm);
+	cJSON_Delete(an);
+	cJSON_Delete(regs);
 	strbuf_release(&wvm);
 	strbuf_release(&env);
 	strbuf_release(&path);
 	strbuf_release(&err);
 	return ret;
+}
+
+enum MHD_Result ui_plot(struct fw_req *r)
+{
+	return plot(r, 0);
+}
+
+enum MHD_Result ui_plot_png(struct fw_req *r)
+{
+	return plot(r, 1);
 }

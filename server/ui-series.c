@@ -1,38 +1,26 @@
 /*
- * GET /series/{name}: the cover-letter table. Every commit with build/boot
- * status, then per metric: median, delta % against the previous commit
- * (colored by the metric's direction) and the verdict column, plus a small
- * trend plot. Verdicts are the analysis code's ("not analysed" until then).
+ * GET /series/{name}[?revision=N]: the cover-letter table. Every commit with
+ * build/boot status, then per metric: median, delta % against the previous
+ * commit (colored by the metric's direction) and the verdict column, plus a
+ * small trend plot. Verdicts are the analysis code's ("not analysed" until then).
+ * The renderer is shared with `export` (server/ui.h).
  */
 #include <stdio.h>
 #include <math.h>
 #include <string.h>
 #include "routes.h"
 #include "html.h"
+#include "ui.h"
 
+/* Kept for callers outside the pages: server URLs of a metric page or plot. */
 void ui_metric_link(struct strbuf *sb, const struct fw_series *s, const struct fw_metric *m, const char *kind)
 {
-	/* kind: "page" -> /series/N/metric/w/v/m, "small"/"big" -> plot URL. */
-	if (!strcmp(kind, "page")) {
-		strbuf_addstr(sb, "/series/");
-		html_url_arg(sb, s->name);
-		strbuf_addstr(sb, "/metric/");
-	} else {
-		strbuf_addstr(sb, "/plot/");
-		html_url_arg(sb, s->name);
-		strbuf_addch(sb, '/');
-	}
-	html_url_arg(sb, m->workload);
-	strbuf_addch(sb, '/');
-	html_url_arg(sb, m->variant);
-	strbuf_addch(sb, '/');
-	html_url_arg(sb, m->metric);
-	if (strcmp(kind, "page"))
-		strbuf_addf(sb, "/%s.svg", kind);
-	if (s->nenvs > 1) {
-		strbuf_addstr(sb, "?env=");
-		html_url_arg(sb, m->env);
-	}
+	struct fw_ui ui = { 0 };
+
+	if (!strcmp(kind, "page"))
+		ui_href_metric(sb, &ui, s, m);
+	else
+		ui_href_plot(sb, &ui, s, m, kind);
 }
 
 static const char *status_class(const char *st)
@@ -40,23 +28,20 @@ static const char *status_class(const char *st)
 	return !strcmp(st, "ok") ? "good" : !strcmp(st, "none") ? "muted" : "bad";
 }
 
-static void commit_link(struct strbuf *sb, const struct fw_series *s, const struct fw_commit *c)
+static void commit_link(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
+			const struct fw_commit *c)
 {
-	strbuf_addstr(sb, "<a class=\"mono\" href=\"/series/");
-	html_url_arg(sb, s->name);
-	strbuf_addstr(sb, "/commit/");
-	html_url_arg(sb, c->sha);
-	strbuf_addstr(sb, "\">");
-	{
-		char shortsha[13];
+	char shortsha[13];
 
-		snprintf(shortsha, sizeof(shortsha), "%s", c->sha);
-		html_txt(sb, shortsha);
-	}
+	strbuf_addstr(sb, "<a class=\"mono\" href=\"");
+	ui_href_commit(sb, ui, s->name, c->sha);
+	strbuf_addstr(sb, "\">");
+	snprintf(shortsha, sizeof(shortsha), "%s", c->sha);
+	html_txt(sb, shortsha);
 	strbuf_addstr(sb, "</a>");
 }
 
-static void commits_table(struct strbuf *sb, const struct fw_series *s)
+static void commits_table(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s)
 {
 	strbuf_addstr(sb, "<h2>Commits</h2>\n<table class=\"grid\" id=\"commits\"><thead><tr><th>#</th>"
 		      "<th>commit</th><th>subject</th><th>build</th><th>boot</th><th>taint</th><th>runs</th>"
@@ -65,7 +50,7 @@ static void commits_table(struct strbuf *sb, const struct fw_series *s)
 		const struct fw_commit *cm = &s->commits[c];
 
 		strbuf_addf(sb, "<tr><td>%d</td><td>", cm->position);
-		commit_link(sb, s, cm);
+		commit_link(sb, ui, s, cm);
 		strbuf_addstr(sb, "</td><td>");
 		html_txt(sb, cm->subject);
 		strbuf_addf(sb, "</td><td class=\"%s\">", status_class(cm->build_status));
@@ -79,33 +64,34 @@ static void commits_table(struct strbuf *sb, const struct fw_series *s)
 }
 
 /* One metric: a table of commits (median, delta, verdict) next to its small plot. */
-static void metric_section(struct strbuf *sb, const struct fw_series *s, const struct fw_metric *m,
-			   const cJSON *rows, int analysed)
+static void metric_section(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
+			   const struct fw_metric *m, const cJSON *rows, int analysed)
 {
 	strbuf_addstr(sb, "<section class=\"metric\">\n<h3><a href=\"");
-	ui_metric_link(sb, s, m, "page");
+	ui_href_metric(sb, ui, s, m);
 	strbuf_addstr(sb, "\">");
 	html_txt(sb, m->id);
 	strbuf_addstr(sb, "</a> <span class=\"muted\">(");
 	html_txt(sb, m->unit);
 	strbuf_addstr(sb, !strcmp(m->direction, "higher_is_better") ? ", higher is better" : ", lower is better");
 	if (s->nenvs > 1) {
-		strbuf_addstr(sb, ", env ");
-			{
-			char e[13];
+		char e[13];
 
-			snprintf(e, sizeof(e), "%s", m->env);
-			html_txt(sb, e);
-		}
+		strbuf_addstr(sb, ", env ");
+		snprintf(e, sizeof(e), "%s", m->env);
+		html_txt(sb, e);
 	}
 	strbuf_addstr(sb, ")</span></h3>\n<div class=\"pair\"><table class=\"grid cover\"><thead><tr><th>#</th>"
 		      "<th>commit</th><th>median</th><th>delta</th><th>n</th><th>verdict</th></tr></thead><tbody>\n");
 	for (int c = 0; c < s->ncommits; c++) {
 		const struct fw_cell *cell = &m->cells[c];
 		int sign = fw_delta_sign(m, cell->delta_pct);
+		const cJSON *row = analysis_row(rows, s->commits[c].sha, m);
+		const char *v = row ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "verdict")) : NULL;
+		const cJSON *p = row ? cJSON_GetObjectItemCaseSensitive(row, "p") : NULL;
 
 		strbuf_addf(sb, "<tr><td>%d</td><td>", s->commits[c].position);
-		commit_link(sb, s, &s->commits[c]);
+		commit_link(sb, ui, s, &s->commits[c]);
 		strbuf_addstr(sb, "</td><td class=\"num\">");
 		if (isnan(cell->median))
 			strbuf_addstr(sb, cell->errors ? "<span class=\"bad\">error</span>" : "-");
@@ -115,22 +101,16 @@ static void metric_section(struct strbuf *sb, const struct fw_series *s, const s
 		if (!isnan(cell->delta_pct))
 			strbuf_addf(sb, "%+.2f%%", cell->delta_pct);
 		strbuf_addf(sb, "</td><td class=\"num\">%d</td>", cell->n);
-		{
-			const cJSON *row = analysis_row(rows, s->commits[c].sha, m);
-			const char *v = row ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "verdict")) : NULL;
-			const cJSON *p = row ? cJSON_GetObjectItemCaseSensitive(row, "p") : NULL;
-
-			if (v) {
-				strbuf_addf(sb, "<td class=\"verdict %s\">", !strcmp(v, "regression") ? "worse"
-					    : !strcmp(v, "improvement") ? "better" : "muted");
-				html_txt(sb, v);
-				if (cJSON_IsNumber(p))
-					strbuf_addf(sb, " <span class=\"muted\">p=%.2g</span>", p->valuedouble);
-				strbuf_addstr(sb, "</td></tr>\n");
-			} else {
-				strbuf_addf(sb, "<td class=\"muted\">%s</td></tr>\n",
-					    isnan(cell->delta_pct) ? "" : analysed ? "-" : "not analysed");
-			}
+		if (v) {
+			strbuf_addf(sb, "<td class=\"verdict %s\">", !strcmp(v, "regression") ? "worse"
+				    : !strcmp(v, "improvement") ? "better" : "muted");
+			html_txt(sb, v);
+			if (cJSON_IsNumber(p))
+				strbuf_addf(sb, " <span class=\"muted\">p=%.2g</span>", p->valuedouble);
+			strbuf_addstr(sb, "</td></tr>\n");
+		} else {
+			strbuf_addf(sb, "<td class=\"muted\">%s</td></tr>\n",
+				    isnan(cell->delta_pct) ? "" : analysed ? "-" : "not analysed");
 		}
 	}
 	strbuf_addstr(sb, "</tbody></table>\n");
@@ -140,55 +120,95 @@ static void metric_section(struct strbuf *sb, const struct fw_series *s, const s
 		return;
 	}
 	strbuf_addstr(sb, "<a href=\"");
-	ui_metric_link(sb, s, m, "page");
+	ui_href_metric(sb, ui, s, m);
 	strbuf_addstr(sb, "\"><img class=\"plot small\" width=\"420\" height=\"220\" alt=\"trend of ");
 	html_attr(sb, m->id);
 	strbuf_addstr(sb, "\" src=\"");
-	ui_metric_link(sb, s, m, "small");
+	ui_href_plot(sb, ui, s, m, "small");
 	strbuf_addstr(sb, "\"></a></div>\n</section>\n");
+}
+
+/* Links to the other revisions of the series (server only: an export shows one). */
+static void revisions(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s)
+{
+	sqlite3_stmt *st = NULL;
+	int n = 0;
+
+	if (ui->exported || !ui->db ||
+	    sqlite3_prepare_v2(ui->db, "SELECT revision FROM series WHERE name = ?1 ORDER BY revision",
+			       -1, &st, NULL) != SQLITE_OK)
+		goto cleanup;
+	sqlite3_bind_text(st, 1, s->name, -1, SQLITE_TRANSIENT);
+	while (sqlite3_step(st) == SQLITE_ROW) {
+		int rev = sqlite3_column_int(st, 0);
+
+		strbuf_addstr(sb, n++ ? " " : "<p id=\"revisions\">revisions: ");
+		if (rev == s->revision) {
+			strbuf_addf(sb, "<strong>v%d</strong>", rev);
+			continue;
+		}
+		strbuf_addstr(sb, "<a href=\"/series/");
+		html_url_arg(sb, s->name);
+		strbuf_addf(sb, "?revision=%d\">v%d</a>", rev, rev);
+	}
+	if (n)
+		strbuf_addstr(sb, "</p>\n");
+cleanup:
+	sqlite3_finalize(st);
+}
+
+void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const cJSON *an,
+		      struct strbuf *sb)
+{
+	struct strbuf title = STRBUF_INIT;
+	const cJSON *rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
+
+	strbuf_addf(&title, "%s v%d", s->name, s->revision);
+	ui_page_begin(sb, ui, title.buf);
+	strbuf_addstr(sb, "<h1>");
+	html_txt(sb, s->name);
+	strbuf_addf(sb, " <span class=\"muted\">v%d</span></h1>\n<p>base <span class=\"mono\">", s->revision);
+	html_txt(sb, s->base);
+	strbuf_addstr(sb, "</span> &middot; <a href=\"");
+	ui_href_data(sb, ui, s->name, "report.txt");
+	strbuf_addstr(sb, "\">report.txt</a> &middot; <a href=\"");
+	ui_href_data(sb, ui, s->name, "csv");
+	strbuf_addstr(sb, "\">CSV</a> &middot; <a href=\"");
+	ui_href_data(sb, ui, s->name, "json");
+	strbuf_addstr(sb, "\">JSON</a></p>\n");
+	revisions(sb, ui, s);
+	if (an)
+		strbuf_addstr(sb, "<p class=\"note\">Each commit against its parent: median, delta %, "
+			      "verdict from a Mann-Whitney U test with a minimum effect (BH-adjusted over the series); "
+			      "green is better, red is worse for that metric.</p>\n");
+	else
+		strbuf_addstr(sb, "<p class=\"note\">Statistics: not analysed. Medians and delta % "
+			      "against the previous commit only; green is better, red is worse for that metric.</p>\n");
+	commits_table(sb, ui, s);
+	strbuf_addstr(sb, "<h2>Metrics</h2>\n");
+	if (!s->nmetrics)
+		strbuf_addstr(sb, "<p class=\"muted\">No results.</p>\n");
+	for (int i = 0; i < s->nmetrics; i++)
+		metric_section(sb, ui, s, &s->metrics[i], rows, an != NULL);
+	html_page_end(sb);
+	strbuf_release(&title);
 }
 
 enum MHD_Result ui_series(struct fw_req *r)
 {
-	struct strbuf sb = STRBUF_INIT, title = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT;
 	struct fw_series s;
+	struct fw_ui ui = { 0 };
 	enum MHD_Result ret;
 	cJSON *an;
-	const cJSON *rows;
 
 	if (req_series(r, r->args[0], "name", &s, &ret))
 		return ret;
-	an = req_analysis(r, s.name);
-	rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
-	strbuf_addf(&title, "%s v%d", s.name, s.revision);
-	html_page_begin(&sb, title.buf);
-	strbuf_addstr(&sb, "<h1>");
-	html_txt(&sb, s.name);
-	strbuf_addf(&sb, " <span class=\"muted\">v%d</span></h1>\n<p>base <span class=\"mono\">", s.revision);
-	html_txt(&sb, s.base);
-	strbuf_addstr(&sb, "</span> &middot; <a href=\"/api/v1/series/");
-	html_url_arg(&sb, s.name);
-	strbuf_addstr(&sb, "/report.txt\">report.txt</a> &middot; <a href=\"/api/v1/series/");
-	html_url_arg(&sb, s.name);
-	strbuf_addstr(&sb, ".csv\">CSV</a> &middot; <a href=\"/api/v1/series/");
-	html_url_arg(&sb, s.name);
-	strbuf_addstr(&sb, "\">JSON</a></p>\n");
-	if (an)
-		strbuf_addstr(&sb, "<p class=\"note\">Each commit against its parent: median, delta %, "
-			      "verdict from a Mann-Whitney U test with a minimum effect (BH-adjusted over the series); "
-			      "green is better, red is worse for that metric.</p>\n");
-	else
-		strbuf_addstr(&sb, "<p class=\"note\">Statistics: not analysed. Medians and delta % "
-			      "against the previous commit only; green is better, red is worse for that metric.</p>\n");
-	commits_table(&sb, &s);
-	strbuf_addstr(&sb, "<h2>Metrics</h2>\n");
-	if (!s.nmetrics)
-		strbuf_addstr(&sb, "<p class=\"muted\">No results.</p>\n");
-	for (int i = 0; i < s.nmetrics; i++)
-		metric_section(&sb, &s, &s.metrics[i], rows, an != NULL);
-	html_page_end(&sb);
+	ui.db = req_db(r);
+	ui.revision = req_revision(r);
+	an = req_analysis(r, s.name, s.revision);
+	ui_series_render(&ui, &s, an, &sb);
 	fw_series_free(&s);
 	cJSON_Delete(an);
-	strbuf_release(&title);
 	return reply_buf(r, 200, "text/html; charset=utf-8", &sb, NULL);
 }

@@ -1,0 +1,191 @@
+/*
+ * Every link of every page. On the server: absolute, percent-encoded URLs
+ * (html_url_arg keeps '/', '.' and '%' of names as data). In an export: flat
+ * file names in one folder built from ui_safe_name, so a hostile series name
+ * can neither leave the folder nor collide with another (the hash part), and
+ * the page that links a file and the code that writes it use one function.
+ */
+#include <stdio.h>
+#include <string.h>
+#include "ui.h"
+#include "html.h"
+#include "sha256.h"
+
+void ui_safe_name(struct strbuf *sb, const char *s)
+{
+	char h[65];
+	size_t n = 0;
+
+	for (const char *p = s; *p && n < 32; p++, n++) {
+		unsigned char c = (unsigned char)*p;
+
+		strbuf_addch(sb, ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') ||
+				  (c >= '0' && c <= '9')) ? c : '_');
+	}
+	sha256_hex(s, strlen(s), h);
+	strbuf_addf(sb, "-%.12s", h);
+}
+
+int ui_has_series(const struct fw_ui *ui, const char *name)
+{
+	return !ui->exported || !ui->only_series || !strcmp(ui->only_series, name);
+}
+
+/* Keeps an explicitly asked revision in server links ("?revision=N"); sep is '?' or '&amp;'. */
+static void rev_arg(struct strbuf *sb, const struct fw_ui *ui, const char *sep)
+{
+	if (!ui->exported && ui->revision > 0)
+		strbuf_addf(sb, "%srevision=%d", sep, ui->revision);
+}
+
+/* The metric's key in an export: its names and environment, hashed. */
+static void metric_key(struct strbuf *sb, const struct fw_metric *m)
+{
+	struct sha256_ctx c;
+	char h[65];
+
+	sha256_init(&c);
+	sha256_update(&c, m->workload, strlen(m->workload) + 1);
+	sha256_update(&c, m->variant, strlen(m->variant) + 1);
+	sha256_update(&c, m->metric, strlen(m->metric) + 1);
+	sha256_update(&c, m->env, strlen(m->env) + 1);
+	sha256_final_hex(&c, h);
+	strbuf_addf(sb, "%.16s", h);
+}
+
+static void export_series_prefix(struct strbuf *sb, const char *name)
+{
+	strbuf_addstr(sb, "s-");
+	ui_safe_name(sb, name);
+}
+
+void ui_href_home(struct strbuf *sb, const struct fw_ui *ui)
+{
+	strbuf_addstr(sb, ui->exported ? "index.html" : "/");
+}
+
+void ui_href_static(struct strbuf *sb, const struct fw_ui *ui, const char *file)
+{
+	strbuf_addstr(sb, ui->exported ? "static/" : "/static/");
+	html_url_arg(sb, file);
+}
+
+void ui_href_series(struct strbuf *sb, const struct fw_ui *ui, const char *name)
+{
+	if (ui->exported) {
+		export_series_prefix(sb, name);
+		strbuf_addstr(sb, ".html");
+		return;
+	}
+	strbuf_addstr(sb, "/series/");
+	html_url_arg(sb, name);
+	rev_arg(sb, ui, "?");
+}
+
+void ui_href_commit(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *sha)
+{
+	if (ui->exported) {
+		export_series_prefix(sb, series);
+		strbuf_addstr(sb, "-c-");
+		ui_safe_name(sb, sha);
+		strbuf_addstr(sb, ".html");
+		return;
+	}
+	strbuf_addstr(sb, "/series/");
+	html_url_arg(sb, series);
+	strbuf_addstr(sb, "/commit/");
+	html_url_arg(sb, sha);
+	rev_arg(sb, ui, "?");
+}
+
+void ui_href_metric(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
+		    const struct fw_metric *m)
+{
+	if (ui->exported) {
+		export_series_prefix(sb, s->name);
+		strbuf_addstr(sb, "-m-");
+		metric_key(sb, m);
+		strbuf_addstr(sb, ".html");
+		return;
+	}
+	strbuf_addstr(sb, "/series/");
+	html_url_arg(sb, s->name);
+	strbuf_addstr(sb, "/metric/");
+	html_url_arg(sb, m->workload);
+	strbuf_addch(sb, '/');
+	html_url_arg(sb, m->variant);
+	strbuf_addch(sb, '/');
+	html_url_arg(sb, m->metric);
+	if (s->nenvs > 1) {
+		strbuf_addstr(sb, "?env=");
+		html_url_arg(sb, m->env);
+	}
+	rev_arg(sb, ui, s->nenvs > 1 ? "&amp;" : "?");
+}
+
+void ui_href_plot(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
+		  const struct fw_metric *m, const char *size)
+{
+	if (ui->exported) {
+		export_series_prefix(sb, s->name);
+		strbuf_addstr(sb, "-m-");
+		metric_key(sb, m);
+		strbuf_addf(sb, "-%s.svg", !strcmp(size, "big") ? "big" : "small");
+		return;
+	}
+	strbuf_addstr(sb, "/plot/");
+	html_url_arg(sb, s->name);
+	strbuf_addch(sb, '/');
+	html_url_arg(sb, m->workload);
+	strbuf_addch(sb, '/');
+	html_url_arg(sb, m->variant);
+	strbuf_addch(sb, '/');
+	html_url_arg(sb, m->metric);
+	strbuf_addf(sb, "/%s.svg", !strcmp(size, "big") ? "big" : "small");
+	if (s->nenvs > 1) {
+		strbuf_addstr(sb, "?env=");
+		html_url_arg(sb, m->env);
+	}
+	rev_arg(sb, ui, s->nenvs > 1 ? "&amp;" : "?");
+}
+
+void ui_href_config(struct strbuf *sb, const struct fw_ui *ui, const char *hash)
+{
+	if (ui->exported) {
+		strbuf_addstr(sb, "config-");
+		ui_safe_name(sb, hash);
+		strbuf_addstr(sb, ".txt");
+		return;
+	}
+	strbuf_addstr(sb, "/config/");
+	html_url_arg(sb, hash);
+}
+
+void ui_href_data(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *what)
+{
+	if (ui->exported) {
+		export_series_prefix(sb, series);
+		strbuf_addstr(sb, !strcmp(what, "report.txt") ? "-report.txt" : !strcmp(what, "csv") ? ".csv" : ".json");
+		return;
+	}
+	strbuf_addstr(sb, "/api/v1/series/");
+	html_url_arg(sb, series);
+	if (!strcmp(what, "report.txt"))
+		strbuf_addstr(sb, "/report.txt");
+	else if (!strcmp(what, "csv"))
+		strbuf_addstr(sb, ".csv");
+	rev_arg(sb, ui, "?");
+}
+
+void ui_page_begin(struct strbuf *sb, const struct fw_ui *ui, const char *title)
+{
+	struct strbuf home = STRBUF_INIT, css = STRBUF_INIT, icon = STRBUF_INIT;
+
+	ui_href_home(&home, ui);
+	ui_href_static(&css, ui, "style.css");
+	ui_href_static(&icon, ui, "favicon.svg");
+	html_page_begin_at(sb, title, home.buf, css.buf, icon.buf);
+	strbuf_release(&home);
+	strbuf_release(&css);
+	strbuf_release(&icon);
+}

@@ -1,0 +1,63 @@
+#ifndef FW_UI_H
+#define FW_UI_H
+/*
+ * Page rendering without an HTTP connection. The same renderers serve the
+ * dashboard (absolute URLs under /series/...) and `export` (flat files in one
+ * folder, relative links), so the two can never drift apart. Every link a
+ * page makes goes through a ui_href_* function below; they write URL text
+ * that is already safe inside a double-quoted attribute.
+ */
+#include <sqlite3.h>
+#include <cjson/cJSON.h>
+#include "series-db.h"
+#include "strbuf.h"
+
+struct fw_ui {
+	sqlite3 *db;
+	int exported;             /* 1: static files written by cmd-export.c */
+	int revision;             /* > 0: a revision asked for with ?revision=N (kept in links) */
+	const char *only_series;  /* export --series: the only series that has pages */
+};
+
+/* Safe file-name part for any string: [A-Za-z0-9_] slug (<= 32) + '-' + 12 hex of its sha256. */
+void ui_safe_name(struct strbuf *sb, const char *s);
+/* 1 when the series has pages (always on the server; in an export, the exported ones). */
+int ui_has_series(const struct fw_ui *ui, const char *name);
+
+void ui_href_home(struct strbuf *sb, const struct fw_ui *ui);
+void ui_href_static(struct strbuf *sb, const struct fw_ui *ui, const char *file);
+void ui_href_series(struct strbuf *sb, const struct fw_ui *ui, const char *name);
+void ui_href_commit(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *sha);
+void ui_href_metric(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
+		    const struct fw_metric *m);
+/* size: "small" or "big"; always SVG. */
+void ui_href_plot(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
+		  const struct fw_metric *m, const char *size);
+void ui_href_config(struct strbuf *sb, const struct fw_ui *ui, const char *hash);
+/* what: "report.txt", "csv" or "json" (the series' API resources; files in an export). */
+void ui_href_data(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *what);
+/* html_page_begin with the stylesheet and home links of this ui. */
+void ui_page_begin(struct strbuf *sb, const struct fw_ui *ui, const char *title);
+
+/* Page renderers (one per file, as the HTTP handlers). */
+int ui_index_render(const struct fw_ui *ui, struct strbuf *out);           /* ui-index.c; -1 DB error */
+void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const cJSON *an,
+		      struct strbuf *out);                                   /* ui-series.c */
+void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi, const cJSON *an,
+		      const cJSON *regs, struct strbuf *out);                /* ui-metric.c */
+int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, const cJSON *an,
+		     struct strbuf *out);                                    /* ui-commit.c; -1 DB error */
+
+/*
+ * Data behind the pages, shared by handlers and export (req-series.c):
+ * the analysis of one revision (NULL: "not analysed"), the stored
+ * regressions of one series revision (never NULL), the series JSON, CSV
+ * and plain-text report.
+ */
+cJSON *fw_ui_analysis(sqlite3 *db, const char *series, int revision);
+cJSON *fw_ui_regressions(sqlite3 *db, const char *series, int revision);
+cJSON *fw_series_json(const struct fw_series *s, const cJSON *an);          /* api-series.c */
+void fw_series_csv(const struct fw_series *s, struct strbuf *out);           /* api-series-csv.c */
+void fw_series_report(const struct fw_series *s, const cJSON *an, struct strbuf *out); /* api-report.c */
+
+#endif
