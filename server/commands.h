@@ -6,4 +6,5 @@ int cmd_seal(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_token(int argc, char **argv);
 int cmd_report(int argc, char **argv); int cmd_regressions(int argc, char **argv);
+int cmd_export(int argc, char **argv);
 #endif

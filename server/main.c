@@ -13,6 +13,7 @@ static const struct {
 	{ "token", cmd_token, "token add NAME|list|revoke NAME --db FILE   API tokens" },
 	{ "regressions", cmd_regressions, "regressions --db FILE [--series S] [--status S] [--fail-on new]   stored regressions (CI gate)" },
 	{ "report", cmd_report, "report --db FILE --series S [--revision N] [--format text|json|csv]   the series table" },
+	{ "export", cmd_export, "export --db FILE --out DIR [--series S] [--static DIR]   pages and plots as static files" },
 	{ "seal", cmd_seal, "seal [FILE]                    fill in fingerprint and run_id of a document" },
 };
 

@@ -19,7 +19,7 @@ void fw_plot_label(struct strbuf *sb, const char *s, size_t max)
 		unsigned char c = (unsigned char)*s;
 
 		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		    strchr(" ._:,()+-", c))
+		    strchr(" ._:,()+-%", c))
 			strbuf_addch(sb, c);
 		else
 			strbuf_addch(sb, '_');
@@ -27,6 +27,11 @@ void fw_plot_label(struct strbuf *sb, const char *s, size_t max)
 }
 
 /*
+ * Labels live in the data file inside double quotes and are printed as
+ * text by gnuplot (noenhanced): never parsed as commands or formats, so
+ * '%' is kept for "+10.3%" and only quotes, backslashes, markup and
+ * controls need to go.
+ *
  * Data blocks (gnuplot "index"): 0 every sample, 1 per-boot medians,
  * 2 commit medians with the x tic label in column 3 (a quoted, filtered string).
  */

@@ -38,7 +38,7 @@ int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 /* The same as an SVG without marks. */
 int fw_plot_metric(const char *cache_dir, const struct fw_series *s, int mi, int big,
 		   struct strbuf *path, char etag[72], int *rendered, struct strbuf *err);
-/* Label text for a plot: keeps [A-Za-z0-9 ._:,()+-], maps the rest to '_', max bytes. */
+/* Label text for a plot: keeps [A-Za-z0-9 ._:,()+%-], maps the rest to '_', max bytes. */
 void fw_plot_label(struct strbuf *sb, const char *s, size_t max);
 
 #endif

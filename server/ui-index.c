@@ -43,6 +43,8 @@ static void regressions(struct strbuf *sb, const struct fw_ui *ui, sqlite3 *db)
 	if (sqlite3_prepare_v2(db, "SELECT s.name, g.workload, g.variant, g.metric, c.sha, g.delta_pct, g.status"
 			       " FROM regressions g JOIN series s ON s.id = g.series_id"
 			       " JOIN commits c ON c.id = g.commit_id WHERE g.status IN ('new', 'acknowledged')"
+			       /* Newest revision only: commit links lead to the revision the pages show. */
+			       " AND s.revision = (SELECT max(t.revision) FROM series t WHERE t.name = s.name)"
 			       " ORDER BY g.created_at DESC, g.id DESC LIMIT 10", -1, &st, NULL) == SQLITE_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
 			const char *name = (const char *)sqlite3_column_text(st, 0);

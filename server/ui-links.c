@@ -66,8 +66,9 @@ void ui_href_home(struct strbuf *sb, const struct fw_ui *ui)
 
 void ui_href_static(struct strbuf *sb, const struct fw_ui *ui, const char *file)
 {
+	/* file is a program constant (style.css, favicon.svg): no encoding needed. */
 	strbuf_addstr(sb, ui->exported ? "static/" : "/static/");
-	html_url_arg(sb, file);
+	strbuf_addstr(sb, file);
 }
 
 void ui_href_series(struct strbuf *sb, const struct fw_ui *ui, const char *name)

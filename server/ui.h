@@ -25,6 +25,7 @@ void ui_safe_name(struct strbuf *sb, const char *s);
 int ui_has_series(const struct fw_ui *ui, const char *name);
 
 void ui_href_home(struct strbuf *sb, const struct fw_ui *ui);
+/* file: a program constant, never text from the DB or a request. */
 void ui_href_static(struct strbuf *sb, const struct fw_ui *ui, const char *file);
 void ui_href_series(struct strbuf *sb, const struct fw_ui *ui, const char *name);
 void ui_href_commit(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *sha);

@@ -1,0 +1,349 @@
+/*
+ * foliowatch-server export --db FILE --out DIR [--series NAME] [--static DIR]:
+ * the dashboard's pages and plots as static files with relative links, so a
+ * series report can be published on any static web host.
+ *
+ * The pages come from the same renderers as the server (server/ui.h) with an
+ * export link mode: every file sits flat in DIR (static files in DIR/static),
+ * named by ui_href_* from ui_safe_name, so the name a page links is the name
+ * written here, and no series name, sha or hash from the DB can reach outside
+ * DIR ('/', '.' and every other byte become '_' plus a hash). Each file is
+ * written to a temp name in DIR and renamed into place. Plots are rendered
+ * into a scratch folder inside DIR and moved to their names.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <unistd.h>
+#include "analysis.h"
+#include "commands.h"
+#include "fw-db.h"
+#include "plot.h"
+#include "routes.h"
+#include "ui.h"
+
+struct export {
+	const char *out;
+	const char *static_dir;
+	struct fw_ui ui;
+	char *scratch;        /* DIR/.plots-<pid>: gnuplot's working files */
+	int files;
+};
+
+static int write_file(struct export *ex, const char *name, const char *data, size_t len)
+{
+	struct strbuf path = STRBUF_INIT, tmp = STRBUF_INIT;
+	FILE *f;
+	int ret = -1;
+
+	strbuf_addf(&path, "%s/%s", ex->out, name);
+	strbuf_addf(&tmp, "%s/.tmp-%ld", ex->out, (long)getpid());
+	f = fopen(tmp.buf, "w");
+	if (!f) {
+		fprintf(stderr, "export: %s: %s\n", tmp.buf, strerror(errno));
+		goto cleanup;
+	}
+	if (fwrite(data, 1, len, f) != len) {
+		fclose(f);
+		fprintf(stderr, "export: writing %s: %s\n", name, strerror(errno));
+		goto unlink;
+	}
+	if (fclose(f) || rename(tmp.buf, path.buf)) {
+		fprintf(stderr, "export: %s: %s\n", path.buf, strerror(errno));
+		goto unlink;
+	}
+	ex->files++;
+	ret = 0;
+	goto cleanup;
+unlink:
+	unlink(tmp.buf);
+cleanup:
+	strbuf_release(&path);
+	strbuf_release(&tmp);
+	return ret;
+}
+
+static int write_sb(struct export *ex, const struct strbuf *name, const struct strbuf *data)
+{
+	return write_file(ex, name->buf, data->buf, data->len);
+}
+
+/* The stylesheet and icon the pages link (by the same href function). */
+static int copy_static(struct export *ex)
+{
+	static const char *files[] = { "style.css", "favicon.svg" };
+	struct strbuf dir = STRBUF_INIT, src = STRBUF_INIT, data = STRBUF_INIT, name = STRBUF_INIT;
+	int ret = -1;
+
+	strbuf_addf(&dir, "%s/static", ex->out);
+	if (mkdir(dir.buf, 0755) && errno != EEXIST) {
+		fprintf(stderr, "export: %s: %s\n", dir.buf, strerror(errno));
+		goto cleanup;
+	}
+	for (size_t i = 0; i < sizeof(files) / sizeof(files[0]); i++) {
+		strbuf_reset(&src);
+		strbuf_reset(&data);
+		strbuf_reset(&name);
+		strbuf_addf(&src, "%s/%s", ex->static_dir, files[i]);
+		if (strbuf_read_file(&data, src.buf, 1 << 20)) {
+			fprintf(stderr, "export: %s: %s (use --static DIR)\n", src.buf, strerror(errno));
+			goto cleanup;
+		}
+		ui_href_static(&name, &ex->ui, files[i]);
+		if (write_sb(ex, &name, &data))
+			goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	strbuf_release(&dir);
+	strbuf_release(&src);
+	strbuf_release(&data);
+	strbuf_release(&name);
+	return ret;
+}
+
+static int export_plot(struct export *ex, const struct fw_series *s, int mi, const cJSON *rows,
+		       const cJSON *regs, int big)
+{
+	struct strbuf path = STRBUF_INIT, name = STRBUF_INIT, dst = STRBUF_INIT, err = STRBUF_INIT;
+	struct fw_plot_marks pm = { 0 };
+	struct fw_plot_opts o = { .big = big };
+	char etag[72];
+	int rendered, rc, ret = -1;
+
+	if (big) {
+		fw_plot_marks_build(s, &s->metrics[mi], rows, regs, &pm);
+		o.marks = &pm;
+	}
+	rc = fw_plot_metric_ex(ex->scratch, s, mi, &o, &path, etag, &rendered, &err);
+	if (rc == 1) {
+		ret = 0;  /* no samples: the pages say so and link no plot */
+		goto cleanup;
+	}
+	if (rc < 0) {
+		fprintf(stderr, "export: plot of %s: %s\n", s->metrics[mi].id, err.buf);
+		goto cleanup;
+	}
+	ui_href_plot(&name, &ex->ui, s, &s->metrics[mi], big ? "big" : "small");
+	strbuf_addf(&dst, "%s/%s", ex->out, name.buf);
+	if (rename(path.buf, dst.buf)) {
+		fprintf(stderr, "export: %s: %s\n", dst.buf, strerror(errno));
+		goto cleanup;
+	}
+	ex->files++;
+	ret = 0;
+cleanup:
+	fw_plot_marks_free(&pm);
+	strbuf_release(&path);
+	strbuf_release(&name);
+	strbuf_release(&dst);
+	strbuf_release(&err);
+	return ret;
+}
+
+/* The .config files the commit pages link (a link exists only when the config is stored). */
+static int export_configs(struct export *ex, const struct fw_series *s)
+{
+	sqlite3_stmt *st = NULL;
+	struct strbuf name = STRBUF_INIT;
+	int rc, ret = -1;
+
+	if (sqlite3_prepare_v2(ex->ui.db, "SELECT DISTINCT k.hash, k.body FROM configs k"
+			       " JOIN builds b ON b.config_hash = k.hash JOIN commits c ON c.id = b.commit_id"
+			       " WHERE c.series_id = ?1", -1, &st, NULL) != SQLITE_OK)
+		goto dberr;
+	sqlite3_bind_int64(st, 1, s->id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *body = (const char *)sqlite3_column_text(st, 1);
+
+		strbuf_reset(&name);
+		ui_href_config(&name, &ex->ui, (const char *)sqlite3_column_text(st, 0));
+		if (write_file(ex, name.buf, body ? body : "", body ? strlen(body) : 0))
+			goto cleanup;
+	}
+	if (rc != SQLITE_DONE)
+		goto dberr;
+	ret = 0;
+	goto cleanup;
+dberr:
+	fprintf(stderr, "export: configs: %s\n", sqlite3_errmsg(ex->ui.db));
+cleanup:
+	sqlite3_finalize(st);
+	strbuf_release(&name);
+	return ret;
+}
+
+static int export_series(struct export *ex, const char *series)
+{
+	struct strbuf err = STRBUF_INIT, name = STRBUF_INIT, page = STRBUF_INIT;
+	struct fw_series s;
+	cJSON *an = NULL, *regs = NULL, *json = NULL;
+	const cJSON *rows;
+	char *txt = NULL;
+	int rc, ret = -1;
+
+	rc = fw_series_load(ex->ui.db, series, &s, &err);
+	if (rc) {
+		fprintf(stderr, "export: series %s: %s\n", series, rc == 1 ? "no such series" : err.buf);
+		strbuf_release(&err);
+		return -1;
+	}
+	an = fw_ui_analysis(ex->ui.db, s.name, s.revision);
+	regs = fw_ui_regressions(ex->ui.db, s.name, s.revision);
+	rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
+
+	ui_series_render(&ex->ui, &s, an, &page);
+	ui_href_series(&name, &ex->ui, s.name);
+	if (write_sb(ex, &name, &page))
+		goto cleanup;
+
+	/* The series' data files, as the server's API resources they replace. */
+	strbuf_reset(&page);
+	strbuf_reset(&name);
+	fw_series_report(&s, an, &page);
+	ui_href_data(&name, &ex->ui, s.name, "report.txt");
+	if (write_sb(ex, &name, &page))
+		goto cleanup;
+	strbuf_reset(&page);
+	strbuf_reset(&name);
+	fw_series_csv(&s, &page);
+	ui_href_data(&name, &ex->ui, s.name, "csv");
+	if (write_sb(ex, &name, &page))
+		goto cleanup;
+	strbuf_reset(&name);
+	json = fw_series_json(&s, an);
+	txt = cJSON_Print(json);
+	ui_href_data(&name, &ex->ui, s.name, "json");
+	if (!txt || write_file(ex, name.buf, txt, strlen(txt)))
+		goto cleanup;
+
+	for (int c = 0; c < s.ncommits; c++) {
+		strbuf_reset(&page);
+		strbuf_reset(&name);
+		if (ui_commit_render(&ex->ui, &s, c, an, &page)) {
+			fprintf(stderr, "export: commit %s: %s\n", s.commits[c].sha, sqlite3_errmsg(ex->ui.db));
+			goto cleanup;
+		}
+		ui_href_commit(&name, &ex->ui, s.name, s.commits[c].sha);
+		if (write_sb(ex, &name, &page))
+			goto cleanup;
+	}
+	for (int i = 0; i < s.nmetrics; i++) {
+		strbuf_reset(&page);
+		strbuf_reset(&name);
+		ui_metric_render(&ex->ui, &s, i, an, regs, &page);
+		ui_href_metric(&name, &ex->ui, &s, &s.metrics[i]);
+		if (write_sb(ex, &name, &page) || export_plot(ex, &s, i, rows, regs, 0) ||
+		    export_plot(ex, &s, i, rows, regs, 1))
+			goto cleanup;
+	}
+	ret = export_configs(ex, &s);
+cleanup:
+	free(txt);
+	cJSON_Delete(json);
+	cJSON_Delete(an);
+	cJSON_Delete(regs);
+	fw_series_free(&s);
+	strbuf_release(&err);
+	strbuf_release(&name);
+	strbuf_release(&page);
+	return ret;
+}
+
+int cmd_export(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "db", required_argument, NULL, 'd' },
+		{ "out", required_argument, NULL, 'o' },
+		{ "series", required_argument, NULL, 's' },
+		{ "static", required_argument, NULL, 'S' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct export ex = { .static_dir = "static" };
+	struct strbuf err = STRBUF_INIT, page = STRBUF_INIT, scratch = STRBUF_INIT;
+	const char *dbpath = NULL, *series = NULL;
+	cJSON *list = NULL, *it;
+	int opt, ret = 1;
+
+	while ((opt = getopt_long(argc, argv, "d:o:s:S:", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'd': dbpath = optarg; break;
+		case 'o': ex.out = optarg; break;
+		case 's': series = optarg; break;
+		case 'S': ex.static_dir = optarg; break;
+		default: goto usage;
+		}
+	}
+	if (!dbpath || !ex.out || optind != argc)
+		goto usage;
+	/* Export reads an existing DB; opening would otherwise create an empty one. */
+	if (access(dbpath, R_OK)) {
+		fprintf(stderr, "export: %s: %s\n", dbpath, strerror(errno));
+		goto cleanup;
+	}
+	ex.ui.db = fw_db_open(dbpath, &err);
+	if (!ex.ui.db) {
+		fprintf(stderr, "export: %s\n", err.buf);
+		goto cleanup;
+	}
+	ex.ui.exported = 1;
+	ex.ui.only_series = series;
+	if (mkdir(ex.out, 0755) && errno != EEXIST) {
+		fprintf(stderr, "export: %s: %s\n", ex.out, strerror(errno));
+		goto cleanup;
+	}
+	strbuf_addf(&scratch, "%s/.plots-%ld", ex.out, (long)getpid());
+	if (mkdir(scratch.buf, 0700)) {
+		fprintf(stderr, "export: %s: %s\n", scratch.buf, strerror(errno));
+		goto cleanup;
+	}
+	ex.scratch = scratch.buf;
+	if (copy_static(&ex))
+		goto cleanup;
+	list = fw_series_list_json(ex.ui.db);
+	if (!list) {
+		fprintf(stderr, "export: %s\n", sqlite3_errmsg(ex.ui.db));
+		goto cleanup;
+	}
+	if (series) {
+		int found = 0;
+
+		cJSON_ArrayForEach(it, list)
+			found |= !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(it, "name")), series);
+		if (!found) {
+			fprintf(stderr, "export: no such series: %s\n", series);
+			goto cleanup;
+		}
+	}
+	cJSON_ArrayForEach(it, list) {
+		const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(it, "name"));
+
+		if (name && ui_has_series(&ex.ui, name) && export_series(&ex, name))
+			goto cleanup;
+	}
+	if (ui_index_render(&ex.ui, &page)) {
+		fprintf(stderr, "export: index: %s\n", sqlite3_errmsg(ex.ui.db));
+		goto cleanup;
+	}
+	if (write_file(&ex, "index.html", page.buf, page.len))
+		goto cleanup;
+	printf("exported %d files to %s\n", ex.files, ex.out);
+	ret = 0;
+	goto cleanup;
+usage:
+	fprintf(stderr, "usage: foliowatch-server export --db FILE --out DIR [--series NAME] [--static DIR]\n");
+	ret = 2;
+cleanup:
+	/* Only gnuplot's leftovers of a failed render can remain in the scratch folder. */
+	if (ex.scratch && rmdir(ex.scratch))
+		fprintf(stderr, "export: %s not empty: %s\n", ex.scratch, strerror(errno));
+	cJSON_Delete(list);
+	sqlite3_close(ex.ui.db);
+	strbuf_release(&err);
+	strbuf_release(&page);
+	strbuf_release(&scratch);
+	return ret;
+}
