@@ -1,9 +1,13 @@
 /*
- * GET /api/v1/compare?series=NAME&base=SHA&head=SHA: per metric (and
- * environment) the two medians and delta %. Interval, p-value and verdict
- * are the analysis code's and are null until it is linked in.
+ * GET /api/v1/compare?series=NAME&base=SHA&head=SHA[&revision=N][&base_revision=M]:
+ * per metric (and environment) the two medians and delta %. Interval,
+ * p-value and verdict are the analysis code's (fw_analysis_compare, which
+ * takes any two commit ids). The head commit is looked up in revision N
+ * (default newest) and the base in revision M (default: the same), so a
+ * commit of v2 can be compared with its counterpart in v1.
  */
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "routes.h"
 #include "analysis.h"
@@ -28,13 +32,15 @@ static int find(struct fw_req *r, const struct fw_series *s, const char *field,
 enum MHD_Result api_compare(struct fw_req *r)
 {
 	struct strbuf name = STRBUF_INIT, base = STRBUF_INIT, head = STRBUF_INIT;
-	struct fw_series s;
+	struct strbuf brev = STRBUF_INIT;
+	struct fw_series s, bs_own;
+	const struct fw_series *bs = &s;  /* the base's revision: s unless base_revision= */
 	enum MHD_Result ret;
 	cJSON *root, *arr, *an = NULL;
 	const cJSON *rows = NULL;
 	struct fw_analysis_opts o;
 	struct strbuf err = STRBUF_INIT;
-	int bi, hi, loaded = 0;
+	int bi, hi, loaded = 0, bloaded = 0;
 
 	if (req_query(r, "series", &name) || !name.len) {
 		ret = reply_error(r, 400, "missing_parameter", "series", "series=NAME is required");
@@ -43,25 +49,57 @@ enum MHD_Result api_compare(struct fw_req *r)
 	if (req_series(r, name.buf, "series", &s, &ret))
 		goto cleanup;
 	loaded = 1;
-	if ((bi = find(r, &s, "base", &base, &ret)) < 0 || (hi = find(r, &s, "head", &head, &ret)) < 0)
+	if (!req_query(r, "base_revision", &brev) || brev.len) {
+		char *end = NULL;
+		long rev = strtol(brev.buf, &end, 10);
+		int rc;
+
+		if (!brev.len || *end || rev <= 0 || rev > 1000000) {
+			ret = reply_error(r, 400, "bad_parameter", "base_revision",
+					  "base_revision must be a positive number");
+			goto cleanup;
+		}
+		rc = fw_series_load_rev(req_db(r), s.name, (int)rev, &bs_own, &err);
+		if (rc) {
+			ret = rc == 1 ? reply_error(r, 404, "not_found", "base_revision", "no such revision of this series")
+				      : reply_error(r, 503, "db_error", NULL, err.buf);
+			goto cleanup;
+		}
+		bloaded = 1;
+		bs = &bs_own;
+	}
+	if ((bi = find(r, bs, "base", &base, &ret)) < 0 || (hi = find(r, &s, "head", &head, &ret)) < 0)
 		goto cleanup;
 	fw_analysis_opts_init(&o);
 	o.use_cache = 1;
-	if (fw_analysis_compare(req_db(r), s.commits[bi].id, s.commits[hi].id, &o, &an, &err))
+	if (fw_analysis_compare(req_db(r), bs->commits[bi].id, s.commits[hi].id, &o, &an, &err))
 		an = NULL;
 	rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
 	root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "series", s.name);
-	cJSON_AddStringToObject(root, "base", s.commits[bi].sha);
+	cJSON_AddStringToObject(root, "base", bs->commits[bi].sha);
 	cJSON_AddStringToObject(root, "head", s.commits[hi].sha);
+	cJSON_AddNumberToObject(root, "base_revision", bs->revision);
+	cJSON_AddNumberToObject(root, "head_revision", s.revision);
 	cJSON_AddBoolToObject(root, "analysed", an != NULL);
 	arr = cJSON_AddArrayToObject(root, "metrics");
 	for (int i = 0; i < s.nmetrics; i++) {
 		const struct fw_metric *m = &s.metrics[i];
-		const struct fw_cell *b = &m->cells[bi], *h = &m->cells[hi];
+		const struct fw_cell *h = &m->cells[hi], *b;
+		static const struct fw_cell none = { .median = NAN };
+		struct strbuf wvm = STRBUF_INIT;
 		cJSON *jo;
 		double d = NAN;
+		int bm = i;
 
+		if (bs != &s) {  /* m->id may be truncated for display: match the full names */
+			strbuf_addf(&wvm, "%s/%s/%s", m->workload, m->variant, m->metric);
+			bm = fw_series_find_metric(bs, wvm.buf, m->env, 0);
+			strbuf_release(&wvm);
+		}
+
+		/* Across revisions the base's metric is found by name and environment. */
+		b = bm >= 0 ? &bs->metrics[bm].cells[bi] : &none;
 		if (!b->n && !h->n)
 			continue;
 		if (!isnan(b->median) && !isnan(h->median) && b->median != 0)
@@ -85,6 +123,9 @@ cleanup:
 	strbuf_release(&err);
 	if (loaded)
 		fw_series_free(&s);
+	if (bloaded)
+		fw_series_free(&bs_own);
+	strbuf_release(&brev);
 	strbuf_release(&name);
 	strbuf_release(&base);
 	strbuf_release(&head);

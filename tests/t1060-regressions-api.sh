@@ -1,0 +1,67 @@
+#!/bin/bash
+# The regressions API over HTTP: GET /api/v1/regressions (filters, refreshed
+# from the analysis), POST /api/v1/regressions/{id} lifecycle with the Bearer
+# token: 401 without or with a bad token, 400 naming the field on a bad
+# status/by/body, 404 for an unknown id, 405 for other methods.
+. tests/lib/tap.sh
+. tests/lib/server.sh
+DB="$TMP_T/fw.db"
+
+mkdir -p "$TMP_T/docs"
+"$PY" tests/lib/gen-series.py "$TMP_T/docs" s1 tcg 5 base:0:-:1:1 c1:1:base:1:1 c2:2:c1:1.1:1.1:2 >/dev/null
+for f in "$TMP_T"/docs/*.json; do "$SERVER" seal "$f" >"$f.sealed" || bail "seal $f"; done
+"$SERVER" import --db "$DB" -q "$TMP_T"/docs/*.sealed
+ok $? 'series s1 imported (a 10% split regression at c2)'
+TOK=$("$SERVER" token add ci --db "$DB")
+start_server "$DB" || bail "server did not start"
+
+is "$(code /api/v1/regressions)" 200 'GET regressions'
+is "$(jget "$TMP_T/body" 'len(d["regressions"])')" 1 '... the analysis found one (refreshed on read)'
+ID=$(jget "$TMP_T/body" 'd["regressions"][0]["id"]')
+is "$(jget "$TMP_T/body" 'd["regressions"][0]["status"] + " " + d["regressions"][0]["metric"] + " " + d["regressions"][0]["sha"][:4]')" 'new split_ms c2c2' '... new, split_ms at c2'
+is "$(code '/api/v1/regressions?series=s1&status=new')" 200 'filter series + status'
+is "$(jget "$TMP_T/body" 'len(d["regressions"])')" 1 '... one new'
+code '/api/v1/regressions?status=fixed' >/dev/null
+is "$(jget "$TMP_T/body" 'len(d["regressions"])')" 0 '... none fixed'
+code '/api/v1/regressions?series=nope' >/dev/null
+is "$(jget "$TMP_T/body" 'len(d["regressions"])')" 0 '... none for an unknown series'
+is "$(code '/api/v1/regressions?status=bogus')" 400 'bad status filter: 400'
+is "$(jget "$TMP_T/body" 'd["error"]["field"]')" status '... names the field'
+
+setst() { # setst ID BODY [curl args]: prints the status
+	local id=$1 body=$2
+	shift 2
+	code "/api/v1/regressions/$id" -X POST -H 'Content-Type: application/json' --data-binary "$body" "$@"
+}
+is "$(setst "$ID" '{"status":"acknowledged","by":"alice"}')" 401 'POST without a token: 401'
+is "$(jget "$TMP_T/body" 'd["error"]["field"]')" Authorization '... names Authorization'
+is "$(setst "$ID" '{"status":"acknowledged"}' -H 'Authorization: Bearer nope')" 401 'POST with a bad token: 401'
+AUTH="Authorization: Bearer $TOK"
+is "$(setst "$ID" '{"status":"gone"}' -H "$AUTH")" 400 'bad status: 400'
+is "$(jget "$TMP_T/body" 'd["error"]["field"]')" status '... names the field status'
+is "$(setst "$ID" '{"by":"alice"}' -H "$AUTH")" 400 'missing status: 400'
+is "$(jget "$TMP_T/body" 'd["error"]["field"]')" status '... names the field status'
+is "$(setst "$ID" '{"status":"fixed","by":7}' -H "$AUTH")" 400 'by not a string: 400'
+is "$(jget "$TMP_T/body" 'd["error"]["field"]')" by '... names the field by'
+is "$(setst "$ID" 'not json' -H "$AUTH")" 400 'body not JSON: 400'
+is "$(setst 999999 '{"status":"fixed"}' -H "$AUTH")" 404 'unknown id: 404'
+is "$(jget "$TMP_T/body" 'd["error"]["field"]')" id '... names the field id'
+is "$(setst abc '{"status":"fixed"}' -H "$AUTH")" 404 'non-numeric id: 404'
+is "$(code "/api/v1/regressions/$ID" -X DELETE)" 405 'DELETE: 405'
+
+is "$(setst "$ID" '{"status":"acknowledged","by":"alice"}' -H "$AUTH")" 200 'acknowledge (by alice)'
+code "/api/v1/regressions?series=s1" >/dev/null
+is "$(jget "$TMP_T/body" 'd["regressions"][0]["status"] + " " + d["regressions"][0]["status_by"]')" 'acknowledged alice' '... stored with who'
+is "$(setst "$ID" '{"status":"invalid"}' -H "$AUTH")" 200 'invalid without "by"'
+code "/api/v1/regressions?status=invalid" >/dev/null
+is "$(jget "$TMP_T/body" 'd["regressions"][0]["status_by"]')" ci '... recorded as the token name'
+is "$(sqlite3 "$DB" "SELECT status FROM regressions WHERE id = $ID")" invalid '... in the DB'
+code "/api/v1/regressions" >/dev/null
+is "$(jget "$TMP_T/body" 'len(d["regressions"])')" 1 'a refresh does not duplicate or reopen it'
+is "$(setst "$ID" '{"status":"new","by":"bob"}' -H "$AUTH")" 200 'reopen'
+"$SERVER" regressions --db "$DB" --fail-on new >/dev/null
+is $? 1 '... and the CI gate sees it as new again'
+
+stop_server
+is $? 0 'server exits 0'
+done_testing
