@@ -3,8 +3,12 @@
  * prints it with environment.fingerprint, build.config_hash (when build.config
  * is given) and run_id computed, then checks it. For CI systems and tests that
  * write their own documents.
+ * foliowatch-server seal --out-dir DIR FILE...: the same for many documents in
+ * one process (DIR/<basename of FILE>), so a test can seal thousands quickly.
  */
 #include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -20,27 +24,24 @@ static void set_str(cJSON *obj, const char *key, const char *val)
 	cJSON_AddStringToObject(obj, key, val);
 }
 
-int cmd_seal(int argc, char **argv)
+/* Seals one document from path into out (text plus newline). 0 ok, 1 error (reported). */
+static int seal_one(const char *path, struct strbuf *out)
 {
 	struct strbuf in = STRBUF_INIT, rid = STRBUF_INIT;
 	struct fw_error e;
 	cJSON *doc = NULL, *env, *build;
 	const char *cfg;
 	char fp[65];
-	char *out = NULL;
+	char *txt = NULL;
 	int ret = 1;
 
-	if (argc > 2) {
-		fprintf(stderr, "usage: foliowatch-server seal [FILE]\n");
-		return 2;
-	}
-	if (strbuf_read_file(&in, argc == 2 ? argv[1] : "/dev/stdin", FW_DOC_MAX_BYTES)) {
-		fprintf(stderr, "seal: %s: %s\n", argc == 2 ? argv[1] : "stdin", strerror(errno));
+	if (strbuf_read_file(&in, path, FW_DOC_MAX_BYTES)) {
+		fprintf(stderr, "seal: %s: %s\n", path, strerror(errno));
 		goto cleanup;
 	}
 	doc = cJSON_ParseWithLength(in.buf, in.len);
 	if (!cJSON_IsObject(doc)) {
-		fprintf(stderr, "seal: not a JSON object\n");
+		fprintf(stderr, "seal: %s: not a JSON object\n", path);
 		goto cleanup;
 	}
 	env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
@@ -55,17 +56,83 @@ int cmd_seal(int argc, char **argv)
 	}
 	fw_doc_expected_run_id(doc, &rid);
 	set_str(doc, "run_id", rid.buf);
-	out = cJSON_PrintUnformatted(doc); /* documents are for machines; keeps under the size limit */
+	txt = cJSON_PrintUnformatted(doc); /* documents are for machines; keeps under the size limit */
 	if (fw_doc_validate(doc, &e)) {
 		fprintf(stderr, "seal: %s%s%s\n", e.field, e.field[0] ? ": " : "", e.detail);
 		goto cleanup;
 	}
-	printf("%s\n", out);
+	strbuf_addstr(out, txt);
+	strbuf_addch(out, '\n');
 	ret = 0;
 cleanup:
-	free(out);
+	free(txt);
 	cJSON_Delete(doc);
 	strbuf_release(&in);
 	strbuf_release(&rid);
+	return ret;
+}
+
+static int write_to(const char *dir, const char *src, const struct strbuf *data)
+{
+	struct strbuf path = STRBUF_INIT, tmp = STRBUF_INIT;
+	char *copy = strdup(src);
+	FILE *f;
+	int ret = 1;
+
+	if (!copy)
+		abort();
+	strbuf_addf(&path, "%s/%s", dir, basename(copy));
+	strbuf_addf(&tmp, "%s.tmp", path.buf);
+	f = fopen(tmp.buf, "w");
+	if (!f || fwrite(data->buf, 1, data->len, f) != data->len || fclose(f) ||
+	    rename(tmp.buf, path.buf)) {
+		fprintf(stderr, "seal: %s: %s\n", path.buf, strerror(errno));
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	free(copy);
+	strbuf_release(&path);
+	strbuf_release(&tmp);
+	return ret;
+}
+
+int cmd_seal(int argc, char **argv)
+{
+	static const struct option opts[] = {
+		{ "out-dir", required_argument, NULL, 'o' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct strbuf out = STRBUF_INIT;
+	const char *dir = NULL;
+	int opt, ret = 0;
+
+	while ((opt = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
+		if (opt != 'o')
+			goto usage;
+		dir = optarg;
+	}
+	if (!dir) {
+		if (argc - optind > 1)
+			goto usage;
+		ret = seal_one(optind < argc ? argv[optind] : "/dev/stdin", &out);
+		if (!ret)
+			fwrite(out.buf, 1, out.len, stdout);
+		goto cleanup;
+	}
+	if (optind == argc)
+		goto usage;
+	for (int i = optind; i < argc; i++) {
+		strbuf_reset(&out);
+		if (seal_one(argv[i], &out) || write_to(dir, argv[i], &out))
+			ret = 1;
+	}
+	goto cleanup;
+usage:
+	fprintf(stderr, "usage: foliowatch-server seal [FILE]\n"
+		"       foliowatch-server seal --out-dir DIR FILE...\n");
+	ret = 2;
+cleanup:
+	strbuf_release(&out);
 	return ret;
 }

@@ -14,7 +14,7 @@ static const struct {
 	{ "regressions", cmd_regressions, "regressions --db FILE [--series S] [--status S] [--fail-on new]   stored regressions (CI gate)" },
 	{ "report", cmd_report, "report --db FILE --series S [--revision N] [--format text|json|csv]   the series table" },
 	{ "export", cmd_export, "export --db FILE --out DIR [--series S] [--static DIR]   pages and plots as static files" },
-	{ "seal", cmd_seal, "seal [FILE]                    fill in fingerprint and run_id of a document" },
+	{ "seal", cmd_seal, "seal [FILE] | seal --out-dir DIR FILE...   fill in fingerprint and run_id of documents" },
 };
 
 static void usage(FILE *f)
