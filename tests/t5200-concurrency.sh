@@ -45,7 +45,7 @@ round() { # round NAME: all clients at once; status lines in $TMP_T/NAME-*.out
 t0=$(date +%s.%N)
 round first
 t1=$(date +%s.%N)
-diag "$N POSTs from $CLIENTS clients in $(echo "$t1 - $t0" | bc) s ($(echo "$N / ($t1 - $t0)" | bc) documents/s)"
+diag "$(awk -v n="$N" -v c="$CLIENTS" -v a="$t0" -v b="$t1" 'BEGIN { printf "%d POSTs from %d clients in %.2f s (%.0f documents/s)", n, c, b - a, n / (b - a) }')"
 is "$(cat "$TMP_T"/first-*.out | wc -l)" "$N" 'a status for every POST'
 is "$(cat "$TMP_T"/first-*.out | grep -c '^201$')" "$N" '... every one 201 stored'
 is "$(cat "$TMP_T"/first-*.out | grep -c '^5')" 0 '... no 5xx'
