@@ -1,0 +1,21 @@
+#!/bin/sh
+# The CI regression gate against a remote foliowatch server: exits 1 when the
+# series has new regressions (what `foliowatch-server regressions --fail-on new`
+# does on the server's own DB), 2 when the server cannot be asked.
+#   usage: gate.sh URL SERIES [CURL_OPTS...]
+set -u
+[ $# -ge 2 ] || { echo "usage: $0 URL SERIES" >&2; exit 2; }
+url=$1 series=$2; shift 2
+body=$(curl -sS --fail-with-body -G "$@" --data-urlencode "series=$series" --data-urlencode "status=new" \
+	"$url/api/v1/regressions") || { echo "gate: cannot query $url: $body" >&2; exit 2; }
+case $body in
+*'"regressions"'*) ;;
+*) echo "gate: unexpected answer from $url: $body" >&2; exit 2 ;;
+esac
+n=$(printf '%s' "$body" | grep -o '"id":' | wc -l)
+if [ "$n" -gt 0 ]; then
+	echo "gate: $n new regression(s) in series $series:"
+	printf '%s\n' "$body" | tr '{' '\n' | grep '"id":' | sed 's/^/  /'
+	exit 1
+fi
+echo "gate: no new regressions in series $series"
