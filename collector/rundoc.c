@@ -203,7 +203,8 @@ cJSON *fw_rundoc_results(struct fw_chan *c, const char *workloads, int *n_errors
 		/* error records or missing rounds: this result's numbers are not whole */
 		strbuf_reset(&msg);
 		for (size_t j = 0; j < c->nrec; j++)
-			if (c->rec[j].type == FW_REC_ERROR && same(&c->rec[j], w, v))
+			if (c->rec[j].type == FW_REC_ERROR && same(&c->rec[j], w, v) &&
+			    !strstr(msg.buf, fw_chan_get(&c->rec[j], "msg"))) /* once per round says nothing new */
 				strbuf_addf(&msg, "%s%s", msg.len ? "\n" : "", fw_chan_get(&c->rec[j], "msg"));
 		if (!msg.len && c->rounds > 0 && n != c->rounds)
 			strbuf_addf(&msg, "%d of %ld rounds reported", n, c->rounds);
@@ -230,7 +231,8 @@ cJSON *fw_rundoc_results(struct fw_chan *c, const char *workloads, int *n_errors
 			continue;
 		strbuf_reset(&msg);
 		for (size_t j = i; j < c->nrec; j++)
-			if (c->rec[j].type == FW_REC_ERROR && same(&c->rec[j], w, v))
+			if (c->rec[j].type == FW_REC_ERROR && same(&c->rec[j], w, v) &&
+			    !strstr(msg.buf, fw_chan_get(&c->rec[j], "msg")))
 				strbuf_addf(&msg, "%s%s", msg.len ? "\n" : "", fw_chan_get(&c->rec[j], "msg"));
 		strbuf_tail(&msg, 4000);
 		cJSON_AddItemToArray(arr, error_result(w, v, "status", "", "lower_is_better", "count", msg.buf));

@@ -38,6 +38,10 @@ is "$(status panic)" panic "init that exits: status panic"
 like "$(jq -r .boot.log_tail "$TMP_T/panic.json")" "Kernel panic" "panic: log tail kept"
 is "$(nsamples panic)" 0 "panic: no samples"
 
+boot rdinit ok --append "fwtest=ok rdinit=/nonexistent"
+is "$(status rdinit)" panic "kernel command line rdinit=/nonexistent: status panic"
+is "$(nsamples rdinit)" 0 "rdinit panic: no samples"
+
 boot hang hang --timeout 25
 is "$(status hang)" timeout "init that never ends: status timeout"
 is "$(nsamples hang)" 0 "timeout: no samples"
@@ -60,7 +64,7 @@ is "$(nsamples werr)" 2 "workload error: the other workload keeps its samples"
 
 # the DB holds the same: samples only from the clean run and the healthy workload
 if command -v sqlite3 >/dev/null; then
-	is "$(sqlite3 "$DB" 'select count(*) from runs')" 6 "six runs stored"
+	is "$(sqlite3 "$DB" 'select count(*) from runs')" 7 "seven runs stored"
 	is "$(sqlite3 "$DB" 'select count(*) from samples')" 6 "samples stored only from whole results"
 fi
 done_testing
