@@ -8,7 +8,9 @@ static const struct {
 	int (*fn)(int, char **);
 	const char *help;
 } commands[] = {
+	{ "boot", cmd_boot, "boot --kernel bzImage [--workloads L] [--accel A] [--db F | --out F]  one measured boot" },
 	{ "post", cmd_post, "post --url URL --token-file F [--spool DIR] doc.json...  send run documents" },
+	{ "probe", cmd_probe, "probe                          which accelerators (kvm, tcg, icount) boot a kernel here" },
 	{ "series", cmd_series, "series --tree DIR (--range A..B | --base REV --mbox F --worktree DIR)  list a series" },
 };
 

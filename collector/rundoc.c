@@ -1,0 +1,439 @@
+/* Run documents from a capture and the facts around a boot (see rundoc.h). */
+#include "rundoc.h"
+#include "runcmd.h"
+#include "fw-db.h"
+#include <errno.h>
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/utsname.h>
+#include <unistd.h>
+
+static void copy_trim(char *dst, size_t n, const char *src)
+{
+	size_t len;
+
+	while (*src == ' ' || *src == '\t')
+		src++;
+	snprintf(dst, n, "%s", src);
+	len = strlen(dst);
+	while (len && (dst[len - 1] == '\n' || dst[len - 1] == ' ' || dst[len - 1] == '\r'))
+		dst[--len] = '\0';
+	/* only the first line: version banners continue with copyright lines */
+	dst[strcspn(dst, "\n")] = '\0';
+}
+
+void fw_hostfacts_collect(struct fw_hostfacts *f, const char *host_label, const char *qemu)
+{
+	const char *qv[] = { qemu ? qemu : "qemu-system-x86_64", "--version", NULL };
+	const char *fv[] = { "fio", "--version", NULL };
+	struct strbuf sb = STRBUF_INIT;
+	struct utsname u;
+	FILE *fp;
+	char line[512];
+
+	memset(f, 0, sizeof(*f));
+	if (host_label && *host_label)
+		snprintf(f->host, sizeof(f->host), "%s", host_label);
+	else if (gethostname(f->host, sizeof(f->host) - 1) < 0 || !f->host[0])
+		snprintf(f->host, sizeof(f->host), "unknown");
+	/* "QEMU emulator version 7.2.22 (Debian ...)": keep the version and the build tag */
+	if (!runcmd_capture(qv, NULL, &sb)) {
+		const char *p = strstr(sb.buf, "version ");
+		copy_trim(f->qemu_version, sizeof(f->qemu_version), p ? p + 8 : sb.buf);
+	}
+	strbuf_reset(&sb);
+	if (!runcmd_capture(fv, NULL, &sb))
+		copy_trim(f->fio_version, sizeof(f->fio_version), sb.buf);
+	if (!uname(&u))
+		snprintf(f->host_kernel, sizeof(f->host_kernel), "%s", u.release);
+	if ((fp = fopen("/proc/cpuinfo", "r"))) {
+		while (fgets(line, sizeof(line), fp))
+			if (!strncmp(line, "model name", 10) && strchr(line, ':')) {
+				copy_trim(f->cpu_model, sizeof(f->cpu_model), strchr(line, ':') + 1);
+				break;
+			}
+		fclose(fp);
+	}
+	strbuf_release(&sb);
+}
+
+/* Numbers stay numbers in params ("512" -> 512), everything else is text. */
+static void add_scalar(cJSON *obj, const char *key, const char *val)
+{
+	char *end;
+	double d;
+
+	if (cJSON_GetObjectItemCaseSensitive(obj, key) || cJSON_GetArraySize(obj) >= 64)
+		return; /* first one wins; the validator allows 64 keys */
+	errno = 0;
+	d = strtod(val, &end);
+	if (*val && !*end && !errno && isfinite(d) && strspn(val, "0123456789+-.eE") == strlen(val))
+		cJSON_AddNumberToObject(obj, key, d);
+	else
+		cJSON_AddStringToObject(obj, key, val);
+}
+
+static int same(const struct fw_chan_rec *r, const char *w, const char *v)
+{
+	return !strcmp(fw_chan_get(r, "workload"), w) && !strcmp(fw_chan_get(r, "variant"), v);
+}
+
+static cJSON *error_result(const char *workload, const char *variant, const char *metric,
+			   const char *unit, const char *direction, const char *kind, const char *msg)
+{
+	cJSON *r = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(r, "workload", workload);
+	cJSON_AddStringToObject(r, "variant", variant);
+	cJSON_AddStringToObject(r, "metric", metric);
+	cJSON_AddStringToObject(r, "unit", unit);
+	cJSON_AddStringToObject(r, "direction", direction);
+	cJSON_AddStringToObject(r, "kind", kind);
+	cJSON_AddStringToObject(r, "error", msg);
+	return r;
+}
+
+static cJSON *results_for_bad_capture(const struct fw_chan *c, const char *workloads, int *n_errors)
+{
+	cJSON *arr = cJSON_CreateArray();
+	char why[400], msg[512];
+
+	fw_chan_describe(c, why, sizeof(why));
+	snprintf(msg, sizeof(msg), "result channel %s; no numbers kept", why);
+	for (const char *p = workloads; p && *p;) {
+		size_t len = strcspn(p, ",");
+		char name[101];
+		snprintf(name, sizeof(name), "%.*s", (int)(len > 100 ? 100 : len), p);
+		if (*name && !strchr(name, '/')) {
+			cJSON_AddItemToArray(arr, error_result(name, "all", "status", "", "lower_is_better",
+							       "count", msg));
+			(*n_errors)++;
+		}
+		p += len + (p[len] == ',');
+	}
+	return arr;
+}
+
+cJSON *fw_rundoc_results(struct fw_chan *c, const char *workloads, int *n_errors)
+{
+	cJSON *arr = NULL, *r;
+	struct strbuf msg = STRBUF_INIT;
+
+	*n_errors = 0;
+	if (c->status != FW_CHAN_COMPLETE)
+		return results_for_bad_capture(c, workloads, n_errors);
+	arr = cJSON_CreateArray();
+	/* one result per (workload, variant, metric), in order of first sample */
+	for (size_t i = 0; i < c->nrec; i++) {
+		const struct fw_chan_rec *s = &c->rec[i];
+		const char *w = fw_chan_get(s, "workload"), *v = fw_chan_get(s, "variant");
+		const char *m = fw_chan_get(s, "metric");
+		cJSON *samples, *counters, *params;
+		int seen = 0, have_counters = 0, n = 0;
+		long prev_round = -1;
+
+		if (s->type != FW_REC_SAMPLE)
+			continue;
+		for (size_t j = 0; j < i && !seen; j++)
+			seen = c->rec[j].type == FW_REC_SAMPLE && same(&c->rec[j], w, v) &&
+			       !strcmp(fw_chan_get(&c->rec[j], "metric"), m);
+		if (seen)
+			continue;
+		r = cJSON_CreateObject();
+		cJSON_AddStringToObject(r, "workload", w);
+		cJSON_AddStringToObject(r, "variant", v);
+		params = cJSON_AddObjectToObject(r, "params");
+		for (size_t j = 0; j < c->nrec; j++) {
+			const struct fw_chan_rec *p = &c->rec[j];
+			int global = p->type == FW_REC_INFO && !fw_chan_get(p, "workload");
+			if (!(p->type == FW_REC_PARAM || p->type == FW_REC_INFO))
+				continue;
+			if (!global && !(fw_chan_get(p, "workload") && fw_chan_get(p, "variant") && same(p, w, v)))
+				continue;
+			for (int k = 0; k < p->nkv; k++)
+				if (strcmp(p->kv[k].key, "workload") && strcmp(p->kv[k].key, "variant"))
+					add_scalar(params, p->kv[k].key, p->kv[k].val);
+		}
+		cJSON_AddStringToObject(r, "metric", m);
+		cJSON_AddStringToObject(r, "unit", fw_chan_get(s, "unit"));
+		cJSON_AddStringToObject(r, "direction", fw_chan_get(s, "direction"));
+		cJSON_AddStringToObject(r, "kind", fw_chan_get(s, "kind"));
+		samples = cJSON_AddArrayToObject(r, "samples");
+		counters = cJSON_CreateArray();
+		/* samples in round order; the guest writes rounds in order, so anything else is corrupt */
+		for (size_t j = i; j < c->nrec; j++) {
+			const struct fw_chan_rec *t = &c->rec[j];
+			cJSON *cobj;
+			if (t->type != FW_REC_SAMPLE || !same(t, w, v) || strcmp(fw_chan_get(t, "metric"), m))
+				continue;
+			if (t->round <= prev_round) {
+				c->status = FW_CHAN_CORRUPT;
+				c->bad_line = t->line;
+				snprintf(c->why, sizeof(c->why), "sample for round %ld repeats or goes back", t->round);
+				cJSON_Delete(r);
+				cJSON_Delete(counters);
+				cJSON_Delete(arr);
+				*n_errors = 0;
+				arr = results_for_bad_capture(c, workloads, n_errors);
+				goto cleanup;
+			}
+			prev_round = t->round;
+			cJSON_AddItemToArray(samples, cJSON_CreateNumber(t->value));
+			n++;
+			cobj = cJSON_CreateObject();
+			for (size_t k = 0; k < c->nrec; k++) {
+				const struct fw_chan_rec *q = &c->rec[k];
+				if (q->type != FW_REC_COUNTERS || !same(q, w, v) || q->round != t->round)
+					continue;
+				have_counters = 1;
+				for (int x = 0; x < q->nkv; x++)
+					if (strcmp(q->kv[x].key, "workload") && strcmp(q->kv[x].key, "variant") &&
+					    strcmp(q->kv[x].key, "round") && cJSON_GetArraySize(cobj) < 256 &&
+					    !cJSON_GetObjectItemCaseSensitive(cobj, q->kv[x].key))
+						cJSON_AddNumberToObject(cobj, q->kv[x].key, strtod(q->kv[x].val, NULL));
+			}
+			cJSON_AddItemToArray(counters, cobj);
+		}
+		if (have_counters)
+			cJSON_AddItemToObject(r, "counters", counters);
+		else
+			cJSON_Delete(counters);
+		/* error records or missing rounds: this result's numbers are not whole */
+		strbuf_reset(&msg);
+		for (size_t j = 0; j < c->nrec; j++)
+			if (c->rec[j].type == FW_REC_ERROR && same(&c->rec[j], w, v) &&
+			    !strstr(msg.buf, fw_chan_get(&c->rec[j], "msg"))) /* once per round says nothing new */
+				strbuf_addf(&msg, "%s%s", msg.len ? "\n" : "", fw_chan_get(&c->rec[j], "msg"));
+		if (!msg.len && c->rounds > 0 && n != c->rounds)
+			strbuf_addf(&msg, "%d of %ld rounds reported", n, c->rounds);
+		if (msg.len) {
+			cJSON_DeleteItemFromObjectCaseSensitive(r, "samples");
+			cJSON_DeleteItemFromObjectCaseSensitive(r, "counters");
+			strbuf_tail(&msg, 4000);
+			cJSON_AddStringToObject(r, "error", msg.buf);
+			(*n_errors)++;
+		}
+		cJSON_AddItemToArray(arr, r);
+	}
+	/* error records of a workload/variant without any sample */
+	for (size_t i = 0; i < c->nrec; i++) {
+		const struct fw_chan_rec *e = &c->rec[i];
+		const char *w = fw_chan_get(e, "workload"), *v = fw_chan_get(e, "variant");
+		int seen = 0;
+		if (e->type != FW_REC_ERROR)
+			continue;
+		for (size_t j = 0; j < c->nrec && !seen; j++)
+			seen = (c->rec[j].type == FW_REC_SAMPLE || (j < i && c->rec[j].type == FW_REC_ERROR)) &&
+			       same(&c->rec[j], w, v);
+		if (seen)
+			continue;
+		strbuf_reset(&msg);
+		for (size_t j = i; j < c->nrec; j++)
+			if (c->rec[j].type == FW_REC_ERROR && same(&c->rec[j], w, v) &&
+			    !strstr(msg.buf, fw_chan_get(&c->rec[j], "msg")))
+				strbuf_addf(&msg, "%s%s", msg.len ? "\n" : "", fw_chan_get(&c->rec[j], "msg"));
+		strbuf_tail(&msg, 4000);
+		cJSON_AddItemToArray(arr, error_result(w, v, "status", "", "lower_is_better", "count", msg.buf));
+		(*n_errors)++;
+	}
+	/* a requested workload that reported nothing at all did not run: say so */
+	for (const char *p = workloads; p && *p;) {
+		size_t len = strcspn(p, ",");
+		char name[101];
+		int found = 0;
+		snprintf(name, sizeof(name), "%.*s", (int)(len > 100 ? 100 : len), p);
+		cJSON_ArrayForEach(r, arr)
+			found |= !strcmp(fw_json_str(r, "workload", ""), name);
+		if (*name && !found && !strchr(name, '/')) {
+			cJSON_AddItemToArray(arr, error_result(name, "all", "status", "", "lower_is_better", "count",
+							       "workload reported no results"));
+			(*n_errors)++;
+		}
+		p += len + (p[len] == ',');
+	}
+cleanup:
+	strbuf_release(&msg);
+	return arr;
+}
+
+static const char *nz(const char *s, const char *dflt)
+{
+	return s && *s ? s : dflt;
+}
+
+/* Everything but results; run_id and fingerprint are computed here, never typed in. */
+static cJSON *skeleton(const struct fw_rundoc_facts *f, const char *boot_status)
+{
+	cJSON *doc = cJSON_CreateObject(), *o, *wl;
+	char now[32], fp[65];
+	struct strbuf rid = STRBUF_INIT;
+
+	fw_now_iso(now);
+	cJSON_AddStringToObject(doc, "format", FW_DOC_FORMAT);
+	cJSON_AddStringToObject(doc, "origin", nz(f->origin, "local"));
+	cJSON_AddStringToObject(doc, "created_at", now);
+	o = cJSON_AddObjectToObject(doc, "tree");
+	cJSON_AddStringToObject(o, "name", nz(f->tree_name, "unknown"));
+	cJSON_AddStringToObject(o, "url", nz(f->tree_url, ""));
+	o = cJSON_AddObjectToObject(doc, "series");
+	cJSON_AddStringToObject(o, "name", nz(f->series, "adhoc"));
+	cJSON_AddNumberToObject(o, "revision", f->revision > 0 ? f->revision : 1);
+	cJSON_AddStringToObject(o, "base", nz(f->series_base, "unknown"));
+	o = cJSON_AddObjectToObject(doc, "commit");
+	cJSON_AddStringToObject(o, "sha", nz(f->commit_sha, "unknown"));
+	cJSON_AddStringToObject(o, "key", nz(f->commit_key, nz(f->commit_sha, "unknown")));
+	cJSON_AddStringToObject(o, "subject", nz(f->commit_subject, ""));
+	cJSON_AddStringToObject(o, "author", nz(f->commit_author, ""));
+	cJSON_AddNumberToObject(o, "position", f->position);
+	if (f->commit_parent && *f->commit_parent)
+		cJSON_AddStringToObject(o, "parent", f->commit_parent);
+	o = cJSON_AddObjectToObject(doc, "build");
+	cJSON_AddStringToObject(o, "status", f->build_failed ? "failed" : "ok");
+	if (f->build_seconds >= 0)
+		cJSON_AddNumberToObject(o, "seconds", f->build_seconds);
+	cJSON_AddStringToObject(o, "kernel_version", nz(f->kernel_version, ""));
+	if (f->config && *f->config)
+		cJSON_AddStringToObject(o, "config", f->config);
+	cJSON_AddStringToObject(o, "config_hash", nz(f->config_hash, ""));
+	cJSON_AddStringToObject(o, "compiler", nz(f->compiler, ""));
+	if (f->build_log_tail)
+		cJSON_AddStringToObject(o, "log_tail", f->build_log_tail);
+	o = cJSON_AddObjectToObject(doc, "environment");
+	cJSON_AddStringToObject(o, "host", nz(f->host->host, "unknown"));
+	cJSON_AddStringToObject(o, "accel", nz(f->accel, "tcg"));
+	cJSON_AddStringToObject(o, "qemu_version", f->host->qemu_version);
+	cJSON_AddNumberToObject(o, "vcpus", f->vcpus);
+	cJSON_AddNumberToObject(o, "memory_mib", f->memory_mib);
+	cJSON_AddStringToObject(o, "host_kernel", f->host->host_kernel);
+	cJSON_AddStringToObject(o, "cpu_model", f->host->cpu_model);
+	cJSON_AddStringToObject(o, "foliowatch_version", FW_VERSION);
+	cJSON_AddStringToObject(o, "fio_version", f->host->fio_version);
+	fw_env_fingerprint(o, fp);
+	cJSON_AddStringToObject(o, "fingerprint", fp);
+	o = cJSON_AddObjectToObject(doc, "boot");
+	cJSON_AddStringToObject(o, "status", boot_status);
+	cJSON_AddNumberToObject(o, "taint", (double)f->taint);
+	if (f->boot_seconds >= 0)
+		cJSON_AddNumberToObject(o, "seconds", f->boot_seconds);
+	if (f->qemu_cmdline)
+		cJSON_AddStringToObject(o, "qemu_cmdline", f->qemu_cmdline);
+	if (f->kernel_cmdline)
+		cJSON_AddStringToObject(o, "kernel_cmdline", f->kernel_cmdline);
+	if (f->boot_log_tail)
+		cJSON_AddStringToObject(o, "log_tail", f->boot_log_tail);
+	cJSON_AddStringToObject(doc, "profile", nz(f->profile, "quick"));
+	cJSON_AddNumberToObject(doc, "boot_index", f->boot_index);
+	wl = cJSON_AddArrayToObject(doc, "workloads");
+	for (const char *p = f->workloads; p && *p;) {
+		size_t len = strcspn(p, ",");
+		char *name = strndup(p, len);
+		if (!name)
+			abort();
+		if (*name)
+			cJSON_AddItemToArray(wl, cJSON_CreateString(name));
+		free(name);
+		p += len + (p[len] == ',');
+	}
+	fw_doc_expected_run_id(doc, &rid); /* reads the fields just set, results are not part of it */
+	cJSON_AddStringToObject(doc, "run_id", rid.buf);
+	strbuf_release(&rid);
+	return doc;
+}
+
+/* Console text may hold control bytes (escape sequences): the document allows \n \t \r only. */
+static char *clean_text(const char *s)
+{
+	char *out = strdup(s ? s : ""), *p;
+
+	if (!out)
+		abort();
+	for (p = out; *p; p++)
+		if (((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t' && *p != '\r') || *p == 0x7f)
+			*p = '?';
+	return out;
+}
+
+cJSON *fw_rundoc_build(const struct fw_rundoc_facts *f, struct fw_chan *c, struct fw_error *e)
+{
+	struct fw_rundoc_facts ff = *f;
+	char *tail = clean_text(f->boot_log_tail), *btail = clean_text(f->build_log_tail);
+	cJSON *doc = NULL, *results;
+	int n_errors = 0;
+
+	ff.boot_log_tail = tail;
+	ff.build_log_tail = f->build_log_tail ? btail : NULL;
+	results = fw_rundoc_results(c, f->workloads, &n_errors);
+	doc = skeleton(&ff, nz(f->boot_status, "error"));
+	cJSON_AddItemToObject(doc, "results", results);
+	if (fw_doc_validate(doc, e)) {
+		cJSON_Delete(doc);
+		doc = NULL;
+	}
+	free(tail);
+	free(btail);
+	return doc;
+}
+
+cJSON *fw_rundoc_not_run(const struct fw_rundoc_facts *f, struct fw_error *e)
+{
+	struct fw_rundoc_facts ff = *f;
+	char *btail = clean_text(f->build_log_tail);
+	cJSON *doc;
+
+	ff.build_failed = 1;
+	ff.build_log_tail = btail;
+	ff.boot_log_tail = NULL;
+	ff.boot_seconds = -1;
+	ff.taint = 0;
+	doc = skeleton(&ff, "not_run");
+	cJSON_AddArrayToObject(doc, "results");
+	if (fw_doc_validate(doc, e)) {
+		cJSON_Delete(doc);
+		doc = NULL;
+	}
+	free(btail);
+	return doc;
+}
+
+int fw_rundoc_write(const cJSON *doc, const char *path, struct strbuf *err)
+{
+	struct strbuf tmp = STRBUF_INIT;
+	char *text = cJSON_Print(doc);
+	FILE *fp = NULL;
+	int ret = -1;
+
+	if (!text) {
+		strbuf_addstr(err, "cannot render the document");
+		goto cleanup;
+	}
+	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
+	if (!(fp = fopen(tmp.buf, "w"))) {
+		strbuf_addf(err, "cannot create %s: %s", tmp.buf, strerror(errno));
+		goto cleanup;
+	}
+	if (fputs(text, fp) < 0 || fputc('\n', fp) < 0 || fflush(fp) || fsync(fileno(fp))) {
+		strbuf_addf(err, "cannot write %s: %s", tmp.buf, strerror(errno));
+		goto cleanup;
+	}
+	if (fclose(fp)) {
+		fp = NULL;
+		strbuf_addf(err, "cannot write %s: %s", tmp.buf, strerror(errno));
+		goto cleanup;
+	}
+	fp = NULL;
+	if (rename(tmp.buf, path)) {
+		strbuf_addf(err, "cannot rename %s to %s: %s", tmp.buf, path, strerror(errno));
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	if (fp)
+		fclose(fp);
+	if (ret && tmp.len)
+		unlink(tmp.buf);
+	free(text);
+	strbuf_release(&tmp);
+	return ret;
+}

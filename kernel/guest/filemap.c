@@ -1,0 +1,317 @@
+/*
+ * filemap (seed 004): XFS on a brd ramdisk, a file twice the memcg limit
+ * (the seed: 16 GiB file, 8 GiB cgroup), drop_caches, then host fio
+ * (--ioengine=mmap --rw=randread --buffered=1) with numjobs in the v1 memcg,
+ * run in a chroot of the host's / shared read-only over 9p.
+ * Variant 4k: the seed's first test. Variant thp: the seed's second test, a
+ * thp=1 --readonly phase filling the cache with large folios, then the
+ * measured 4K randread phase. XFS gets large page-cache folios directly in
+ * 6.12 (ext4 would need khugepaged): FileHugePages after the fill proves it.
+ * Verified: fio read bytes > 0, and the page cache had to refill
+ * (workingset_refault_file or pgpgin moved), else the memcg limit did nothing.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/mount.h>
+#include <unistd.h>
+#include "fw.h"
+
+#define WL "filemap"
+#define CG "fw-filemap"
+#define HOST "/host"
+#define MNT "/tmp/fw"                /* inside the chroot */
+#define IMG MNT "/test.img"
+#define FIO "/usr/bin/fio"
+#define MKFS "/usr/sbin/mkfs.xfs"
+
+static const struct fw_metric m_bw = { "bw_mib_s", "MiB/s", "higher_is_better", "rate" };
+static const struct fw_metric m_iops = { "iops", "IO/s", "higher_is_better", "rate" };
+
+struct filemap_cfg {
+	uint64_t limit_mib, file_mib;
+	int numjobs, ramp_s, runtime_s;     /* 4k test and the thp fill phase ramp */
+	int fill_runtime_s, thp_runtime_s;  /* thp variant: fill phase, measured phase */
+};
+
+static char fio_out[1 << 20];
+
+static int mount_at(const char *src, const char *dir, const char *type, unsigned long fl,
+		    const char *opts)
+{
+	if (mount(src, dir, type, fl, opts) < 0)
+		return fail("mount %s at %s: %s", type, dir, strerror(errno));
+	return 0;
+}
+
+/* Host / read-only at /host with the pseudo filesystems a chroot needs. */
+static int host_setup(void)
+{
+	if (access(HOST FIO, X_OK) == 0)
+		return 0;
+	if (mkdir_p(HOST) < 0 ||
+	    mount_at("host", HOST, "9p", MS_RDONLY, "trans=virtio,version=9p2000.L") < 0 ||
+	    mount_at("devtmpfs", HOST "/dev", "devtmpfs", 0, NULL) < 0 ||
+	    mount_at("proc", HOST "/proc", "proc", 0, NULL) < 0 ||
+	    mount_at("sysfs", HOST "/sys", "sysfs", 0, NULL) < 0 ||
+	    mount_at("tmpfs", HOST "/tmp", "tmpfs", 0, "size=16m") < 0)
+		return -1;
+	if (access(HOST FIO, X_OK) < 0)
+		return fail("no %s on the host (install fio)", FIO);
+	if (access(HOST MKFS, X_OK) < 0)
+		return fail("no %s on the host (install xfsprogs)", MKFS);
+	return 0;
+}
+
+static int run_host(const char *const *argv, const char *memcg, char *out, size_t out_size)
+{
+	struct spawn sp = { argv, HOST, memcg, out, out_size, 0 };
+
+	return spawn_run(&sp);
+}
+
+static int write_file(const char *path, uint64_t size)
+{
+	static char chunk[1 << 20];
+	uint64_t done;
+	int fd, ret = -1;
+
+	memset(chunk, 0x5a, sizeof(chunk));
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0) {
+		fail("create %s: %s", path, strerror(errno));
+		goto cleanup;
+	}
+	for (done = 0; done < size; done += sizeof(chunk)) {
+		if (write(fd, chunk, sizeof(chunk)) != (ssize_t)sizeof(chunk)) {
+			fail("write %s at %llu: %s", path, (unsigned long long)done,
+			     strerror(errno));
+			goto cleanup;
+		}
+	}
+	if (fsync(fd) < 0) {
+		fail("fsync %s: %s", path, strerror(errno));
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	if (fd >= 0)
+		close(fd);
+	return ret;
+}
+
+static int setup(const struct filemap_cfg *cfg)
+{
+	static const char *const mkfs[] = { MKFS, "-f", "-q", "/dev/ram0", NULL };
+	static const char *const version[] = { FIO, "--version", NULL };
+	uint64_t sectors;
+	char ver[128];
+	int ret = -1;
+
+	if (host_setup() < 0)
+		goto cleanup;
+	if (read_u64("/sys/block/ram0/size", &sectors) < 0)
+		goto cleanup;
+	if ((sectors >> 11) < cfg->file_mib + cfg->file_mib / 8 + 320) {
+		fail("brd ram0 is %llu MiB, need %llu: pass brd.rd_size= (KiB)",
+		     (unsigned long long)(sectors >> 11),
+		     (unsigned long long)(cfg->file_mib + cfg->file_mib / 8 + 320));
+		goto cleanup;
+	}
+	if (run_host(version, NULL, ver, sizeof(ver)) < 0)
+		goto cleanup;
+	ver[strcspn(ver, "\n")] = '\0';
+	emit_info("fio_version", ver);
+	if (run_host(mkfs, NULL, NULL, 0) < 0 || mkdir_p(HOST MNT) < 0 ||
+	    mount_at("/dev/ram0", HOST MNT, "xfs", 0, NULL) < 0)
+		goto cleanup;
+	if (write_file(HOST IMG, cfg->file_mib << 20) < 0)
+		goto cleanup;
+	if (memcg_create(CG, cfg->limit_mib << 20) < 0)
+		goto cleanup;
+	ret = 0;
+cleanup:
+	return ret;
+}
+
+/* The number after "key" : in fio's JSON, searching from p. */
+static int json_num(const char *p, const char *key, double *v)
+{
+	char quoted[64];
+	char *end;
+
+	snprintf(quoted, sizeof(quoted), "\"%s\"", key);
+	p = strstr(p, quoted);
+	if (!p)
+		return fail("fio JSON has no %s", key);
+	p = strchr(p + strlen(quoted), ':');
+	if (!p)
+		return fail("fio JSON: no value for %s", key);
+	*v = strtod(p + 1, &end);
+	if (end == p + 1)
+		return fail("fio JSON: %s is not a number", key);
+	return 0;
+}
+
+static int fio_run(const struct filemap_cfg *cfg, int thp_fill, int ramp_s, int runtime_s,
+		   double *bw_mib, double *iops)
+{
+	char numjobs[32], ramp[32], runtime[32];
+	const char *argv[20];
+	const char *rd;
+	double io_bytes, bw_bytes;
+	int n = 0;
+
+	snprintf(numjobs, sizeof(numjobs), "--numjobs=%d", cfg->numjobs);
+	snprintf(ramp, sizeof(ramp), "--ramp_time=%ds", ramp_s);
+	snprintf(runtime, sizeof(runtime), "--runtime=%ds", runtime_s);
+	argv[n++] = FIO;
+	argv[n++] = "--name=cached";
+	argv[n++] = numjobs;
+	argv[n++] = "--filename=" IMG;
+	argv[n++] = "--buffered=1";
+	argv[n++] = "--ioengine=mmap";
+	if (thp_fill) {
+		argv[n++] = "--thp=1";
+		argv[n++] = "--readonly";
+	}
+	argv[n++] = "--rw=randread";
+	argv[n++] = "--time_based";
+	if (ramp_s)
+		argv[n++] = ramp;
+	argv[n++] = runtime;
+	argv[n++] = "--group_reporting";
+	argv[n++] = "--output-format=json";
+	argv[n] = NULL;
+	if (run_host(argv, CG, fio_out, sizeof(fio_out)) < 0)
+		return -1;
+	rd = strstr(fio_out, "\"jobs\"");
+	rd = rd ? strstr(rd, "\"read\"") : NULL;
+	if (!rd)
+		return fail("fio printed no JSON read section");
+	if (json_num(rd, "io_bytes", &io_bytes) < 0 || json_num(rd, "bw_bytes", &bw_bytes) < 0 ||
+	    json_num(rd, "iops", iops) < 0)
+		return -1;
+	if (io_bytes <= 0)
+		return fail("fio read nothing");
+	*bw_mib = bw_bytes / 1048576.0;
+	return 0;
+}
+
+static int one_round(const struct filemap_cfg *cfg, const char *variant, int round)
+{
+	static const char *const always[] = { "workingset_refault_file", "pgpgin",
+					      "thp_split_page", "nr_file_hugepages", NULL };
+	struct vmstat a, b;
+	struct fw_rec r;
+	double bw = 0, iops = 0, fill_bw = 0, fill_iops = 0;
+	int thp = !strcmp(variant, "thp");
+	int64_t huge_fill = -1, huge_end;
+	int ret = -1;
+
+	sync();
+	if (write_text("/proc/sys/vm/drop_caches", "3") < 0)
+		goto cleanup;
+	if (thp) {
+		if (fio_run(cfg, 1, cfg->ramp_s, cfg->fill_runtime_s, &fill_bw, &fill_iops) < 0)
+			goto cleanup;
+		huge_fill = meminfo_kb("FileHugePages");
+		if (huge_fill <= 0) {
+			fail("no large folios in the page cache after the thp=1 fill "
+			     "(FileHugePages %lld kB)", (long long)huge_fill);
+			goto cleanup;
+		}
+	}
+	if (vmstat_read(&a) < 0)
+		goto cleanup;
+	if (fio_run(cfg, 0, thp ? 0 : cfg->ramp_s, thp ? cfg->thp_runtime_s : cfg->runtime_s,
+		    &bw, &iops) < 0)
+		goto cleanup;
+	if (vmstat_read(&b) < 0)
+		goto cleanup;
+	huge_end = meminfo_kb("FileHugePages");
+	if (vmstat_delta(&a, &b, "workingset_refault_file") <= 0 &&
+	    vmstat_delta(&a, &b, "pgpgin") <= 0) {
+		fail("the page cache never refilled (no refaults, no pgpgin): "
+		     "the memcg limit had no effect");
+		goto cleanup;
+	}
+	if (emit_sample(WL, variant, &m_bw, round, bw) < 0 ||
+	    emit_sample(WL, variant, &m_iops, round, iops) < 0)
+		goto cleanup;
+	rec_start(&r, "counters");
+	rec_kv(&r, "workload", WL);
+	rec_kv(&r, "variant", variant);
+	rec_kvi(&r, "round", round);
+	if (thp) {
+		rec_kvi(&r, "FileHugePages_after_fill_kb", huge_fill);
+		rec_kvd(&r, "fill_bw_mib_s", fill_bw);
+	}
+	rec_kvi(&r, "FileHugePages_end_kb", huge_end);
+	rec_vmstat_delta(&r, &a, &b, always);
+	if (rec_emit(&r) < 0)
+		goto cleanup;
+	ret = 0;
+cleanup:
+	return ret;
+}
+
+static int emit_params(const struct filemap_cfg *cfg, const char *variant)
+{
+	struct fw_rec r;
+	int thp = !strcmp(variant, "thp");
+
+	rec_start(&r, "param");
+	rec_kv(&r, "workload", WL);
+	rec_kv(&r, "variant", variant);
+	rec_kv(&r, "fs", "xfs");
+	rec_kv(&r, "device", "brd");
+	rec_kvu(&r, "file_mib", cfg->file_mib);
+	rec_kvu(&r, "memcg_limit_mib", cfg->limit_mib);
+	rec_kv(&r, "memcg", "v1");
+	rec_kvi(&r, "numjobs", cfg->numjobs);
+	rec_kvi(&r, "ramp_s", thp ? 0 : cfg->ramp_s);
+	rec_kvi(&r, "runtime_s", thp ? cfg->thp_runtime_s : cfg->runtime_s);
+	if (thp) {
+		rec_kvi(&r, "fill_runtime_s", cfg->fill_runtime_s);
+		rec_kvi(&r, "fill_ramp_s", cfg->ramp_s);
+		rec_kv(&r, "large_folios", "xfs-readahead-verified-FileHugePages");
+	}
+	rec_kv(&r, "fio", "host-9p-chroot");
+	return rec_emit(&r);
+}
+
+int wl_filemap(const struct fw_ctx *ctx)
+{
+	static const char *const variants[] = { "4k", "thp" };
+	/* seed: 8 GiB memcg, 16 GiB file, 16 jobs, 30 s ramp, 5 min (fill 10 min,
+	 * measured thp phase 5 s); quick keeps the 2:1 ratio at 128/256 MiB. */
+	struct filemap_cfg cfg = ctx->seed ?
+		(struct filemap_cfg){ 8192, 16384, 16, 30, 300, 600, 5 } :
+		(struct filemap_cfg){ 128, 256, 2, 1, 4, 3, 4 };
+	size_t v;
+	int round, ret = -1, bad = 0;
+
+	for (v = 0; v < 2; v++)
+		if (emit_params(&cfg, variants[v]) < 0)
+			goto cleanup;
+	if (setup(&cfg) < 0) {
+		for (v = 0; v < 2; v++)
+			emit_error(WL, variants[v], "setup: %s", fw_errbuf);
+		goto cleanup;
+	}
+	for (v = 0; v < 2; v++) {
+		for (round = 0; round < ctx->rounds; round++) {
+			if (one_round(&cfg, variants[v], round) < 0) {
+				emit_error(WL, variants[v], "round %d: %s", round, fw_errbuf);
+				bad = 1;
+				break;
+			}
+		}
+	}
+	ret = bad ? -1 : 0;
+cleanup:
+	return ret;
+}

@@ -1,0 +1,196 @@
+/*
+ * fw-init: PID 1 of the foliowatch guest.
+ *
+ * Reads fw.workloads=a,b fw.profile=quick|seed fw.rounds=N fw.locktrace=0|1
+ * fw.channel=/dev/ttyS1 from /proc/cmdline, writes begin, runs each workload
+ * in its own child (a crash becomes an error record, not a dead PID 1),
+ * writes end and calls reboot() so that QEMU -no-reboot exits.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/reboot.h>
+#include <sys/utsname.h>
+#include <sys/wait.h>
+#include <termios.h>
+#include <unistd.h>
+#include "fw.h"
+
+static const struct {
+	const char *name;
+	workload_fn fn;
+} workloads[] = {
+	{ "split", wl_split },
+	{ "mthp", wl_mthp },
+	{ "lazyfree", wl_lazyfree },
+	{ "filemap", wl_filemap },
+};
+#define N_WL (sizeof(workloads) / sizeof(workloads[0]))
+
+struct opts {
+	char workloads[256];
+	char channel[64];
+	struct fw_ctx ctx;
+};
+
+static void cmdline_value(const char *cmdline, const char *key, char *out, size_t size)
+{
+	size_t klen = strlen(key);
+	const char *p = cmdline;
+
+	while ((p = strstr(p, key))) {
+		if ((p == cmdline || p[-1] == ' ') && p[klen] == '=') {
+			size_t n = strcspn(p + klen + 1, " \n");
+
+			if (n >= size)
+				n = size - 1;
+			memcpy(out, p + klen + 1, n);
+			out[n] = '\0';
+			return;
+		}
+		p += klen;
+	}
+}
+
+static int parse_opts(struct opts *o)
+{
+	char cmdline[4096], rounds[16] = "1", lt[8] = "1";
+
+	snprintf(o->workloads, sizeof(o->workloads), "split,mthp,lazyfree,filemap");
+	snprintf(o->channel, sizeof(o->channel), "/dev/ttyS1");
+	snprintf(o->ctx.profile, sizeof(o->ctx.profile), "quick");
+	if (read_text("/proc/cmdline", cmdline, sizeof(cmdline)) < 0)
+		return -1;
+	cmdline_value(cmdline, "fw.workloads", o->workloads, sizeof(o->workloads));
+	cmdline_value(cmdline, "fw.channel", o->channel, sizeof(o->channel));
+	cmdline_value(cmdline, "fw.profile", o->ctx.profile, sizeof(o->ctx.profile));
+	cmdline_value(cmdline, "fw.rounds", rounds, sizeof(rounds));
+	cmdline_value(cmdline, "fw.locktrace", lt, sizeof(lt));
+	o->ctx.rounds = atoi(rounds);
+	o->ctx.locktrace = atoi(lt) != 0;
+	o->ctx.seed = !strcmp(o->ctx.profile, "seed");
+	if (o->ctx.rounds < 1 || o->ctx.rounds > 1000)
+		return fail("fw.rounds=%s out of range 1..1000", rounds);
+	if (!o->ctx.seed && strcmp(o->ctx.profile, "quick"))
+		return fail("fw.profile=%s: not quick or seed", o->ctx.profile);
+	return 0;
+}
+
+static workload_fn find_workload(const char *name)
+{
+	size_t i;
+
+	for (i = 0; i < N_WL; i++)
+		if (!strcmp(workloads[i].name, name))
+			return workloads[i].fn;
+	return NULL;
+}
+
+/* Runs fn in a child; a signal or nonzero exit without an error record is reported here. */
+static void run_workload(const char *name, workload_fn fn, const struct fw_ctx *ctx)
+{
+	unsigned before = chan_count();
+	double t0 = now_s();
+	char secs[32];
+	int status;
+	pid_t pid;
+
+	logmsg("workload %s: start", name);
+	pid = fork();
+	if (pid < 0) {
+		emit_error(name, "all", "fork: %s", strerror(errno));
+		return;
+	}
+	if (pid == 0)
+		_exit(fn(ctx) == 0 ? 0 : 1);
+	while (waitpid(pid, &status, 0) < 0) {
+		if (errno != EINTR) {
+			emit_error(name, "all", "waitpid: %s", strerror(errno));
+			return;
+		}
+	}
+	if (WIFSIGNALED(status))
+		emit_error(name, "all", "workload killed by signal %d after %u records",
+			   WTERMSIG(status), chan_count() - before);
+	snprintf(secs, sizeof(secs), "%s:%.3f", name, now_s() - t0);
+	emit_info("workload_seconds", secs);
+	logmsg("workload %s: done in %.3f s", name, now_s() - t0);
+}
+
+static void console_stdio(void)
+{
+	int fd;
+
+	if (fcntl(2, F_GETFD) >= 0)
+		return;
+	fd = open("/dev/console", O_RDWR | O_NOCTTY);
+	if (fd < 0)
+		return;
+	dup2(fd, 0);
+	dup2(fd, 1);
+	dup2(fd, 2);
+	if (fd > 2)
+		close(fd);
+}
+
+int main(void)
+{
+	struct opts o;
+	struct utsname uts;
+	struct fw_rec r;
+	char list[256], *name, *save = NULL;
+	int ok = 0;
+
+	if (mount_basics() < 0) {
+		console_stdio();
+		logmsg("%s", fw_errbuf);
+		goto out;
+	}
+	console_stdio();
+	if (parse_opts(&o) < 0) {
+		logmsg("%s", fw_errbuf);
+		/* Still open the channel with the defaults to report it. */
+	}
+	if (chan_open(o.channel) < 0) {
+		logmsg("result channel: %s", fw_errbuf);
+		goto out;
+	}
+	uname(&uts);
+	rec_start(&r, "begin");
+	rec_kv(&r, "format", "1");
+	rec_kv(&r, "kernel", uts.release);
+	rec_kv(&r, "profile", o.ctx.profile);
+	rec_kv(&r, "workloads", o.workloads);
+	rec_kvi(&r, "rounds", o.ctx.rounds);
+	if (rec_emit(&r) < 0)
+		goto out;
+	if (o.ctx.rounds < 1 || o.ctx.rounds > 1000 ||
+	    (!o.ctx.seed && strcmp(o.ctx.profile, "quick"))) {
+		emit_error("init", "none", "bad command line: %s", fw_errbuf);
+	} else {
+		emit_info("memcg", "v1");
+		emit_info("nproc", getenv("FW_NPROC") ? getenv("FW_NPROC") : "see-qemu");
+		snprintf(list, sizeof(list), "%s", o.workloads);
+		for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+			workload_fn fn = find_workload(name);
+
+			if (!fn)
+				emit_error(name, "none", "unknown workload");
+			else
+				run_workload(name, fn, &o.ctx);
+		}
+	}
+	rec_start(&r, "end");
+	rec_kvu(&r, "records", chan_count());
+	if (rec_emit(&r) < 0)
+		goto out;
+	ok = 1;
+out:
+	logmsg("%s", ok ? "done" : "failed before the end record");
+	sync();
+	if (getpid() == 1)
+		reboot(RB_AUTOBOOT);
+	return ok ? 0 : 1;
+}

@@ -1,0 +1,23 @@
+/*
+ * libFuzzer target for the result channel parser (outside input: whatever a
+ * guest writes to its serial port). Build, e.g.:
+ *   clang -fsanitize=fuzzer,address -Ischema -Icollector tests/fuzz/fuzz-resultchan.c \
+ *         collector/resultchan.c schema/crc32.c schema/strbuf.c
+ * Seeds: the captures in tests/data/resultchan/
+ */
+#include "resultchan.h"
+#include <stddef.h>
+#include <stdint.h>
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size);
+
+int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
+{
+	struct fw_chan c;
+	char why[300];
+
+	fw_chan_parse((const char *)data, size, &c);
+	fw_chan_describe(&c, why, sizeof(why));
+	fw_chan_release(&c);
+	return 0;
+}
