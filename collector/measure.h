@@ -1,0 +1,41 @@
+#ifndef FW_MEASURE_H
+#define FW_MEASURE_H
+#include <cjson/cJSON.h>
+#include "qemu.h"
+#include "rundoc.h"
+#include "strbuf.h"
+
+/*
+ * One measured boot of a built kernel: initramfs, the host-wide lock, QEMU,
+ * the result channel and the console, then a validated run document. Used by
+ * `boot` (one kernel) and `run` (a series).
+ */
+
+/* Build facts read from a kernel's cache folder (bzImage, .config, kernelversion). */
+struct fw_kfacts {
+	char version[128], compiler[201], config_hash[65], image_hash[65];
+	struct strbuf config;
+};
+int fw_kernel_facts(const char *kernel, struct fw_kfacts *k);
+void fw_kfacts_release(struct fw_kfacts *k);
+
+struct fw_measure {
+	const char *kernel;        /* bzImage */
+	const char *init;          /* NULL: build/guest/fw-init beside this program */
+	const char *workdir;       /* existing folder for initramfs, console and channel logs */
+	const char *workloads, *profile, *append;
+	int rounds, vcpus, memory_mib, virtfs;
+	double timeout;
+	enum fw_accel accel;
+	/* identity, build and host facts filled by the caller; the boot fields are filled here */
+	struct fw_rundoc_facts *facts;
+	/* results */
+	enum fw_boot_status status;
+	double seconds;
+	char reason[256];
+};
+
+/* Returns the run document (caller frees), or NULL with err set if QEMU could not run. */
+cJSON *fw_measure_boot(struct fw_measure *m, struct strbuf *err);
+
+#endif
