@@ -29,7 +29,7 @@ timeout 900 qemu-system-x86_64 -accel tcg -smp 2 -m 2G -kernel "$BZ" \
 	-append "console=ttyS0 panic=-1 fw.workloads=$WORKLOADS fw.profile=quick fw.rounds=$ROUNDS" \
 	-display none -monitor none -no-reboot \
 	-serial "file:$TMP_T/console.log" -serial "file:$TMP_T/results.txt" \
-	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on
+	-virtfs local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap
 is "$?" 0 "qemu exited by itself (guest reboot)"
 diag "boot + workloads: $(( $(date +%s) - START )) s wall"
 [ "${KEEP:-0}" = 1 ] && diag "kept: $TMP_T"
