@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "commands.h"
+#include "kernel-build.h"
 
 static const struct {
 	const char *name;
@@ -9,6 +10,7 @@ static const struct {
 	const char *help;
 } commands[] = {
 	{ "boot", cmd_boot, "boot --kernel bzImage [--workloads L] [--accel A] [--db F | --out F]  one measured boot" },
+	{ "kernel", cmd_kernel, "kernel [--tree DIR] [--cache DIR] [--jobs N]  build (or reuse) a kernel, print its bzImage" },
 	{ "post", cmd_post, "post --url URL --token-file F [--spool DIR] doc.json...  send run documents" },
 	{ "probe", cmd_probe, "probe                          which accelerators (kvm, tcg, icount) boot a kernel here" },
 	{ "series", cmd_series, "series --tree DIR (--range A..B | --base REV --mbox F --worktree DIR)  list a series" },

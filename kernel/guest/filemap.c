@@ -290,7 +290,7 @@ int wl_filemap(const struct fw_ctx *ctx)
 	 * measured thp phase 5 s); quick keeps the 2:1 ratio at 128/256 MiB. */
 	struct filemap_cfg cfg = ctx->seed ?
 		(struct filemap_cfg){ 8192, 16384, 16, 30, 300, 600, 5 } :
-		(struct filemap_cfg){ 128, 256, 2, 1, 4, 3, 4 };
+		(struct filemap_cfg){ 128, 256, 2, 1, 3, 3, 3 };
 	size_t v;
 	int round, ret = -1, bad = 0;
 

@@ -61,6 +61,8 @@ static int parse_opts(struct opts *o)
 	snprintf(o->workloads, sizeof(o->workloads), "split,mthp,lazyfree,filemap");
 	snprintf(o->channel, sizeof(o->channel), "/dev/ttyS1");
 	snprintf(o->ctx.profile, sizeof(o->ctx.profile), "quick");
+	o->ctx.rounds = 1;
+	o->ctx.locktrace = 1;
 	if (read_text("/proc/cmdline", cmdline, sizeof(cmdline)) < 0)
 		return -1;
 	cmdline_value(cmdline, "fw.workloads", o->workloads, sizeof(o->workloads));
@@ -139,6 +141,7 @@ int main(void)
 {
 	struct opts o;
 	struct utsname uts;
+	char facts[64];
 	struct fw_rec r;
 	char list[256], *name, *save = NULL;
 	int ok = 0;
@@ -149,6 +152,7 @@ int main(void)
 		goto out;
 	}
 	console_stdio();
+	memset(&o, 0, sizeof(o));
 	if (parse_opts(&o) < 0) {
 		logmsg("%s", fw_errbuf);
 		/* Still open the channel with the defaults to report it. */
@@ -171,7 +175,10 @@ int main(void)
 		emit_error("init", "none", "bad command line: %s", fw_errbuf);
 	} else {
 		emit_info("memcg", "v1");
-		emit_info("nproc", getenv("FW_NPROC") ? getenv("FW_NPROC") : "see-qemu");
+		snprintf(facts, sizeof(facts), "%ld", sysconf(_SC_NPROCESSORS_ONLN));
+		emit_info("cpus", facts);
+		snprintf(facts, sizeof(facts), "%lld", (long long)meminfo_kb("MemTotal"));
+		emit_info("mem_total_kb", facts);
 		snprintf(list, sizeof(list), "%s", o.workloads);
 		for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
 			workload_fn fn = find_workload(name);

@@ -2,6 +2,7 @@
 #include <dirent.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "fw.h"
 
 #define THP_DIR "/sys/kernel/mm/transparent_hugepage"
@@ -28,6 +29,9 @@ int thp_anon_only(unsigned size_kb)
 		if (sscanf(de->d_name, "hugepages-%ukB%7s", &kb, tail) != 1)
 			continue;
 		snprintf(path, sizeof(path), THP_DIR "/%s/enabled", de->d_name);
+		/* Sizes that are file/shmem-only (order 1 on x86) have no anon knob. */
+		if (access(path, F_OK) < 0 && kb != size_kb)
+			continue;
 		if (write_text(path, kb == size_kb ? "always" : "never") < 0)
 			goto cleanup;
 		found |= kb == size_kb;

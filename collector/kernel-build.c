@@ -1,0 +1,354 @@
+/*
+ * Kernel builds: tinyconfig + kernel/foliowatch.config (merge_config.sh -m)
+ * + olddefconfig in a kept O= folder, a check that every fragment option
+ * took effect, then `make bzImage` (through ccache when installed) unless
+ * kernels/<commit12>-<cfghash12>/ already holds the same build.
+ */
+#include <errno.h>
+#include <fcntl.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/file.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "kernel-build.h"
+#include "runcmd.h"
+#include "sha256.h"
+
+void fw_kbuild_init(struct fw_kbuild *kb)
+{
+	memset(kb, 0, sizeof(*kb));
+	strbuf_init(&kb->kdir, 0);
+	strbuf_init(&kb->bzimage, 0);
+	strbuf_init(&kb->version, 0);
+	strbuf_init(&kb->config_hash, 0);
+}
+
+void fw_kbuild_release(struct fw_kbuild *kb)
+{
+	strbuf_release(&kb->kdir);
+	strbuf_release(&kb->bzimage);
+	strbuf_release(&kb->version);
+	strbuf_release(&kb->config_hash);
+}
+
+/* Whether text has a line starting with prefix (and, if whole, equal to it). */
+static int has_line(const char *text, const char *prefix, size_t len, int whole)
+{
+	const char *p = text;
+
+	while ((p = strstr(p, prefix))) {
+		int at_start = p == text || p[-1] == '\n';
+
+		if (at_start && (!whole || p[len] == '\n' || p[len] == '\0'))
+			return 1;
+		p += len;
+	}
+	return 0;
+}
+
+int fw_config_check(const char *fragment_text, const char *config_text, struct strbuf *missing)
+{
+	const char *p = fragment_text;
+
+	strbuf_reset(missing);
+	while (*p) {
+		size_t len = strcspn(p, "\n");
+		char line[512], name[512];
+		int bad = 0;
+
+		if (len < sizeof(line)) {
+			memcpy(line, p, len);
+			line[len] = '\0';
+			if (!strncmp(line, "CONFIG_", 7)) {
+				/* CONFIG_X=v must appear exactly. */
+				snprintf(name, sizeof(name), "%.*s", (int)strcspn(line, "="), line);
+				bad = !has_line(config_text, line, len, 1);
+			} else if (!strncmp(line, "# CONFIG_", 9) && strstr(line, " is not set")) {
+				/* Off: absent or "is not set" both hold; CONFIG_X= must not. */
+				snprintf(name, sizeof(name), "%.*s=", (int)strcspn(line + 2, " "),
+					 line + 2);
+				bad = has_line(config_text, name, strlen(name), 0);
+				name[strlen(name) - 1] = '\0';
+			}
+			if (bad)
+				strbuf_addf(missing, "%s%s", missing->len ? " " : "", name);
+		}
+		p += len;
+		if (*p == '\n')
+			p++;
+	}
+	return missing->len ? -1 : 0;
+}
+
+static int run_logged(const char *const *argv, const char *dir, const char *const *env,
+		      const char *log, struct strbuf *err)
+{
+	struct runcmd rc = { 0 };
+
+	rc.argv = argv;
+	rc.dir = dir;
+	rc.env = env;
+	rc.stdout_path = log;
+	rc.merge_stderr = 1;
+	if (runcmd_run(&rc) != 0) {
+		struct strbuf tail = STRBUF_INIT;
+
+		if (log && strbuf_read_file(&tail, log, 64 << 20) == 0)
+			strbuf_tail(&tail, 3000);
+		strbuf_addf(err, "%s %s failed (exit %d; log %s):\n%s", argv[0],
+			    argv[1] ? argv[1] : "", rc.exit_code, log ? log : "-", tail.buf);
+		strbuf_release(&tail);
+		return -1;
+	}
+	return 0;
+}
+
+static int copy_file(const char *from, const char *to, struct strbuf *err)
+{
+	struct strbuf data = STRBUF_INIT;
+	int fd = -1, ret = -1;
+
+	if (strbuf_read_file(&data, from, 256 << 20) < 0) {
+		strbuf_addf(err, "read %s: %s", from, strerror(errno));
+		goto cleanup;
+	}
+	fd = open(to, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd < 0 || write(fd, data.buf, data.len) != (ssize_t)data.len) {
+		strbuf_addf(err, "write %s: %s", to, strerror(errno));
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	if (fd >= 0 && close(fd) < 0 && ret == 0) {
+		strbuf_addf(err, "close %s: %s", to, strerror(errno));
+		ret = -1;
+	}
+	strbuf_release(&data);
+	return ret;
+}
+
+static int write_str(const char *path, const char *text, struct strbuf *err)
+{
+	size_t len = strlen(text);
+	int fd, ret = -1;
+
+	fd = open(path, O_WRONLY | O_CREAT | O_TRUNC | O_CLOEXEC, 0644);
+	if (fd >= 0 && write(fd, text, len) == (ssize_t)len)
+		ret = 0;
+	if (fd >= 0 && close(fd) < 0)
+		ret = -1;
+	if (ret < 0)
+		strbuf_addf(err, "write %s: %s", path, strerror(errno));
+	return ret;
+}
+
+static int have_ccache(void)
+{
+	static const char *const argv[] = { "ccache", "--version", NULL };
+	struct strbuf out = STRBUF_INIT;
+	int ok = runcmd_capture(argv, NULL, &out) == 0;
+
+	strbuf_release(&out);
+	return ok;
+}
+
+/* flock(<cache>/lock): one kernel build or measured guest per host. */
+static int take_lock(const char *cache, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT;
+	int fd;
+
+	strbuf_addf(&path, "%s/lock", cache);
+	fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
+	if (fd < 0 || flock(fd, LOCK_EX) < 0) {
+		strbuf_addf(err, "lock %s: %s", path.buf, strerror(errno));
+		if (fd >= 0)
+			close(fd);
+		fd = -1;
+	}
+	strbuf_release(&path);
+	return fd;
+}
+
+int fw_kernel_build(struct fw_kbuild *kb, struct strbuf *err)
+{
+	struct strbuf bdir = STRBUF_INIT, cfg = STRBUF_INIT, frag = STRBUF_INIT,
+		      missing = STRBUF_INIT, commit = STRBUF_INIT, path = STRBUF_INIT,
+		      tmp = STRBUF_INIT, log = STRBUF_INIT, cc = STRBUF_INIT,
+		      info = STRBUF_INIT, basedir = STRBUF_INIT, jobs = STRBUF_INIT;
+	const char *name = strrchr(kb->tree, '/');
+	char hash[65];
+	struct stat st;
+	int lock_fd = -1, ret = -1, ccache = have_ccache();
+
+	name = name && name[1] ? name + 1 : kb->tree;
+	{
+		const char *argv[] = { "git", "rev-parse", "HEAD", NULL };
+
+		if (runcmd_capture(argv, kb->tree, &commit) != 0 || commit.len < 12) {
+			strbuf_addf(err, "%s is not a git tree with a commit", kb->tree);
+			goto cleanup;
+		}
+	}
+	strbuf_addf(&bdir, "%s/build/%s", kb->cache, name);
+	strbuf_addf(&path, "%s/kernels", kb->cache);
+	{
+		const char *argv[] = { "mkdir", "-p", bdir.buf, path.buf, NULL };
+
+		if (run_logged(argv, NULL, NULL, NULL, err) < 0)
+			goto cleanup;
+	}
+	lock_fd = take_lock(kb->cache, err);
+	if (lock_fd < 0)
+		goto cleanup;
+	strbuf_addf(&log, "%s/config.log", bdir.buf);
+	strbuf_addf(&tmp, "O=%s", bdir.buf);
+	{
+		const char *tiny[] = { "make", tmp.buf, "tinyconfig", NULL };
+		const char *merge[] = { "scripts/kconfig/merge_config.sh", "-m", "-O", bdir.buf,
+					NULL, kb->fragment, NULL };
+		const char *olddef[] = { "make", tmp.buf, "olddefconfig", NULL };
+
+		strbuf_addf(&cfg, "%s/.config", bdir.buf);
+		merge[4] = cfg.buf;
+		if (run_logged(tiny, kb->tree, NULL, log.buf, err) < 0 ||
+		    run_logged(merge, kb->tree, NULL, log.buf, err) < 0 ||
+		    run_logged(olddef, kb->tree, NULL, log.buf, err) < 0)
+			goto cleanup;
+	}
+	strbuf_reset(&cfg);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/.config", bdir.buf);
+	if (strbuf_read_file(&cfg, path.buf, 16 << 20) < 0 ||
+	    strbuf_read_file(&frag, kb->fragment, 1 << 20) < 0) {
+		strbuf_addf(err, "read %s or %s: %s", path.buf, kb->fragment, strerror(errno));
+		goto cleanup;
+	}
+	if (fw_config_check(frag.buf, cfg.buf, &missing) < 0) {
+		strbuf_addf(err, "config options that did not take effect: %s", missing.buf);
+		goto cleanup;
+	}
+	sha256_hex(cfg.buf, cfg.len, hash);
+	strbuf_reset(&kb->config_hash);
+	strbuf_addstr(&kb->config_hash, hash);
+	strbuf_reset(&kb->kdir);
+	strbuf_addf(&kb->kdir, "%s/kernels/%.12s-%.12s", kb->cache, commit.buf, hash);
+	strbuf_reset(&kb->bzimage);
+	strbuf_addf(&kb->bzimage, "%s/bzImage", kb->kdir.buf);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/kernelversion", kb->kdir.buf);
+	if (stat(kb->bzimage.buf, &st) == 0 && strbuf_read_file(&kb->version, path.buf, 256) == 0) {
+		while (kb->version.len && kb->version.buf[kb->version.len - 1] == '\n')
+			strbuf_setlen(&kb->version, kb->version.len - 1);
+		kb->reused = 1;
+		ret = 0;
+		goto cleanup;
+	}
+	/* Build. ccache keys on the compiler command: always the same CC. */
+	strbuf_reset(&log);
+	strbuf_addf(&log, "%s/build.log", bdir.buf);
+	strbuf_addf(&jobs, "-j%d", kb->jobs > 0 ? kb->jobs : 2);
+	strbuf_addf(&basedir, "CCACHE_BASEDIR=%s", kb->tree);
+	{
+		const char *make[] = { "make", tmp.buf, jobs.buf, ccache ? "CC=ccache gcc" : "CC=gcc",
+				       "bzImage", NULL };
+		const char *env[] = { basedir.buf, NULL };
+
+		fprintf(stderr, "building %s (%s, log %s)\n", kb->tree, jobs.buf, log.buf);
+		{
+			struct runcmd rc = { 0 };
+			struct timespec a, b;
+
+			clock_gettime(CLOCK_MONOTONIC, &a);
+			rc.argv = make;
+			rc.dir = kb->tree;
+			rc.env = env;
+			rc.stdout_path = log.buf;
+			rc.merge_stderr = 1;
+			if (runcmd_run(&rc) != 0) {
+				struct strbuf tail = STRBUF_INIT;
+
+				if (strbuf_read_file(&tail, log.buf, 64 << 20) == 0)
+					strbuf_tail(&tail, 3000);
+				strbuf_addf(err, "kernel build failed (exit %d, log %s):\n%s",
+					    rc.exit_code, log.buf, tail.buf);
+				strbuf_release(&tail);
+				goto cleanup;
+			}
+			clock_gettime(CLOCK_MONOTONIC, &b);
+			kb->seconds = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+		}
+	}
+	{
+		const char *kver[] = { "make", "-s", tmp.buf, "kernelversion", NULL };
+		const char *gcc[] = { "gcc", "--version", NULL };
+
+		if (runcmd_capture(kver, kb->tree, &kb->version) != 0) {
+			strbuf_addstr(err, "make kernelversion failed");
+			goto cleanup;
+		}
+		if (runcmd_capture(gcc, NULL, &cc) != 0)
+			strbuf_addstr(&cc, "unknown");
+		strbuf_setlen(&cc, strcspn(cc.buf, "\n"));
+	}
+	/* Fill a temp folder, then rename it into place: never a half cache entry. */
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s.tmp-%d", kb->kdir.buf, (int)getpid());
+	if (mkdir(path.buf, 0755) < 0 && errno != EEXIST) {
+		strbuf_addf(err, "mkdir %s: %s", path.buf, strerror(errno));
+		goto cleanup;
+	}
+	strbuf_reset(&tmp);
+	strbuf_addf(&tmp, "%s/arch/x86/boot/bzImage", bdir.buf);
+	strbuf_reset(&frag);
+	strbuf_addf(&frag, "%s/bzImage", path.buf);
+	if (copy_file(tmp.buf, frag.buf, err) < 0)
+		goto cleanup;
+	strbuf_reset(&tmp);
+	strbuf_addf(&tmp, "%s/.config", bdir.buf);
+	strbuf_reset(&frag);
+	strbuf_addf(&frag, "%s/.config", path.buf);
+	if (copy_file(tmp.buf, frag.buf, err) < 0)
+		goto cleanup;
+	strbuf_reset(&frag);
+	strbuf_addf(&frag, "%s/build.log", path.buf);
+	if (copy_file(log.buf, frag.buf, err) < 0)
+		goto cleanup;
+	strbuf_reset(&frag);
+	strbuf_addf(&frag, "%s/kernelversion", path.buf);
+	strbuf_reset(&tmp);
+	strbuf_addf(&tmp, "%s\n", kb->version.buf);
+	if (write_str(frag.buf, tmp.buf, err) < 0)
+		goto cleanup;
+	strbuf_addf(&info, "commit=%s\nconfig_hash=%s\nkernel_version=%s\nseconds=%.1f\n"
+		    "compiler=%s\nccache=%d\njobs=%d\n", commit.buf, hash, kb->version.buf,
+		    kb->seconds, cc.buf, ccache, kb->jobs > 0 ? kb->jobs : 2);
+	strbuf_reset(&frag);
+	strbuf_addf(&frag, "%s/build-info", path.buf);
+	if (write_str(frag.buf, info.buf, err) < 0)
+		goto cleanup;
+	if (rename(path.buf, kb->kdir.buf) < 0 && errno != ENOTEMPTY && errno != EEXIST) {
+		strbuf_addf(err, "rename %s -> %s: %s", path.buf, kb->kdir.buf, strerror(errno));
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	if (lock_fd >= 0)
+		close(lock_fd);
+	strbuf_release(&bdir);
+	strbuf_release(&cfg);
+	strbuf_release(&frag);
+	strbuf_release(&missing);
+	strbuf_release(&commit);
+	strbuf_release(&path);
+	strbuf_release(&tmp);
+	strbuf_release(&log);
+	strbuf_release(&cc);
+	strbuf_release(&info);
+	strbuf_release(&basedir);
+	strbuf_release(&jobs);
+	return ret;
+}

@@ -1,0 +1,44 @@
+#ifndef FW_KERNEL_BUILD_H
+#define FW_KERNEL_BUILD_H
+#include "strbuf.h"
+
+/*
+ * Kernel trees and builds (issue 3). Cache layout (contract):
+ *   <cache>/src/linux-source-<ver>/   Debian's tarball unpacked, git repo, one commit
+ *   <cache>/build/<tree name>/        O= build folder kept for incremental builds
+ *   <cache>/kernels/<commit12>-<cfghash12>/  bzImage .config kernelversion build.log build-info
+ * cfghash is the sha256 of the final .config (the run document's config_hash).
+ */
+
+/* ${FOLIOWATCH_CACHE:-$HOME/.cache/foliowatch} */
+void fw_kcache_root(struct strbuf *out);
+
+/* Unpacks tarball (NULL: /usr/src/linux-source-6.12.tar.xz) once under
+ * <cache>/src and makes it a git repository with one commit; tree gets its path. */
+int fw_kernel_tree_default(const char *cache, const char *tarball, struct strbuf *tree,
+			   struct strbuf *err);
+
+struct fw_kbuild {
+	/* inputs */
+	const char *tree;       /* git tree to build */
+	const char *cache;      /* cache root */
+	const char *fragment;   /* config fragment (kernel/foliowatch.config) */
+	int jobs;
+	/* results */
+	struct strbuf kdir;     /* <cache>/kernels/<key> */
+	struct strbuf bzimage;  /* <kdir>/bzImage */
+	struct strbuf version;  /* make kernelversion */
+	struct strbuf config_hash;
+	double seconds;         /* build time; 0 when reused */
+	int reused;
+};
+void fw_kbuild_init(struct fw_kbuild *kb);
+void fw_kbuild_release(struct fw_kbuild *kb);
+/* Configures, checks the fragment took effect, builds or reuses. 0 or -1 with err. */
+int fw_kernel_build(struct fw_kbuild *kb, struct strbuf *err);
+/* Names of fragment options missing from config_text (space separated) into missing; 0 if none. */
+int fw_config_check(const char *fragment_text, const char *config_text, struct strbuf *missing);
+
+int cmd_kernel(int argc, char **argv);
+
+#endif

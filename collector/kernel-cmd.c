@@ -1,0 +1,109 @@
+/*
+ * foliowatch-collect kernel [--tree DIR] [--cache DIR] [--jobs N] [--config FRAGMENT]
+ * Builds (or reuses) a kernel and prints the path of its cached bzImage.
+ * Without --tree: Debian's linux-source-6.12, unpacked once into the cache.
+ */
+#include <getopt.h>
+#include <limits.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <unistd.h>
+#include "kernel-build.h"
+
+/* kernel/foliowatch.config next to the binary's source tree (build/../kernel). */
+static void default_fragment(struct strbuf *out)
+{
+	char exe[PATH_MAX];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+	char *slash;
+
+	strbuf_reset(out);
+	if (n > 0) {
+		exe[n] = '\0';
+		slash = strrchr(exe, '/');
+		if (slash) {
+			*slash = '\0';
+			strbuf_addf(out, "%s/../kernel/foliowatch.config", exe);
+			if (access(out->buf, R_OK) == 0)
+				return;
+			strbuf_reset(out);
+		}
+	}
+	strbuf_addstr(out, "kernel/foliowatch.config");
+}
+
+int cmd_kernel(int argc, char **argv)
+{
+	static const struct option longopts[] = {
+		{ "tree", required_argument, NULL, 't' },
+		{ "cache", required_argument, NULL, 'c' },
+		{ "jobs", required_argument, NULL, 'j' },
+		{ "config", required_argument, NULL, 'f' },
+		{ "help", no_argument, NULL, 'h' },
+		{ NULL, 0, NULL, 0 },
+	};
+	struct strbuf cache = STRBUF_INIT, tree = STRBUF_INIT, frag = STRBUF_INIT,
+		      err = STRBUF_INIT;
+	struct fw_kbuild kb;
+	int opt, jobs = 0, ret = 1;
+
+	fw_kbuild_init(&kb);
+	fw_kcache_root(&cache);
+	default_fragment(&frag);
+	optind = 1;
+	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
+		switch (opt) {
+		case 't':
+			strbuf_reset(&tree);
+			strbuf_addstr(&tree, optarg);
+			break;
+		case 'c':
+			strbuf_reset(&cache);
+			strbuf_addstr(&cache, optarg);
+			break;
+		case 'j':
+			jobs = atoi(optarg);
+			break;
+		case 'f':
+			strbuf_reset(&frag);
+			strbuf_addstr(&frag, optarg);
+			break;
+		default:
+			fprintf(stderr, "usage: foliowatch-collect kernel [--tree DIR] [--cache DIR] "
+					"[--jobs N] [--config FRAGMENT]\n");
+			ret = opt == 'h' ? 0 : 2;
+			goto cleanup;
+		}
+	}
+	if (!jobs) {
+		long n = sysconf(_SC_NPROCESSORS_ONLN);
+
+		jobs = n > 0 ? (int)n : 2;
+	}
+	if (!tree.len && fw_kernel_tree_default(cache.buf, NULL, &tree, &err) < 0) {
+		fprintf(stderr, "foliowatch-collect kernel: %s\n", err.buf);
+		goto cleanup;
+	}
+	kb.tree = tree.buf;
+	kb.cache = cache.buf;
+	kb.fragment = frag.buf;
+	kb.jobs = jobs;
+	if (fw_kernel_build(&kb, &err) < 0) {
+		fprintf(stderr, "foliowatch-collect kernel: %s\n", err.buf);
+		goto cleanup;
+	}
+	if (kb.reused)
+		fprintf(stderr, "reusing %s (%s)\n", kb.kdir.buf, kb.version.buf);
+	else
+		fprintf(stderr, "built %s in %.1f s (%s)\n", kb.version.buf, kb.seconds, kb.kdir.buf);
+	printf("%s\n", kb.bzimage.buf);
+	ret = 0;
+cleanup:
+	fw_kbuild_release(&kb);
+	strbuf_release(&cache);
+	strbuf_release(&tree);
+	strbuf_release(&frag);
+	strbuf_release(&err);
+	return ret;
+}
