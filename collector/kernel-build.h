@@ -39,6 +39,9 @@ int fw_kernel_build(struct fw_kbuild *kb, struct strbuf *err);
 /* Names of fragment options missing from config_text (space separated) into missing; 0 if none. */
 int fw_config_check(const char *fragment_text, const char *config_text, struct strbuf *missing);
 
+/* kernel/foliowatch.config beside the program's source tree, else relative to the working directory. */
+void fw_default_fragment(struct strbuf *out);
+
 int cmd_kernel(int argc, char **argv);
 
 #endif

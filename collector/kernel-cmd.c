@@ -12,7 +12,7 @@
 #include "kernel-build.h"
 
 /* kernel/foliowatch.config next to the binary's source tree (build/../kernel). */
-static void default_fragment(struct strbuf *out)
+void fw_default_fragment(struct strbuf *out)
 {
 	char exe[PATH_MAX];
 	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
@@ -50,7 +50,7 @@ int cmd_kernel(int argc, char **argv)
 
 	fw_kbuild_init(&kb);
 	fw_kcache_root(&cache);
-	default_fragment(&frag);
+	fw_default_fragment(&frag);
 	optind = 1;
 	while ((opt = getopt_long(argc, argv, "", longopts, NULL)) != -1) {
 		switch (opt) {

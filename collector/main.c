@@ -13,6 +13,7 @@ static const struct {
 	{ "kernel", cmd_kernel, "kernel [--tree DIR] [--cache DIR] [--jobs N]  build (or reuse) a kernel, print its bzImage" },
 	{ "post", cmd_post, "post --url URL --token-file F [--spool DIR] doc.json...  send run documents" },
 	{ "probe", cmd_probe, "probe                          which accelerators (kvm, tcg, icount) boot a kernel here" },
+	{ "run", cmd_run, "run --series S (--range A..B | --mbox F) [--boots N] [--interleave] [--db F | --post URL]  measure a series" },
 	{ "series", cmd_series, "series --tree DIR (--range A..B | --base REV --mbox F --worktree DIR)  list a series" },
 };
 

@@ -1,0 +1,617 @@
+/*
+ * foliowatch-collect run: a patch series in, one measured kernel per commit out.
+ *
+ *   series (range or mbox) -> for each commit: checkout + incremental build
+ *   -> boots in plan order (interleaved, sharded) -> run documents
+ *   -> DB (ingest) or server (post, spooled) -> the series table.
+ *
+ * Resumable: a boot whose run id is already stored (or already posted, for
+ * --post) is not measured again, so killing a run and starting the same
+ * command again measures only what is missing.
+ */
+#include <errno.h>
+#include <getopt.h>
+#include <libgen.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <sys/stat.h>
+#include <time.h>
+#include <unistd.h>
+#include "commands.h"
+#include "fw-db.h"
+#include "ingest.h"
+#include "kernel-build.h"
+#include "measure.h"
+#include "plan.h"
+#include "post.h"
+#include "progress.h"
+#include "runcmd.h"
+#include "series.h"
+#include "sha256.h"
+
+struct run_opts {
+	const char *series, *tree, *range, *base, *mbox, *workloads, *profile, *accel, *db;
+	const char *post_url, *token_file, *host, *origin, *shard, *cache, *fragment, *append;
+	int rounds, boots, interleave, jobs, quiet, vcpus, memory_mib, revision, no_report;
+	double timeout;
+};
+
+/* One built commit: what its boots need. */
+struct built {
+	int ok;
+	struct fw_kbuild kb;
+	struct fw_kfacts kf;
+	struct strbuf log_tail;
+};
+
+static void usage(void)
+{
+	fprintf(stderr,
+		"usage: foliowatch-collect run --series NAME [--tree DIR] (--range BASE..HEAD | [--base REV] --mbox FILE)\n"
+		"       [--workloads LIST] [--profile quick|seed] [--rounds N] [--boots N] [--interleave]\n"
+		"       [--accel auto|kvm|tcg|icount] [--jobs N] [--shard K/N] [--host LABEL] [--revision N]\n"
+		"       [--db FILE | --post URL --token-file FILE] [--timeout S] [--quiet] [--no-report]\n");
+}
+
+static int plain_list(const char *s)
+{
+	return *s && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-,") == strlen(s);
+}
+
+/* A folder name from arbitrary text: a readable prefix plus a hash, never a path. */
+static void safe_name(struct strbuf *out, const char *text)
+{
+	char hex[65];
+
+	sha256_hex(text, strlen(text), hex);
+	for (const char *p = text; *p && out->len < 24; p++)
+		strbuf_addch(out, strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_", *p) ? *p : '_');
+	strbuf_addf(out, "-%.12s", hex);
+}
+
+static int mkdirs(const char *path)
+{
+	struct strbuf p = STRBUF_INIT;
+	int ret = 0;
+
+	strbuf_addstr(&p, path);
+	for (char *s = p.buf + 1; *s; s++) {
+		if (*s != '/')
+			continue;
+		*s = '\0';
+		if (mkdir(p.buf, 0755) < 0 && errno != EEXIST)
+			ret = -1;
+		*s = '/';
+	}
+	if (mkdir(p.buf, 0755) < 0 && errno != EEXIST)
+		ret = -1;
+	strbuf_release(&p);
+	return ret;
+}
+
+/* foliowatch-server beside this program (the one report writer of the project). */
+static void sibling_program(struct strbuf *out, const char *name)
+{
+	char exe[4096];
+	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
+
+	if (n > 0) {
+		exe[n] = '\0';
+		strbuf_addf(out, "%s/%s", dirname(exe), name);
+	} else {
+		strbuf_addstr(out, name);
+	}
+}
+
+/* Is this run id stored already? In --post mode the local document archive answers. */
+static int already_measured(sqlite3 *db, const char *archive, const char *run_id)
+{
+	sqlite3_stmt *st = NULL;
+	int found = 0;
+
+	if (db) {
+		if (sqlite3_prepare_v2(db, "SELECT 1 FROM runs WHERE run_id = ?", -1, &st, NULL) == SQLITE_OK) {
+			sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
+			found = sqlite3_step(st) == SQLITE_ROW;
+		}
+		sqlite3_finalize(st);
+		return found;
+	}
+	struct strbuf path = STRBUF_INIT;
+	const char *hex = strchr(run_id, ':');
+	strbuf_addf(&path, "%s/%s.posted", archive, hex ? hex + 1 : run_id);
+	found = access(path.buf, F_OK) == 0;
+	strbuf_release(&path);
+	return found;
+}
+
+/* Stores or posts one document, keeping a copy in the archive (the run's log). */
+static int deliver(const struct run_opts *o, sqlite3 *db, const char *archive, cJSON *doc,
+		   const struct post_opts *po)
+{
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT, mark = STRBUF_INIT;
+	const char *rid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "run_id"));
+	const char *hex = rid ? strchr(rid, ':') : NULL;
+	int ret = -1;
+
+	strbuf_addf(&path, "%s/%s.json", archive, hex ? hex + 1 : "unknown");
+	if (fw_rundoc_write(doc, path.buf, &err)) {
+		fprintf(stderr, "run: %s\n", err.buf);
+		goto cleanup;
+	}
+	if (db) {
+		struct fw_ingest_info info;
+		if (fw_ingest_doc(db, doc, &info) != FW_INGEST_STORED && info.status != FW_INGEST_DUPLICATE) {
+			fprintf(stderr, "run: storing %s: %s %s %s\n", path.buf, fw_ingest_status_name(info.status),
+				info.err.field, info.err.detail);
+			goto cleanup;
+		}
+	} else {
+		enum post_result r = post_file(po, path.buf, &err);
+		if (r == POST_REJECTED) {
+			fprintf(stderr, "run: %s\n", err.buf);
+			goto cleanup;
+		}
+		if (r == POST_FAILED)
+			fprintf(stderr, "run: %s\n", err.buf); /* spooled: post sends it later */
+		/* posted or spooled: either way it is measured and will not be measured again */
+		strbuf_addf(&mark, "%s/%s.posted", archive, hex ? hex + 1 : "unknown");
+		FILE *fp = fopen(mark.buf, "w");
+		if (fp)
+			fclose(fp);
+	}
+	(void)o;
+	ret = 0;
+cleanup:
+	strbuf_release(&path);
+	strbuf_release(&err);
+	strbuf_release(&mark);
+	return ret;
+}
+
+static void fill_identity(struct fw_rundoc_facts *f, const struct run_opts *o, const struct fw_series *s,
+			  const struct fw_commit *c, const char *tree_name)
+{
+	f->origin = o->origin;
+	f->tree_name = tree_name;
+	f->tree_url = "";
+	f->series = o->series;
+	f->series_base = s->base;
+	f->revision = o->revision;
+	f->commit_sha = c->sha;
+	f->commit_key = c->key;
+	f->commit_subject = c->subject;
+	f->commit_author = c->author;
+	f->commit_parent = c->position ? s->commits[c->position - 1].sha : NULL;
+	f->position = c->position;
+	f->profile = o->profile;
+	f->workloads = o->workloads;
+	f->vcpus = o->vcpus;
+	f->memory_mib = o->memory_mib;
+	f->boot_seconds = -1;
+}
+
+/* Checkout + build of every commit; a failed build is recorded, the series goes on. */
+static void build_all(const struct run_opts *o, const struct fw_series *s, const char *cache,
+		      const char *checkout, const char *fragment, struct built *b, struct progress *pr)
+{
+	for (int i = 0; i < s->nr; i++) {
+		struct strbuf err = STRBUF_INIT;
+		const struct fw_commit *c = &s->commits[i];
+
+		fw_kbuild_init(&b[i].kb);
+		strbuf_init(&b[i].log_tail, 0);
+		progress_step(pr, "build %d/%d %.12s %s", i + 1, s->nr, c->sha, c->subject);
+		if (series_checkout(s->tree, checkout, c->sha, &err)) {
+			strbuf_addf(&b[i].log_tail, "checkout failed: %s", err.buf);
+			fprintf(stderr, "run: commit %.12s: checkout failed: %s\n", c->sha, err.buf);
+			strbuf_release(&err);
+			continue;
+		}
+		b[i].kb.tree = checkout;
+		b[i].kb.cache = cache;
+		b[i].kb.fragment = fragment;
+		b[i].kb.jobs = o->jobs;
+		if (fw_kernel_build(&b[i].kb, &err)) {
+			strbuf_addstr(&b[i].log_tail, err.buf);
+			strbuf_tail(&b[i].log_tail, 16000);
+			fprintf(stderr, "run: commit %.12s (%s) failed to build; recorded as not_run, going on\n",
+				c->sha, c->subject);
+		} else if (fw_kernel_facts(b[i].kb.bzimage.buf, &b[i].kf) == 0) {
+			b[i].ok = 1;
+			progress_note(pr, "built %.12s in %.0f s%s", c->sha, b[i].kb.seconds,
+				      b[i].kb.reused ? " (cached)" : "");
+		}
+		strbuf_release(&err);
+	}
+}
+
+/* A failed build becomes one not_run document (boot index 0), stored like any run. */
+static int record_failed_build(const struct run_opts *o, sqlite3 *db, const char *archive,
+			       const struct post_opts *po, const struct fw_series *s, int i,
+			       const struct built *b, const struct fw_hostfacts *host, const char *accel,
+			       const char *tree_name)
+{
+	struct fw_rundoc_facts f = { 0 };
+	struct fw_error e;
+	char hash[65];
+	cJSON *doc;
+	int ret = -1;
+
+	fill_identity(&f, o, s, &s->commits[i], tree_name);
+	f.build_failed = 1;
+	f.build_seconds = -1;
+	f.kernel_version = b->kb.version.len ? b->kb.version.buf : "";
+	if (b->kb.config_hash.len) {
+		f.config_hash = b->kb.config_hash.buf;
+	} else {
+		sha256_hex("", 0, hash); /* never configured: the empty config */
+		f.config_hash = hash;
+	}
+	f.compiler = "";
+	f.build_log_tail = b->log_tail.buf;
+	f.host = host;
+	f.accel = accel;
+	f.boot_index = 0;
+	doc = fw_rundoc_not_run(&f, &e);
+	if (!doc) {
+		fprintf(stderr, "run: internal error, not_run document invalid at %s: %s\n", e.field, e.detail);
+		return -1;
+	}
+	const char *rid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "run_id"));
+	ret = already_measured(db, archive, rid) ? 0 : deliver(o, db, archive, doc, po);
+	cJSON_Delete(doc);
+	return ret;
+}
+
+static int print_report(const struct run_opts *o)
+{
+	struct strbuf prog = STRBUF_INIT, rev = STRBUF_INIT, url = STRBUF_INIT;
+	struct runcmd rc = { 0 };
+	int ret;
+
+	strbuf_addf(&rev, "%d", o->revision);
+	if (o->db) {
+		sibling_program(&prog, "foliowatch-server");
+		const char *argv[] = { prog.buf, "report", "--db", o->db, "--series", o->series,
+				       "--revision", rev.buf, NULL };
+		rc.argv = argv;
+		ret = runcmd_run(&rc);
+	} else {
+		/* the server's own report route: the same table writer, on the server's data */
+		strbuf_addf(&url, "%s/api/v1/series/", o->post_url);
+		for (const unsigned char *p = (const unsigned char *)o->series; *p; p++)
+			if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~", *p) && *p)
+				strbuf_addch(&url, *p);
+			else
+				strbuf_addf(&url, "%%%02X", *p);
+		strbuf_addf(&url, "/report.txt?revision=%d", o->revision);
+		const char *argv[] = { "curl", "-sS", "--fail-with-body", url.buf, NULL };
+		rc.argv = argv;
+		ret = runcmd_run(&rc);
+	}
+	strbuf_release(&prog);
+	strbuf_release(&rev);
+	strbuf_release(&url);
+	return ret;
+}
+
+static int parse_args(int argc, char **argv, struct run_opts *o)
+{
+	static const struct option opts[] = {
+		{ "series", required_argument, NULL, 'S' }, { "tree", required_argument, NULL, 't' },
+		{ "range", required_argument, NULL, 'r' }, { "base", required_argument, NULL, 'b' },
+		{ "mbox", required_argument, NULL, 'm' }, { "workloads", required_argument, NULL, 'w' },
+		{ "profile", required_argument, NULL, 'p' }, { "rounds", required_argument, NULL, 'R' },
+		{ "boots", required_argument, NULL, 'B' }, { "interleave", no_argument, NULL, 'i' },
+		{ "accel", required_argument, NULL, 'a' }, { "jobs", required_argument, NULL, 'j' },
+		{ "db", required_argument, NULL, 'd' }, { "post", required_argument, NULL, 'P' },
+		{ "token-file", required_argument, NULL, 'T' }, { "host", required_argument, NULL, 'h' },
+		{ "origin", required_argument, NULL, 'o' }, { "shard", required_argument, NULL, 's' },
+		{ "cache", required_argument, NULL, 'c' }, { "config", required_argument, NULL, 'f' },
+		{ "append", required_argument, NULL, 'A' }, { "timeout", required_argument, NULL, 'x' },
+		{ "vcpus", required_argument, NULL, 'v' }, { "memory", required_argument, NULL, 'M' },
+		{ "revision", required_argument, NULL, 'V' }, { "quiet", no_argument, NULL, 'q' },
+		{ "no-report", no_argument, NULL, 'n' }, { NULL, 0, NULL, 0 },
+	};
+	int opt;
+
+	o->workloads = "split,mthp,lazyfree,filemap";
+	o->profile = "quick";
+	o->accel = "auto";
+	o->rounds = 2;
+	o->boots = 1;
+	o->vcpus = 2;
+	o->memory_mib = 2048;
+	o->revision = 1;
+	o->timeout = 900;
+	o->shard = "1/1";
+	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+		switch (opt) {
+		case 'S': o->series = optarg; break;
+		case 't': o->tree = optarg; break;
+		case 'r': o->range = optarg; break;
+		case 'b': o->base = optarg; break;
+		case 'm': o->mbox = optarg; break;
+		case 'w': o->workloads = optarg; break;
+		case 'p': o->profile = optarg; break;
+		case 'R': o->rounds = atoi(optarg); break;
+		case 'B': o->boots = atoi(optarg); break;
+		case 'i': o->interleave = 1; break;
+		case 'a': o->accel = optarg; break;
+		case 'j': o->jobs = atoi(optarg); break;
+		case 'd': o->db = optarg; break;
+		case 'P': o->post_url = optarg; break;
+		case 'T': o->token_file = optarg; break;
+		case 'h': o->host = optarg; break;
+		case 'o': o->origin = optarg; break;
+		case 's': o->shard = optarg; break;
+		case 'c': o->cache = optarg; break;
+		case 'f': o->fragment = optarg; break;
+		case 'A': o->append = optarg; break;
+		case 'x': o->timeout = atof(optarg); break;
+		case 'v': o->vcpus = atoi(optarg); break;
+		case 'M': o->memory_mib = atoi(optarg); break;
+		case 'V': o->revision = atoi(optarg); break;
+		case 'q': o->quiet = 1; break;
+		case 'n': o->no_report = 1; break;
+		default: return -1;
+		}
+	}
+	if (optind != argc || !o->series || !*o->series || !(o->range || o->mbox) || (o->range && o->mbox) ||
+	    (o->range && o->base) || !plain_list(o->workloads) || !plain_list(o->profile) ||
+	    o->rounds < 1 || o->rounds > 1000 || o->boots < 1 || o->boots > 1000 || o->revision < 1 ||
+	    (o->post_url && (o->db || !o->token_file)) || o->timeout <= 0) {
+		fprintf(stderr, "run: need --series, exactly one of --range or --mbox, plain --workloads and "
+				"--profile names, sane counts, and --db or --post with --token-file\n");
+		return -1;
+	}
+	if (!o->post_url && !o->db)
+		o->db = FW_DB_DEFAULT;
+	if (!o->jobs)
+		o->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
+	return 0;
+}
+
+int cmd_run(int argc, char **argv)
+{
+	struct run_opts o = { 0 };
+	struct strbuf cache = STRBUF_INIT, tree = STRBUF_INIT, checkout = STRBUF_INIT, err = STRBUF_INIT,
+		      fragment = STRBUF_INIT, archive = STRBUF_INIT, name = STRBUF_INIT, work = STRBUF_INIT,
+		      spool = STRBUF_INIT, head_ref = STRBUF_INIT;
+	struct fw_series s = { 0 };
+	struct built *b = NULL;
+	struct plan_job *jobs = NULL;
+	struct fw_hostfacts host;
+	struct post_opts po = { 0 };
+	struct progress pr;
+	sqlite3 *db = NULL;
+	enum fw_accel accel = FW_ACCEL_TCG;
+	int ret = 1, shard = 1, shards = 1, njobs, default_tree = 0, measured = 0, skipped = 0, failed = 0;
+
+	if (parse_args(argc, argv, &o)) {
+		usage();
+		return 2;
+	}
+	if (plan_parse_shard(o.shard, &shard, &shards)) {
+		fprintf(stderr, "run: --shard must be K/N with 1 <= K <= N, got \"%s\"\n", o.shard);
+		return 2;
+	}
+	progress_init(&pr, o.quiet);
+	if (o.cache)
+		strbuf_addstr(&cache, o.cache);
+	else
+		fw_kcache_root(&cache);
+	if (o.fragment)
+		strbuf_addstr(&fragment, o.fragment);
+	else
+		fw_default_fragment(&fragment);
+
+	/* The tree: the user's, or Debian's linux-source-6.12 unpacked once into the cache. */
+	if (o.tree) {
+		char *real = realpath(o.tree, NULL);
+		if (!real) {
+			fprintf(stderr, "run: --tree %s: %s\n", o.tree, strerror(errno));
+			goto cleanup;
+		}
+		strbuf_addstr(&tree, real);
+		free(real);
+	} else {
+		progress_step(&pr, "preparing the default tree (linux-source-6.12)");
+		if (fw_kernel_tree_default(cache.buf, NULL, &tree, &err)) {
+			fprintf(stderr, "run: %s\n", err.buf);
+			goto cleanup;
+		}
+		default_tree = 1;
+	}
+	/*
+	 * Where commits are checked out and built. The default tree is ours: build
+	 * in it, with the build folder every test and `kernel` share, so a series on
+	 * it rebuilds only the files its patches touch. A user's tree gets a worktree
+	 * of its own in the cache (their checkout is never touched) and keeps its
+	 * build folder across commits and series.
+	 */
+	if (default_tree) {
+		const char *argv_ref[] = { "git", "symbolic-ref", "-q", "HEAD", NULL };
+		strbuf_addstr(&checkout, tree.buf);
+		if (runcmd_capture(argv_ref, tree.buf, &head_ref))
+			strbuf_reset(&head_ref);
+	} else {
+		strbuf_addf(&checkout, "%s/worktrees/", cache.buf);
+		safe_name(&checkout, tree.buf);
+	}
+	strbuf_addstr(&name, "");
+	safe_name(&name, o.series);
+	if (o.range) {
+		progress_step(&pr, "resolving %s", o.range);
+		if (series_from_range(&s, tree.buf, o.range, &err)) {
+			fprintf(stderr, "run: %s\n", err.buf);
+			goto cleanup;
+		}
+	} else {
+		struct strbuf amdir = STRBUF_INIT;
+		strbuf_addf(&amdir, "%s/am/%s", cache.buf, name.buf);
+		progress_step(&pr, "applying %s with git am", o.mbox);
+		int rc = series_from_mbox(&s, tree.buf, o.base ? o.base : "HEAD", o.mbox, amdir.buf, &err);
+		strbuf_release(&amdir);
+		if (rc) {
+			fprintf(stderr, "run: %s; nothing measured\n", err.buf);
+			goto cleanup;
+		}
+	}
+	progress_note(&pr, "series %s: base %.12s and %d patch(es)", o.series, s.base, s.nr - 1);
+
+	strbuf_addf(&archive, "%s/runs/%s", cache.buf, name.buf);
+	strbuf_addf(&work, "%s/work", archive.buf);
+	if (mkdirs(archive.buf) || mkdirs(work.buf)) {
+		fprintf(stderr, "run: cannot create %s: %s\n", archive.buf, strerror(errno));
+		goto cleanup;
+	}
+	if (o.db && !(db = fw_db_open(o.db, &err))) {
+		fprintf(stderr, "run: %s\n", err.buf);
+		goto cleanup;
+	}
+	if (o.post_url) {
+		strbuf_addf(&spool, "%s/spool", cache.buf);
+		po.url = o.post_url;
+		po.token_file = o.token_file;
+		po.spool_dir = spool.buf;
+		po.retries = 4;
+		po.backoff_s = 1;
+	}
+
+	b = calloc((size_t)s.nr, sizeof(*b));
+	jobs = calloc((size_t)(s.nr * o.boots), sizeof(*jobs));
+	if (!b || !jobs)
+		abort();
+	build_all(&o, &s, cache.buf, checkout.buf, fragment.buf, b, &pr);
+	if (default_tree && head_ref.len) {
+		/* leave the default tree on its branch, as `kernel` and the tests expect */
+		struct strbuf e2 = STRBUF_INIT;
+		const char *co[] = { "git", "checkout", "-q", "--force", head_ref.buf + strlen("refs/heads/"), NULL };
+		struct runcmd rc = { 0 };
+		rc.argv = co;
+		rc.dir = tree.buf;
+		rc.out = &e2;
+		rc.merge_stderr = 1;
+		runcmd_run(&rc);
+		strbuf_release(&e2);
+	}
+
+	/* The environment: accel decided once, with the first kernel that built. */
+	for (int i = 0; i < s.nr; i++)
+		if (b[i].ok) {
+			if (!strcmp(o.accel, "auto"))
+				accel = fw_probe_auto(b[i].kb.bzimage.buf);
+			else if (fw_accel_parse(o.accel, &accel)) {
+				fprintf(stderr, "run: --accel must be auto, kvm, tcg or icount\n");
+				ret = 2;
+				goto cleanup;
+			}
+			break;
+		}
+	fw_hostfacts_collect(&host, o.host, NULL);
+	for (int i = 0; i < s.nr; i++)
+		if (!b[i].ok && record_failed_build(&o, db, archive.buf, &po, &s, i, &b[i], &host, fw_accel_name(accel),
+							     default_tree ? "linux-source-6.12" : tree.buf))
+			failed++;
+
+	struct plan_opts popt = { s.nr, o.boots, o.interleave, shard, shards };
+	njobs = plan_jobs(&popt, jobs);
+	progress_begin_boots(&pr, njobs);
+	for (int j = 0; j < njobs; j++) {
+		const struct fw_commit *c = &s.commits[jobs[j].commit];
+		struct built *bc = &b[jobs[j].commit];
+		struct fw_rundoc_facts f = { 0 };
+		struct fw_measure m = { 0 };
+		struct fw_error e;
+		cJSON *probe, *doc;
+		const char *rid;
+
+		if (!bc->ok) {
+			progress_boot_done(&pr, 0);
+			continue;
+		}
+		fill_identity(&f, &o, &s, c, default_tree ? "linux-source-6.12" : tree.buf);
+		f.build_seconds = bc->kb.reused ? -1 : bc->kb.seconds;
+		f.kernel_version = bc->kf.version;
+		f.config = bc->kf.config.len ? bc->kf.config.buf : NULL;
+		f.config_hash = bc->kf.config_hash;
+		f.compiler = bc->kf.compiler;
+		f.host = &host;
+		f.accel = fw_accel_name(accel);
+		f.boot_index = jobs[j].boot;
+		/* the run id does not depend on what the boot gives: ask a not_run skeleton */
+		probe = fw_rundoc_not_run(&f, &e);
+		rid = probe ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(probe, "run_id")) : NULL;
+		if (rid && already_measured(db, archive.buf, rid)) {
+			skipped++;
+			progress_boot_done(&pr, 0);
+			cJSON_Delete(probe);
+			continue;
+		}
+		cJSON_Delete(probe);
+		progress_step(&pr, "boot %d/%d: commit %d/%d %.12s boot %d (%s, %s)", j + 1, njobs,
+			      c->position + 1, s.nr, c->sha, jobs[j].boot, fw_accel_name(accel), o.workloads);
+		m.kernel = bc->kb.bzimage.buf;
+		m.workdir = work.buf;
+		m.workloads = o.workloads;
+		m.profile = o.profile;
+		m.append = o.append;
+		m.rounds = o.rounds;
+		m.vcpus = o.vcpus;
+		m.memory_mib = o.memory_mib;
+		m.virtfs = 1;
+		m.timeout = o.timeout;
+		m.accel = accel;
+		m.facts = &f;
+		strbuf_reset(&err);
+		doc = fw_measure_boot(&m, &err);
+		if (!doc) {
+			fprintf(stderr, "run: boot of %.12s failed to run: %s\n", c->sha, err.buf);
+			failed++;
+			progress_boot_done(&pr, 0);
+			continue;
+		}
+		progress_note(&pr, "commit %.12s boot %d: %s (%s) in %.0f s", c->sha, jobs[j].boot,
+			      fw_boot_status_name(m.status), m.reason, m.seconds);
+		if (deliver(&o, db, archive.buf, doc, &po))
+			failed++;
+		else
+			measured++;
+		cJSON_Delete(doc);
+		progress_boot_done(&pr, 1);
+	}
+	progress_note(&pr, "done: %d boot(s) measured, %d already there, %d failed; documents in %s",
+		      measured, skipped, failed, archive.buf);
+	if (db) {
+		sqlite3_close(db);
+		db = NULL;
+	}
+	if (!o.no_report && !o.quiet)
+		print_report(&o);
+	ret = failed ? 1 : 0;
+cleanup:
+	if (b)
+		for (int i = 0; i < s.nr; i++) {
+			fw_kbuild_release(&b[i].kb);
+			fw_kfacts_release(&b[i].kf);
+			strbuf_release(&b[i].log_tail);
+		}
+	free(b);
+	free(jobs);
+	series_release(&s);
+	sqlite3_close(db);
+	strbuf_release(&cache);
+	strbuf_release(&tree);
+	strbuf_release(&checkout);
+	strbuf_release(&err);
+	strbuf_release(&fragment);
+	strbuf_release(&archive);
+	strbuf_release(&name);
+	strbuf_release(&work);
+	strbuf_release(&spool);
+	strbuf_release(&head_ref);
+	return ret;
+}
