@@ -1,9 +1,11 @@
-# Finds the kernel for t3*/t4* tests: $FW_KERNEL, else the newest cached build
-# (${FOLIOWATCH_CACHE:-$HOME/.cache/foliowatch}/kernels/*/bzImage). Sets KERNEL or skips.
+# The default kernel for t3*/t4* tests: $FW_KERNEL, else `foliowatch-collect kernel`,
+# which builds Debian's linux-source-6.12 with kernel/foliowatch.config once and
+# reuses the cached build afterwards (one build shared by every test). Sets KERNEL.
 find_kernel() {
+	command -v qemu-system-x86_64 >/dev/null || skip_all "no qemu-system-x86_64 (run ci/install-deps.sh)"
 	KERNEL=${FW_KERNEL:-}
 	if [ -z "$KERNEL" ]; then
-		KERNEL=$(ls -t "${FOLIOWATCH_CACHE:-$HOME/.cache/foliowatch}"/kernels/*/bzImage 2>/dev/null | head -n 1)
+		KERNEL=$("$COLLECT" kernel 2>"$TMP_T/kernel.err") || { tail -20 "$TMP_T/kernel.err" | sed 's/^/# /'; bail "kernel build failed"; }
 	fi
-	[ -n "$KERNEL" ] && [ -f "$KERNEL" ] || skip_all "no kernel (build one with foliowatch-collect kernel, or set FW_KERNEL)"
+	[ -f "$KERNEL" ] || bail "no kernel at '$KERNEL'"
 }
