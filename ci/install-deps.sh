@@ -30,8 +30,13 @@ else
 	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends $missing
 fi
 
-# npm packages for browser and CI-template tests live in tests/node (package.json pinned there).
-if [ -f tests/node/package.json ] && [ ! -d tests/node/node_modules ]; then
-	echo "install-deps: npm install in tests/node"
-	(cd tests/node && npm install --no-audit --no-fund --loglevel=error)
+# npm packages for browser and CI-template tests live in tests/node (versions pinned in
+# package.json and package-lock.json); reinstalled whenever the lock file changes.
+if [ -f tests/node/package.json ]; then
+	want=$(cat tests/node/package.json tests/node/package-lock.json 2>/dev/null | sha256sum | cut -d' ' -f1)
+	have=$(cat tests/node/node_modules/.fw-stamp 2>/dev/null || true)
+	if [ "$want" != "$have" ]; then
+		echo "install-deps: npm install in tests/node"
+		(cd tests/node && npm install --no-audit --no-fund --loglevel=error) && echo "$want" > tests/node/node_modules/.fw-stamp
+	fi
 fi

@@ -173,12 +173,103 @@ static int take_lock(const char *cache, struct strbuf *err)
 	return fd;
 }
 
+/*
+ * The index: (tree commit, fragment, compiler) -> the kernels/ entry built
+ * from them. Configuring alone costs 15-20 s (tinyconfig + merge_config +
+ * olddefconfig) before the config hash, the real cache key, is known; the
+ * same inputs always give the same .config, so a hit skips all of that.
+ */
+static void index_path(struct strbuf *out, const char *cache, const char *commit,
+		       const char *fragment_path)
+{
+	struct strbuf key = STRBUF_INIT, frag = STRBUF_INIT, cc = STRBUF_INIT;
+	const char *gcc[] = { "gcc", "--version", NULL };
+	char hex[65];
+
+	if (strbuf_read_file(&frag, fragment_path, 1 << 20) < 0)
+		strbuf_addstr(&frag, "(unreadable)");
+	if (runcmd_capture(gcc, NULL, &cc) != 0)
+		strbuf_addstr(&cc, "unknown");
+	strbuf_setlen(&cc, strcspn(cc.buf, "\n"));
+	strbuf_addf(&key, "tinyconfig\n%s\n%s\n%s", commit, cc.buf, frag.buf);
+	sha256_hex(key.buf, key.len, hex);
+	strbuf_addf(out, "%s/kernels/index/%s", cache, hex);
+	strbuf_release(&key);
+	strbuf_release(&frag);
+	strbuf_release(&cc);
+}
+
+/* A hit fills kb from the entry the index names; 0 on a hit, -1 otherwise. */
+static int index_lookup(struct fw_kbuild *kb, const char *index)
+{
+	struct strbuf name = STRBUF_INIT, path = STRBUF_INIT, cfg = STRBUF_INIT;
+	char hash[65];
+	int ret = -1;
+
+	if (strbuf_read_file(&name, index, 4096) < 0)
+		goto cleanup;
+	strbuf_setlen(&name, strcspn(name.buf, "\n"));
+	if (!name.len || strchr(name.buf, '/'))
+		goto cleanup;
+	strbuf_reset(&kb->kdir);
+	strbuf_addf(&kb->kdir, "%s/kernels/%s", kb->cache, name.buf);
+	strbuf_addf(&path, "%s/.config", kb->kdir.buf);
+	if (strbuf_read_file(&cfg, path.buf, 16 << 20) < 0)
+		goto cleanup;
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/kernelversion", kb->kdir.buf);
+	strbuf_reset(&kb->version);
+	if (strbuf_read_file(&kb->version, path.buf, 256) < 0)
+		goto cleanup;
+	while (kb->version.len && kb->version.buf[kb->version.len - 1] == '\n')
+		strbuf_setlen(&kb->version, kb->version.len - 1);
+	strbuf_reset(&kb->bzimage);
+	strbuf_addf(&kb->bzimage, "%s/bzImage", kb->kdir.buf);
+	if (access(kb->bzimage.buf, R_OK) != 0)
+		goto cleanup;
+	sha256_hex(cfg.buf, cfg.len, hash);
+	strbuf_reset(&kb->config_hash);
+	strbuf_addstr(&kb->config_hash, hash);
+	kb->reused = 1;
+	ret = 0;
+cleanup:
+	strbuf_release(&name);
+	strbuf_release(&path);
+	strbuf_release(&cfg);
+	return ret;
+}
+
+/* Records kb's entry under index (temp + rename); failures only cost speed later. */
+static void index_store(const struct fw_kbuild *kb, const char *index)
+{
+	struct strbuf dir = STRBUF_INIT, tmp = STRBUF_INIT;
+	const char *name = strrchr(kb->kdir.buf, '/');
+	int fd;
+
+	strbuf_addf(&dir, "%s/kernels/index", kb->cache);
+	mkdir(dir.buf, 0755);
+	strbuf_addf(&tmp, "%s.tmp-%d", index, (int)getpid());
+	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
+	if (fd >= 0 && name) {
+		ssize_t w = write(fd, name + 1, strlen(name + 1));
+		close(fd);
+		if (w < 0 || rename(tmp.buf, index) < 0)
+			unlink(tmp.buf);
+	} else if (fd >= 0) {
+		close(fd);
+		unlink(tmp.buf);
+	}
+	strbuf_release(&dir);
+	strbuf_release(&tmp);
+}
+
 int fw_kernel_build(struct fw_kbuild *kb, struct strbuf *err)
 {
 	struct strbuf bdir = STRBUF_INIT, cfg = STRBUF_INIT, frag = STRBUF_INIT,
 		      missing = STRBUF_INIT, commit = STRBUF_INIT, path = STRBUF_INIT,
 		      tmp = STRBUF_INIT, log = STRBUF_INIT, cc = STRBUF_INIT,
-		      info = STRBUF_INIT, basedir = STRBUF_INIT, jobs = STRBUF_INIT;
+		      info = STRBUF_INIT, basedir = STRBUF_INIT, jobs = STRBUF_INIT,
+		      index = STRBUF_INIT;
 	const char *name = strrchr(kb->tree, '/');
 	char hash[65];
 	struct stat st;
@@ -192,6 +283,11 @@ int fw_kernel_build(struct fw_kbuild *kb, struct strbuf *err)
 			strbuf_addf(err, "%s is not a git tree with a commit", kb->tree);
 			goto cleanup;
 		}
+	}
+	index_path(&index, kb->cache, commit.buf, kb->fragment);
+	if (index_lookup(kb, index.buf) == 0) {
+		ret = 0;
+		goto cleanup;
 	}
 	strbuf_addf(&bdir, "%s/build/%s", kb->cache, name);
 	strbuf_addf(&path, "%s/kernels", kb->cache);
@@ -244,6 +340,7 @@ int fw_kernel_build(struct fw_kbuild *kb, struct strbuf *err)
 		while (kb->version.len && kb->version.buf[kb->version.len - 1] == '\n')
 			strbuf_setlen(&kb->version, kb->version.len - 1);
 		kb->reused = 1;
+		index_store(kb, index.buf);
 		ret = 0;
 		goto cleanup;
 	}
@@ -334,6 +431,7 @@ int fw_kernel_build(struct fw_kbuild *kb, struct strbuf *err)
 		strbuf_addf(err, "rename %s -> %s: %s", path.buf, kb->kdir.buf, strerror(errno));
 		goto cleanup;
 	}
+	index_store(kb, index.buf);
 	ret = 0;
 cleanup:
 	if (lock_fd >= 0)
@@ -350,5 +448,6 @@ cleanup:
 	strbuf_release(&info);
 	strbuf_release(&basedir);
 	strbuf_release(&jobs);
+	strbuf_release(&index);
 	return ret;
 }

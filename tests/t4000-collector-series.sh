@@ -1,0 +1,44 @@
+#!/bin/bash
+# foliowatch-collect run on a real series on the cached default tree (icount,
+# split only): one patch that does not build is stored as a failed build and
+# the series goes on; the others are measured; running the same command again
+# re-applies the mbox with git am (new shas, same patch-id keys) and measures
+# nothing twice.
+. tests/lib/tap.sh
+. tests/lib/kernel.sh
+find_kernel
+DB=$TMP_T/fw.db
+SERIES="t4000-$$"
+cat tests/data/series-broken/*.patch > "$TMP_T/series.mbox"
+run() {
+	"$COLLECT" run --series "$SERIES" --mbox "$TMP_T/series.mbox" --workloads split --profile quick \
+		--accel icount --boots 1 --rounds 2 --db "$DB" "$@"
+}
+
+start=$(date +%s)
+run > "$TMP_T/run1.log" 2>&1; rc=$?
+diag "first run: $(( $(date +%s) - start )) s"
+is "$rc" 0 "run completes despite a commit that does not build"
+grep -E "^\[|failed to build|does not apply" "$TMP_T/run1.log" | sed 's/^/# /'
+is "$(sqlite3 "$DB" 'select count(*) from commits')" 4 "base and three patches stored"
+is "$(sqlite3 "$DB" "select b.status || ',' || r.boot_status from runs r join builds b on b.id = r.build_id join commits c on c.id = r.commit_id where c.position = 2")" \
+	"failed,not_run" "the broken patch is a failed build, not run"
+like "$(sqlite3 "$DB" "select b.log_tail from runs r join builds b on b.id = r.build_id join commits c on c.id = r.commit_id where c.position = 2")" \
+	"foliowatch_broken|error" "its build log tail names the compile error"
+is "$(sqlite3 "$DB" "select count(*) from runs where boot_status = 'ok'")" 3 "the other three commits booted"
+is "$(sqlite3 "$DB" "select count(*) from samples s join results r on r.id = s.result_id where r.metric = 'split_ms'")" 6 \
+	"two split samples for each measured commit"
+like "$(cat "$TMP_T/run1.log")" "series $SERIES v1" "the series table is printed at the end"
+like "$(cat "$TMP_T/run1.log")" "about [0-9:]+ left" "progress shows an estimate of the time left"
+sha1=$(sqlite3 "$DB" "select sha from commits where position = 1")
+ids1=$(sqlite3 "$DB" "select run_id from runs order by run_id")
+
+start=$(date +%s)
+run --quiet > "$TMP_T/run2.log" 2>&1; rc=$?
+diag "second run: $(( $(date +%s) - start )) s"
+is "$rc" 0 "the same command again succeeds"
+is "$(sqlite3 "$DB" "select run_id from runs order by run_id")" "$ids1" "same run ids: nothing measured twice"
+is "$(sqlite3 "$DB" 'select count(*) from runs')" 4 "no new runs"
+am_sha=$(git -C "${FOLIOWATCH_CACHE:-$HOME/.cache/foliowatch}/am/$(ls "${FOLIOWATCH_CACHE:-$HOME/.cache/foliowatch}/am" | grep "^t4000-$$" | head -1)" rev-parse HEAD~2 2>/dev/null)
+ok "$([ -n "$am_sha" ] && [ "$am_sha" != "$sha1" ]; echo $?)" "the mbox was applied again with new shas ($am_sha vs $sha1)"
+done_testing
