@@ -156,7 +156,10 @@ static enum MHD_Result queue(struct fw_req *r, unsigned status, struct MHD_Respo
 	r->status = status;
 	r->responded = 1;
 	ret = MHD_queue_response(r->conn, status, resp);
-	MHD_destroy_response(resp);
+	/* A kept response keeps our reference; the cache destroys it on eviction. */
+	if (!(status == MHD_HTTP_OK && r->cache_key && ret == MHD_YES &&
+	      fw_rc_store(r, resp, r->resp_len)))
+		MHD_destroy_response(resp);
 	return ret;
 }
 
@@ -179,6 +182,7 @@ enum MHD_Result reply_buf(struct fw_req *r, unsigned status, const char *ctype,
 		resp = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
 		status = MHD_HTTP_NOT_MODIFIED;
 	} else {
+		r->resp_len = body->len;
 		resp = resp_from_strbuf(body);
 		if (resp)
 			MHD_add_response_header(resp, "Content-Type", ctype);
@@ -280,10 +284,25 @@ enum MHD_Result reply_file(struct fw_req *r, const char *path, const char *ctype
 		}
 		return queue(r, MHD_HTTP_NOT_MODIFIED, resp);
 	}
-	resp = MHD_create_response_from_fd((uint64_t)st.st_size, fd);
-	if (!resp) {
+	if (r->cache_key && st.st_size <= (1 << 20)) {
+		/* Cacheable (e.g. a plot): from memory, so the response can be kept and reused. */
+		struct strbuf sb = STRBUF_INIT;
+
 		close(fd);
-		return MHD_NO;
+		if (strbuf_read_file(&sb, path, 1 << 20)) {
+			strbuf_release(&sb);
+			return reply_error(r, MHD_HTTP_NOT_FOUND, "not_found", NULL, "no such file");
+		}
+		r->resp_len = sb.len;
+		resp = resp_from_strbuf(&sb);
+		if (!resp)
+			return MHD_NO;
+	} else {
+		resp = MHD_create_response_from_fd((uint64_t)st.st_size, fd);
+		if (!resp) {
+			close(fd);
+			return MHD_NO;
+		}
 	}
 	MHD_add_response_header(resp, "Content-Type", ctype);
 	MHD_add_response_header(resp, "ETag", etag);
@@ -338,6 +357,8 @@ enum MHD_Result fw_http_access(void *cls, struct MHD_Connection *conn, const cha
 	}
 	if (r->responded)
 		return MHD_YES;
+	if (fw_rc_lookup(r, &ret))
+		return ret;
 	ret = fw_dispatch(r);
 	req_db_put(r);
 	return ret;
@@ -367,6 +388,7 @@ void fw_http_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	for (i = 0; i < r->nargs; i++)
 		free(r->args[i]);
 	free(r->path);
+	free(r->cache_key);
 	strbuf_release(&r->body);
 	free(r);
 	*con_cls = NULL;
