@@ -153,21 +153,27 @@ static enum MHD_Result queue(struct fw_req *r, unsigned status, struct MHD_Respo
 	MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
 	if (r->allow)
 		MHD_add_response_header(resp, "Allow", r->allow);
+	/* Cacheable answers may also be sent gzip-compressed (server/respcache.c). */
+	if (r->cache_key)
+		MHD_add_response_header(resp, "Vary", "Accept-Encoding");
 	r->status = status;
 	r->responded = 1;
 	ret = MHD_queue_response(r->conn, status, resp);
 	/* A kept response keeps our reference; the cache destroys it on eviction. */
 	if (!(status == MHD_HTTP_OK && r->cache_key && ret == MHD_YES &&
-	      fw_rc_store(r, resp, r->resp_len)))
+	      fw_rc_store(r, resp)))
 		MHD_destroy_response(resp);
 	return ret;
 }
 
-static struct MHD_Response *resp_from_strbuf(struct strbuf *sb)
+static struct MHD_Response *resp_from_strbuf(struct fw_req *r, struct strbuf *sb)
 {
 	size_t len;
 	char *p = strbuf_detach(sb, &len);
 
+	/* Kept for the response cache (it may store a gzip copy); valid while the response is. */
+	r->resp_body = p;
+	r->resp_len = len;
 	return MHD_create_response_from_buffer(len, p, MHD_RESPMEM_MUST_FREE);
 }
 
@@ -182,8 +188,7 @@ enum MHD_Result reply_buf(struct fw_req *r, unsigned status, const char *ctype,
 		resp = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
 		status = MHD_HTTP_NOT_MODIFIED;
 	} else {
-		r->resp_len = body->len;
-		resp = resp_from_strbuf(body);
+		resp = resp_from_strbuf(r, body);
 		if (resp)
 			MHD_add_response_header(resp, "Content-Type", ctype);
 	}
@@ -293,8 +298,7 @@ enum MHD_Result reply_file(struct fw_req *r, const char *path, const char *ctype
 			strbuf_release(&sb);
 			return reply_error(r, MHD_HTTP_NOT_FOUND, "not_found", NULL, "no such file");
 		}
-		r->resp_len = sb.len;
-		resp = resp_from_strbuf(&sb);
+		resp = resp_from_strbuf(r, &sb);
 		if (!resp)
 			return MHD_NO;
 	} else {

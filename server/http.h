@@ -58,7 +58,8 @@ struct fw_req {
 	sqlite3 *db;
 	char *cache_key;             /* set when a 200 of this request may be cached */
 	unsigned long cache_gen;     /* DB generation seen before the handler ran */
-	size_t resp_len;             /* body size of the response being queued */
+	const char *resp_body;       /* body of the response being queued (from memory) */
+	size_t resp_len;
 };
 
 typedef enum MHD_Result (*fw_handler)(struct fw_req *r);
@@ -94,13 +95,14 @@ enum MHD_Result reply_file(struct fw_req *r, const char *path, const char *ctype
 /*
  * Response cache (server/respcache.c). fw_rc_lookup: 1 when the request was
  * answered from the cache (*ret set), else 0 and r->cache_key may be set so
- * that queue() offers the 200 to fw_rc_store, which keeps the response (and
- * its reference) when it returns 1.
+ * that queue() offers the 200 (body in r->resp_body/resp_len) to fw_rc_store,
+ * which keeps the response (and its reference) when it returns 1, plus a gzip
+ * copy for clients that accept it.
  */
 int fw_rc_init(struct fw_server *srv, struct strbuf *err);
 void fw_rc_free(struct fw_server *srv);
 int fw_rc_lookup(struct fw_req *r, enum MHD_Result *ret);
-int fw_rc_store(struct fw_req *r, struct MHD_Response *resp, size_t size);
+int fw_rc_store(struct fw_req *r, struct MHD_Response *resp);
 
 /* Percent-decoding of one path segment or query value; -1 on bad escapes or NUL. */
 int fw_url_decode(const char *in, size_t len, struct strbuf *out);

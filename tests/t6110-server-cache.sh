@@ -33,6 +33,17 @@ a=$(curl -s "$URL/metrics" | grep -E '^foliowatch_http_requests_total' | md5sum)
 b=$(curl -s "$URL/metrics" | grep -E '^foliowatch_http_requests_total' | md5sum)
 ok $([ "$a" != "$b" ] && echo 0 || echo 1) '/metrics is live, not cached'
 is "$(code /api/v1/series/demo -I)" 200 'HEAD of a cached answer'
+# gzip copies of cached answers for clients that ask for them, same content.
+for u in /api/v1/series/demo /series/demo /plot/demo/split/pmd-to-0/split_ms/small.svg; do
+	curl -s -o "$TMP_T/plain" "$URL$u"
+	curl -s --compressed -D "$TMP_T/gzh" -o "$TMP_T/gz" "$URL$u"
+	ok $(grep -qi '^content-encoding: gzip' "$TMP_T/gzh" && cmp -s "$TMP_T/plain" "$TMP_T/gz" && echo 0 || echo 1) \
+		"$u: gzip copy for Accept-Encoding: gzip, same content"
+done
+curl -s -H 'Accept-Encoding: gzip;q=0' -D "$TMP_T/h0" -o /dev/null "$URL/series/demo"
+is "$(grep -ci '^content-encoding' "$TMP_T/h0")" 0 'gzip;q=0 gets the plain answer'
+curl -s -D "$TMP_T/h1" -o /dev/null "$URL/series/demo"
+ok $(grep -qi '^vary: accept-encoding' "$TMP_T/h1" && echo 0 || echo 1) 'Vary: Accept-Encoding on cacheable answers'
 stop_server
 is $? 0 'server stops cleanly'
 done_testing
