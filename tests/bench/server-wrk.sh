@@ -4,6 +4,7 @@
 #   (b) GET /api/v1/series/{name}   target >= 50% of (a)
 #   (c) the series page              target >= 25% of (a)
 #   (d) a cached plot                target >= 50% of (a)
+# each plain and with Accept-Encoding: gzip (served from the response cache's gzip copy),
 # on a DB of 50 series x 20 commits x 40 metrics x 12 samples; wrk -t2 -c64 -d10s,
 # p99 printed; the server's peak RSS (VmHWM) over it (target < 64 MiB). Then a
 # 1,000-point trend plot: first render vs cached (target cached >= 100x faster).
@@ -32,19 +33,27 @@ start
 PLOT=/plot/s07/split/v0/m0/small.svg
 SIZES=
 for u in /api/v1/series/s07 /series/s07 $PLOT; do
-	SIZES="$SIZES  body of $u: $(curl -s "http://127.0.0.1:$PORT$u" | wc -c) bytes
+	curl -s -o /dev/null "http://127.0.0.1:$PORT$u"  # the first answer fills the cache
+	SIZES="$SIZES  body of $u: $(curl -s "http://127.0.0.1:$PORT$u" | wc -c) bytes, gzip $(curl -s -H "Accept-Encoding: gzip" "http://127.0.0.1:$PORT$u" | wc -c) bytes
 "
 done
 
-# wrk URL -> "req/s p99"
+# wrk URL [wrk args] -> "req/s p99 bytes/s"
 bench() {
-	wrk --latency -t2 -c64 -d${D}s "$1" >"$T/wrk.out"
+	local u=$1
+	shift
+	wrk --latency -t2 -c64 -d${D}s "$@" "$u" >"$T/wrk.out"
 	awk '/Requests\/sec/ {r=$2} /Transfer\/sec/ {t=$2} $1=="99%" {p=$2} END {print r, p, t}' "$T/wrk.out"
 }
 read -r A AP AT <<<"$(bench "http://127.0.0.1:$HPORT/")"
 read -r B BP BT <<<"$(bench "http://127.0.0.1:$PORT/api/v1/series/s07")"
 read -r C CP CT <<<"$(bench "http://127.0.0.1:$PORT/series/s07")"
 read -r DD DP DT <<<"$(bench "http://127.0.0.1:$PORT$PLOT")"
+# The same with Accept-Encoding: gzip, as browsers and curl --compressed ask.
+GZ='Accept-Encoding: gzip'
+read -r BZ BZP BZT <<<"$(bench "http://127.0.0.1:$PORT/api/v1/series/s07" -H "$GZ")"
+read -r CZ CZP CZT <<<"$(bench "http://127.0.0.1:$PORT/series/s07" -H "$GZ")"
+read -r DZ DZP DZT <<<"$(bench "http://127.0.0.1:$PORT$PLOT" -H "$GZ")"
 HWM=$(awk '/^VmHWM/ {print $2}' "/proc/$SP/status")
 stop
 ratio() { awk -v x="$1" -v y="$2" 'BEGIN {printf "%.0f%%", 100 * x / y}'; }
@@ -54,6 +63,9 @@ printf '%-34s %10s %8s %9s %8s %s\n' "(a) hello-world" "$A" "$AP" "$AT" "100%" "
 printf '%-34s %10s %8s %9s %8s %s\n' "(b) GET /api/v1/series/s07" "$B" "$BP" "$BT" "$(ratio "$B" "$A")" ">= 50% $(verdict "$B" "$A" 50)"
 printf '%-34s %10s %8s %9s %8s %s\n' "(c) GET /series/s07 (page)" "$C" "$CP" "$CT" "$(ratio "$C" "$A")" ">= 25% $(verdict "$C" "$A" 25)"
 printf '%-34s %10s %8s %9s %8s %s\n' "(d) cached plot" "$DD" "$DP" "$DT" "$(ratio "$DD" "$A")" ">= 50% $(verdict "$DD" "$A" 50)"
+printf '%-34s %10s %8s %9s %8s %s\n' "(b) same, Accept-Encoding: gzip" "$BZ" "$BZP" "$BZT" "$(ratio "$BZ" "$A")" ">= 50% $(verdict "$BZ" "$A" 50)"
+printf '%-34s %10s %8s %9s %8s %s\n' "(c) same, Accept-Encoding: gzip" "$CZ" "$CZP" "$CZT" "$(ratio "$CZ" "$A")" ">= 25% $(verdict "$CZ" "$A" 25)"
+printf '%-34s %10s %8s %9s %8s %s\n' "(d) same, Accept-Encoding: gzip" "$DZ" "$DZP" "$DZT" "$(ratio "$DZ" "$A")" ">= 50% $(verdict "$DZ" "$A" 50)"
 echo "$SIZES"
 echo "server peak RSS (VmHWM) over the HTTP benchmark: $((HWM / 1024)) MiB (target < 64 MiB) $([ "$HWM" -lt 65536 ] && echo ok || echo MISSED)"
 
