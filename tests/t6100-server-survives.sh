@@ -25,7 +25,7 @@ RSS0=$(rss)
 (
 	end=$((SECONDS + 60))
 	while [ ! -e "$TMP_T/stop" ] && [ $SECONDS -lt $end ]; do
-		curl -s -m 5 -o /dev/null -w '%{http_code}\n' "$URL/api/v1/series/demo" >>"$TMP_T/normal"
+		curl -s -m 15 -o /dev/null -w '%{http_code}\n' "$URL/api/v1/series/demo" >>"$TMP_T/normal"
 		sleep 0.2
 	done
 ) &
@@ -75,7 +75,7 @@ $RAW idle "$PORT" "$IDLE" 5 >"$TMP_T/idle" 2>&1 &
 IDLEP=$!
 for i in $(seq 1 50); do [ -s "$TMP_T/idle" ] && break; sleep 0.2; done
 is "$(cat "$TMP_T/idle")" "connected $IDLE" "$IDLE idle connections from distinct 127.1.x.y addresses"
-during=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "$URL/api/v1/series/demo")
+during=$(curl -s -m 15 -o /dev/null -w '%{http_code}' "$URL/api/v1/series/demo")
 is "$during" 200 'a normal request is answered while they are held'
 IDLERSS=$(rss)
 wait "$IDLEP"
@@ -86,10 +86,10 @@ wait "$NORMAL" 2>/dev/null
 for i in 1 2 3; do is "$(cat "$TMP_T/slow.$i")" 'HTTP/1.1 200 OK' "slow client $i (a byte a second) answered"; done
 n=$(wc -l <"$TMP_T/normal")
 good=$(grep -c '^200$' "$TMP_T/normal")
-diag "normal client: $good of $n requests answered 200"
+diag "normal client: $good of $n requests answered 200 ($(sort "$TMP_T/normal" | uniq -c | tr '\n' ' '))"
 ok $([ "$n" -ge 20 ] && [ "$good" = "$n" ] && echo 0 || echo 1) 'the normal client got a 200 every time'
 ok $(kill -0 "$SRV_PID" 2>/dev/null && echo 0 || echo 1) 'server still running'
-is "$(code /healthz)" 200 '/healthz still 200'
+is "$(code /healthz -m 15)" 200 '/healthz still 200'
 RSS1=$(rss)
 diag "VmRSS: ${RSS0} kB before, ${IDLERSS} kB with $IDLE idle connections, ${RSS1} kB after"
 # Bounded: the crowd may cost memory while connected, but not a lasting pile.
