@@ -7,7 +7,7 @@
 #   tests/unit/test-*.c -> build/tests/test-*   (each links libfw + server/collector objects)
 
 CC      ?= cc
-PKGS    := libmicrohttpd sqlite3 libcjson
+PKGS    := libmicrohttpd sqlite3 libcjson zlib
 BUILD   ?= build
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
 

@@ -4,7 +4,7 @@
 set -eu
 
 # build: compiler, pkg-config and the three libraries
-DEB_BUILD="build-essential pkg-config libmicrohttpd-dev libsqlite3-dev libcjson-dev"
+DEB_BUILD="build-essential pkg-config libmicrohttpd-dev libsqlite3-dev libcjson-dev zlib1g-dev"
 # kernel builds (linux-source-6.12 is the default tree) and guest boots
 DEB_KERNEL="linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio xz-utils kmod ccache git
             qemu-system-x86 fio e2fsprogs xfsprogs"

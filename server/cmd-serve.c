@@ -116,6 +116,9 @@ int cmd_serve(int argc, char **argv)
 		goto cleanup;
 	}
 	srv.pool[srv.pool_n++] = db;
+	/* Without the cache every GET is recomputed: slower, still correct. */
+	if (fw_rc_init(&srv, &err))
+		fprintf(stderr, "serve: no response cache: %s\n", err.buf);
 	if (realpath(staticd, real))
 		srv.static_dir = strdup(real);
 	else
@@ -187,6 +190,7 @@ usage:
 		"       [--threads N] [--timeout SECONDS]\n");
 	ret = 2;
 cleanup:
+	fw_rc_free(&srv);
 	fw_server_release(&srv);
 	free(srv.static_dir);
 	free(srv.cache_dir);

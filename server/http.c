@@ -153,18 +153,27 @@ static enum MHD_Result queue(struct fw_req *r, unsigned status, struct MHD_Respo
 	MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
 	if (r->allow)
 		MHD_add_response_header(resp, "Allow", r->allow);
+	/* Cacheable answers may also be sent gzip-compressed (server/respcache.c). */
+	if (r->cache_key)
+		MHD_add_response_header(resp, "Vary", "Accept-Encoding");
 	r->status = status;
 	r->responded = 1;
 	ret = MHD_queue_response(r->conn, status, resp);
-	MHD_destroy_response(resp);
+	/* A kept response keeps our reference; the cache destroys it on eviction. */
+	if (!(status == MHD_HTTP_OK && r->cache_key && ret == MHD_YES &&
+	      fw_rc_store(r, resp)))
+		MHD_destroy_response(resp);
 	return ret;
 }
 
-static struct MHD_Response *resp_from_strbuf(struct strbuf *sb)
+static struct MHD_Response *resp_from_strbuf(struct fw_req *r, struct strbuf *sb)
 {
 	size_t len;
 	char *p = strbuf_detach(sb, &len);
 
+	/* Kept for the response cache (it may store a gzip copy); valid while the response is. */
+	r->resp_body = p;
+	r->resp_len = len;
 	return MHD_create_response_from_buffer(len, p, MHD_RESPMEM_MUST_FREE);
 }
 
@@ -179,7 +188,7 @@ enum MHD_Result reply_buf(struct fw_req *r, unsigned status, const char *ctype,
 		resp = MHD_create_response_from_buffer(0, NULL, MHD_RESPMEM_PERSISTENT);
 		status = MHD_HTTP_NOT_MODIFIED;
 	} else {
-		resp = resp_from_strbuf(body);
+		resp = resp_from_strbuf(r, body);
 		if (resp)
 			MHD_add_response_header(resp, "Content-Type", ctype);
 	}
@@ -280,10 +289,24 @@ enum MHD_Result reply_file(struct fw_req *r, const char *path, const char *ctype
 		}
 		return queue(r, MHD_HTTP_NOT_MODIFIED, resp);
 	}
-	resp = MHD_create_response_from_fd((uint64_t)st.st_size, fd);
-	if (!resp) {
+	if (r->cache_key && st.st_size <= (1 << 20)) {
+		/* Cacheable (e.g. a plot): from memory, so the response can be kept and reused. */
+		struct strbuf sb = STRBUF_INIT;
+
 		close(fd);
-		return MHD_NO;
+		if (strbuf_read_file(&sb, path, 1 << 20)) {
+			strbuf_release(&sb);
+			return reply_error(r, MHD_HTTP_NOT_FOUND, "not_found", NULL, "no such file");
+		}
+		resp = resp_from_strbuf(r, &sb);
+		if (!resp)
+			return MHD_NO;
+	} else {
+		resp = MHD_create_response_from_fd((uint64_t)st.st_size, fd);
+		if (!resp) {
+			close(fd);
+			return MHD_NO;
+		}
 	}
 	MHD_add_response_header(resp, "Content-Type", ctype);
 	MHD_add_response_header(resp, "ETag", etag);
@@ -338,6 +361,8 @@ enum MHD_Result fw_http_access(void *cls, struct MHD_Connection *conn, const cha
 	}
 	if (r->responded)
 		return MHD_YES;
+	if (fw_rc_lookup(r, &ret))
+		return ret;
 	ret = fw_dispatch(r);
 	req_db_put(r);
 	return ret;
@@ -367,6 +392,7 @@ void fw_http_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 	for (i = 0; i < r->nargs; i++)
 		free(r->args[i]);
 	free(r->path);
+	free(r->cache_key);
 	strbuf_release(&r->body);
 	free(r);
 	*con_cls = NULL;

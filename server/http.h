@@ -35,6 +35,7 @@ struct fw_server {
 	atomic_ulong lat_sum_us;
 	atomic_ulong plots_rendered;
 	atomic_ulong plots_cached;
+	struct fw_respcache *rcache;  /* server/respcache.c; NULL: no response cache */
 };
 extern const double fw_lat_bounds[FW_LAT_BUCKETS];
 
@@ -55,6 +56,10 @@ struct fw_req {
 	const char *allow;           /* Allow header of a 405 */
 	double t0;
 	sqlite3 *db;
+	char *cache_key;             /* set when a 200 of this request may be cached */
+	unsigned long cache_gen;     /* DB generation seen before the handler ran */
+	const char *resp_body;       /* body of the response being queued (from memory) */
+	size_t resp_len;
 };
 
 typedef enum MHD_Result (*fw_handler)(struct fw_req *r);
@@ -86,6 +91,18 @@ enum MHD_Result reply_buf(struct fw_req *r, unsigned status, const char *ctype,
 /* A file with ETag/Last-Modified; answers 304 when the client has it. */
 enum MHD_Result reply_file(struct fw_req *r, const char *path, const char *ctype,
 			   const char *etag);
+
+/*
+ * Response cache (server/respcache.c). fw_rc_lookup: 1 when the request was
+ * answered from the cache (*ret set), else 0 and r->cache_key may be set so
+ * that queue() offers the 200 (body in r->resp_body/resp_len) to fw_rc_store,
+ * which keeps the response (and its reference) when it returns 1, plus a gzip
+ * copy for clients that accept it.
+ */
+int fw_rc_init(struct fw_server *srv, struct strbuf *err);
+void fw_rc_free(struct fw_server *srv);
+int fw_rc_lookup(struct fw_req *r, enum MHD_Result *ret);
+int fw_rc_store(struct fw_req *r, struct MHD_Response *resp);
 
 /* Percent-decoding of one path segment or query value; -1 on bad escapes or NUL. */
 int fw_url_decode(const char *in, size_t len, struct strbuf *out);

@@ -94,18 +94,13 @@ static int match(struct fw_req *r, const char *pat, const char *path)
 	return !*pat && !*path;
 }
 
-enum MHD_Result fw_dispatch(struct fw_req *r)
+int fw_route_find(struct fw_req *r, const char *method, fw_handler *fn, struct strbuf *allow)
 {
-	const char *method = r->method;
-	struct strbuf allow = STRBUF_INIT;
 	size_t i;
-	enum MHD_Result ret;
 
+	*fn = NULL;
 	if (strlen(r->path) > FW_URL_MAX)
-		return reply_error(r, 414, "uri_too_long", NULL, "request path too long");
-	if (r->too_large)
-		return reply_error(r, 413, "too_large", NULL,
-				   "request body over the document size limit");
+		return 414;
 	/* HEAD is GET without a body; libmicrohttpd drops the body for us. */
 	if (!strcmp(method, "HEAD"))
 		method = "GET";
@@ -114,28 +109,55 @@ enum MHD_Result fw_dispatch(struct fw_req *r)
 
 		if (m < 0) {
 			drop_args(r);
-			return reply_error(r, 400, "bad_path", "path", "bad percent-encoding in path");
+			return 400;
 		}
 		if (!m)
 			continue;
 		if (!strcmp(routes[i].method, method)) {
-			strbuf_release(&allow);
-			return routes[i].fn(r);
+			*fn = routes[i].fn;
+			return 0;
 		}
-		if (!strstr(allow.buf, routes[i].method)) {
-			if (allow.len)
-				strbuf_addstr(&allow, ", ");
-			strbuf_addstr(&allow, routes[i].method);
+		if (!strstr(allow->buf, routes[i].method)) {
+			if (allow->len)
+				strbuf_addstr(allow, ", ");
+			strbuf_addstr(allow, routes[i].method);
 			if (!strcmp(routes[i].method, "GET"))
-				strbuf_addstr(&allow, ", HEAD");
+				strbuf_addstr(allow, ", HEAD");
 		}
 	}
 	drop_args(r);
-	if (allow.len) {
+	return allow->len ? 405 : 404;
+}
+
+enum MHD_Result fw_dispatch(struct fw_req *r)
+{
+	struct strbuf allow = STRBUF_INIT;
+	fw_handler fn;
+	enum MHD_Result ret;
+	int st;
+
+	if (r->too_large && strlen(r->path) <= FW_URL_MAX)
+		return reply_error(r, 413, "too_large", NULL,
+				   "request body over the document size limit");
+	st = fw_route_find(r, r->method, &fn, &allow);
+	switch (st) {
+	case 0:
+		ret = fn(r);
+		break;
+	case 414:
+		ret = reply_error(r, 414, "uri_too_long", NULL, "request path too long");
+		break;
+	case 400:
+		ret = reply_error(r, 400, "bad_path", "path", "bad percent-encoding in path");
+		break;
+	case 405:
 		r->allow = allow.buf;
 		ret = reply_error(r, 405, "method_not_allowed", "method", allow.buf);
-	} else {
+		r->allow = NULL;
+		break;
+	default:
 		ret = reply_error(r, 404, "not_found", "path", "no such page or resource");
+		break;
 	}
 	strbuf_release(&allow);
 	return ret;

@@ -23,6 +23,13 @@ enum MHD_Result api_regressions_list(struct fw_req *r); /* api-regressions.c */
 enum MHD_Result api_regression_post(struct fw_req *r);
 enum MHD_Result ui_static(struct fw_req *r);          /* ui-static.c */
 
+/*
+ * The route lookup alone (no reply), so the fuzz target can drive it: 0 with
+ * *fn set and r->args captured, or 400 (bad escape), 404, 405 (allow filled:
+ * "GET, HEAD"...), 414. r->path and r->nargs must be set.
+ */
+int fw_route_find(struct fw_req *r, const char *method, fw_handler *fn, struct strbuf *allow);
+
 
 #include "series-db.h"
 /*

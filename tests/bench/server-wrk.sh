@@ -1,18 +1,86 @@
 #!/bin/bash
-# wrk -t2 -c64 -d10s: hello-world vs /api/v1/series/{name} vs a cached plot, measured in one run.
+# HTTP benchmark, all figures from one run on one machine (compare ratios):
+#   (a) libmicrohttpd hello-world (tests/bench/hello.c), the baseline
+#   (b) GET /api/v1/series/{name}   target >= 50% of (a)
+#   (c) the series page              target >= 25% of (a)
+#   (d) a cached plot                target >= 50% of (a)
+# each plain and with Accept-Encoding: gzip (served from the response cache's gzip copy),
+# on a DB of 50 series x 20 commits x 40 metrics x 12 samples; wrk -t2 -c64 -d10s,
+# p99 printed; the server's peak RSS (VmHWM) over it (target < 64 MiB). Then a
+# 1,000-point trend plot: first render vs cached (target cached >= 100x faster).
 set -eu
 BUILD=${BUILD:-build}
-T=$(mktemp -d)
-trap 'kill $HP $SP 2>/dev/null || true; rm -rf "$T"' EXIT
+D=${DURATION:-10}
+T=$(mktemp -d /tmp/fwbench.XXXXXX)
+HP= SP=
+trap '[ -z "$HP" ] || kill $HP; [ -z "$SP" ] || kill $SP; wait 2>/dev/null; rm -rf "$T"' EXIT
+free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 cc -O2 -o "$T/hello" tests/bench/hello.c $(pkg-config --cflags --libs libmicrohttpd) -lpthread
-"$BUILD/foliowatch-server" import -q --db "$T/fw.db" schema/examples/run-ok.json
-"$T/hello" 18181 & HP=$!
-"$BUILD/foliowatch-server" serve --db "$T/fw.db" --listen 127.0.0.1:18182 --per-ip-limit 0 \
-	--cache-dir "$T/cache" >/dev/null 2>&1 & SP=$!
-sleep 1
-PLOT=/plot/demo/split/pmd-to-0/split_ms/small.svg
-curl -s -o /dev/null "http://127.0.0.1:18182$PLOT"
-for u in "http://127.0.0.1:18181/" "http://127.0.0.1:18182/api/v1/series/demo" "http://127.0.0.1:18182$PLOT"; do
-	printf '%s\t' "$u"
-	wrk -t2 -c64 -d${DURATION:-10}s "$u" | awk '/Requests\/sec/ {print $2 " req/s"}'
+echo "generating the DB (50 series x 20 commits x 40 metrics x 12 samples, + a 1,000-point plot series)"
+"$BUILD/bench/fwload" gen "$T/fw.db" 50 20 40 12 s
+"$BUILD/bench/fwload" gen "$T/fw.db" 1 100 1 10 plot
+HPORT=$(free_port); PORT=$(free_port)
+"$T/hello" "$HPORT" & HP=$!
+start() {
+	local i
+	"$BUILD/foliowatch-server" serve --db "$T/fw.db" --listen "127.0.0.1:$PORT" --per-ip-limit 0 \
+		--cache-dir "$T/cache" >>"$T/serve.log" 2>&1 & SP=$!
+	for i in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$PORT/healthz" && return 0; sleep 0.05; done
+	return 1
+}
+stop() { kill "$SP"; wait "$SP" || true; SP=; }
+start
+PLOT=/plot/s07/split/v0/m0/small.svg
+SIZES=
+for u in /api/v1/series/s07 /series/s07 $PLOT; do
+	curl -s -o /dev/null "http://127.0.0.1:$PORT$u"  # the first answer fills the cache
+	SIZES="$SIZES  body of $u: $(curl -s "http://127.0.0.1:$PORT$u" | wc -c) bytes, gzip $(curl -s -H "Accept-Encoding: gzip" "http://127.0.0.1:$PORT$u" | wc -c) bytes
+"
 done
+
+# wrk URL [wrk args] -> "req/s p99 bytes/s"
+bench() {
+	local u=$1
+	shift
+	wrk --latency -t2 -c64 -d${D}s "$@" "$u" >"$T/wrk.out"
+	awk '/Requests\/sec/ {r=$2} /Transfer\/sec/ {t=$2} $1=="99%" {p=$2} END {print r, p, t}' "$T/wrk.out"
+}
+read -r A AP AT <<<"$(bench "http://127.0.0.1:$HPORT/")"
+read -r B BP BT <<<"$(bench "http://127.0.0.1:$PORT/api/v1/series/s07")"
+read -r C CP CT <<<"$(bench "http://127.0.0.1:$PORT/series/s07")"
+read -r DD DP DT <<<"$(bench "http://127.0.0.1:$PORT$PLOT")"
+# The same with Accept-Encoding: gzip, as browsers and curl --compressed ask.
+GZ='Accept-Encoding: gzip'
+read -r BZ BZP BZT <<<"$(bench "http://127.0.0.1:$PORT/api/v1/series/s07" -H "$GZ")"
+read -r CZ CZP CZT <<<"$(bench "http://127.0.0.1:$PORT/series/s07" -H "$GZ")"
+read -r DZ DZP DZT <<<"$(bench "http://127.0.0.1:$PORT$PLOT" -H "$GZ")"
+HWM=$(awk '/^VmHWM/ {print $2}' "/proc/$SP/status")
+stop
+ratio() { awk -v x="$1" -v y="$2" 'BEGIN {printf "%.0f%%", 100 * x / y}'; }
+verdict() { awk -v x="$1" -v y="$2" -v t="$3" 'BEGIN {print (100 * x / y >= t) ? "ok" : "MISSED"}'; }
+printf '%-34s %10s %8s %9s %8s %s\n' "wrk -t2 -c64 -d${D}s" "req/s" "p99" "bytes/s" "of (a)" "target"
+printf '%-34s %10s %8s %9s %8s %s\n' "(a) hello-world" "$A" "$AP" "$AT" "100%" ""
+printf '%-34s %10s %8s %9s %8s %s\n' "(b) GET /api/v1/series/s07" "$B" "$BP" "$BT" "$(ratio "$B" "$A")" ">= 50% $(verdict "$B" "$A" 50)"
+printf '%-34s %10s %8s %9s %8s %s\n' "(c) GET /series/s07 (page)" "$C" "$CP" "$CT" "$(ratio "$C" "$A")" ">= 25% $(verdict "$C" "$A" 25)"
+printf '%-34s %10s %8s %9s %8s %s\n' "(d) cached plot" "$DD" "$DP" "$DT" "$(ratio "$DD" "$A")" ">= 50% $(verdict "$DD" "$A" 50)"
+printf '%-34s %10s %8s %9s %8s %s\n' "(b) same, Accept-Encoding: gzip" "$BZ" "$BZP" "$BZT" "$(ratio "$BZ" "$A")" ">= 50% $(verdict "$BZ" "$A" 50)"
+printf '%-34s %10s %8s %9s %8s %s\n' "(c) same, Accept-Encoding: gzip" "$CZ" "$CZP" "$CZT" "$(ratio "$CZ" "$A")" ">= 25% $(verdict "$CZ" "$A" 25)"
+printf '%-34s %10s %8s %9s %8s %s\n' "(d) same, Accept-Encoding: gzip" "$DZ" "$DZP" "$DZT" "$(ratio "$DZ" "$A")" ">= 50% $(verdict "$DZ" "$A" 50)"
+echo "$SIZES"
+echo "server peak RSS (VmHWM) over the HTTP benchmark: $((HWM / 1024)) MiB (target < 64 MiB) $([ "$HWM" -lt 65536 ] && echo ok || echo MISSED)"
+
+# 1,000-point trend: first render (fresh server, empty plot cache) vs cached.
+P1K=/plot/plot00/split/v0/m0/big.svg
+firsts=
+for i in 1 2 3 4 5; do
+	rm -rf "$T/cache"
+	start
+	firsts="$firsts $("$BUILD/bench/fwload" get "$PORT" "$P1K" 1 | awk '{print $3}')"
+	[ "$i" = 5 ] || stop
+done
+CACHED=$("$BUILD/bench/fwload" get "$PORT" "$P1K" 2000 | awk '{print $3 / $2}')
+stop
+FIRST=$(echo "$firsts" | tr ' ' '\n' | grep . | sort -g | sed -n 3p)
+awk -v f="$FIRST" -v c="$CACHED" 'BEGIN {
+	printf "1,000-point plot: first render %.1f ms (median of 5), cached %.3f ms: %.0fx faster (target >= 100x) %s\n",
+		f * 1000, c * 1000, f / c, (f / c >= 100) ? "ok" : "MISSED" }'

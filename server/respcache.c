@@ -1,0 +1,271 @@
+/*
+ * Response cache for GET pages and API answers (server/http.h, fw_rc_*).
+ *
+ * Why: a series answer loads ~10,000 samples and the cached analysis and
+ * rebuilds JSON/HTML on every request (tens of ms on the benchmark DB), while
+ * the data only changes when a run is stored. So a finished 200 response is
+ * kept (the MHD_Response itself, which MHD lets us queue again on any
+ * connection) under its path and query, tagged with a generation.
+ *
+ * Validity: the generation moves whenever any connection, in this process or
+ * another one (import, the regressions CLI), has committed to the DB since we
+ * last looked. `PRAGMA data_version` on one private connection tells exactly
+ * that and costs a look at the WAL index in shared memory. The generation is
+ * read before the handler runs, so a cached body is never older than its tag.
+ *
+ * Bounds: RC_SLOTS direct-mapped slots (a collision replaces), bodies over
+ * RC_MAX_ENTRY are not kept, and no insert takes the total over RC_MAX_BYTES.
+ * Conditional requests (If-None-Match, If-Modified-Since) bypass the cache so
+ * the handlers' 304 logic stays the only one.
+ *
+ * Compression: pages, JSON and SVG plots are large and very repetitive (a
+ * series page of 250 KB is 10 KB gzipped), and a cached answer is sent many
+ * times, so a gzip copy is made once when the entry is stored and sent to
+ * clients whose Accept-Encoding allows gzip (browsers, curl --compressed).
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <zlib.h>
+#include "http.h"
+#include "fw-db.h"
+
+#define RC_SLOTS      256
+#define RC_MAX_ENTRY  (2u << 20)
+#define RC_MAX_BYTES  (16u << 20)
+
+struct rc_entry {
+	char *key;
+	unsigned long gen;
+	struct MHD_Response *resp;
+	struct MHD_Response *gz;  /* gzip copy, or NULL */
+	size_t size;              /* both bodies */
+};
+
+struct fw_respcache {
+	pthread_mutex_t lock;
+	sqlite3 *watch;
+	sqlite3_stmt *dv;
+	long long last_dv;
+	unsigned long gen;
+	size_t bytes;
+	struct rc_entry slot[RC_SLOTS];
+};
+
+static void drop(struct fw_respcache *c, struct rc_entry *e)
+{
+	if (e->resp)
+		MHD_destroy_response(e->resp);
+	if (e->gz)
+		MHD_destroy_response(e->gz);
+	c->bytes -= e->size;
+	free(e->key);
+	memset(e, 0, sizeof(*e));
+}
+
+int fw_rc_init(struct fw_server *srv, struct strbuf *err)
+{
+	struct fw_respcache *c = calloc(1, sizeof(*c));
+
+	if (!c)
+		return -1;
+	pthread_mutex_init(&c->lock, NULL);
+	c->watch = fw_db_open(srv->dbpath, err);
+	if (!c->watch || sqlite3_prepare_v2(c->watch, "PRAGMA data_version", -1, &c->dv, NULL)) {
+		srv->rcache = c;
+		fw_rc_free(srv);
+		return -1;
+	}
+	c->last_dv = -1;
+	srv->rcache = c;
+	return 0;
+}
+
+void fw_rc_free(struct fw_server *srv)
+{
+	struct fw_respcache *c = srv->rcache;
+
+	if (!c)
+		return;
+	for (int i = 0; i < RC_SLOTS; i++)
+		drop(c, &c->slot[i]);
+	sqlite3_finalize(c->dv);
+	sqlite3_close(c->watch);
+	pthread_mutex_destroy(&c->lock);
+	free(c);
+	srv->rcache = NULL;
+}
+
+static unsigned long hash_key(const char *s)
+{
+	unsigned long h = 14695981039346656037UL;  /* FNV-1a */
+
+	for (; *s; s++)
+		h = (h ^ (unsigned char)*s) * 1099511628211UL;
+	return h;
+}
+
+static enum MHD_Result add_arg(void *cls, enum MHD_ValueKind kind, const char *k, const char *v)
+{
+	struct strbuf *sb = cls;
+
+	(void)kind;
+	strbuf_addf(sb, "&%s", k);
+	if (v)
+		strbuf_addf(sb, "=%s", v);
+	return MHD_YES;
+}
+
+/* "gzip" listed in Accept-Encoding and not refused with q=0. */
+static int accepts_gzip(struct fw_req *r)
+{
+	const char *ae = req_header(r, "Accept-Encoding");
+	const char *g = ae ? strstr(ae, "gzip") : NULL;
+
+	if (!g)
+		return 0;
+	g += 4;
+	while (*g == ' ')
+		g++;
+	if (strncmp(g, ";q=0", 4))
+		return 1;
+	g += 4;
+	if (*g == '.')
+		g += 1 + strspn(g + 1, "0");
+	return !(*g == 0 || *g == ',' || *g == ' ');  /* q=0, q=0.0...: refused */
+}
+
+static enum MHD_Result copy_header(void *cls, enum MHD_ValueKind kind, const char *k, const char *v)
+{
+	(void)kind;
+	MHD_add_response_header(cls, k, v);
+	return MHD_YES;
+}
+
+/* A gzip copy of the body with the same headers, when it is worth it; NULL otherwise. */
+static struct MHD_Response *gzip_copy(struct fw_req *r, struct MHD_Response *orig, size_t *gzlen)
+{
+	z_stream z;
+	unsigned char *out;
+	uLong cap;
+	struct MHD_Response *gz;
+
+	if (!r->resp_body || r->resp_len < 1024)
+		return NULL;
+	memset(&z, 0, sizeof(z));
+	if (deflateInit2(&z, 6, Z_DEFLATED, 15 + 16, 8, Z_DEFAULT_STRATEGY) != Z_OK)  /* 15+16: gzip */
+		return NULL;
+	cap = deflateBound(&z, (uLong)r->resp_len);
+	out = malloc(cap);
+	z.next_in = (Bytef *)(uintptr_t)r->resp_body;  /* zlib's API is not const */
+	z.avail_in = (uInt)r->resp_len;
+	z.next_out = out;
+	z.avail_out = (uInt)cap;
+	if (!out || deflate(&z, Z_FINISH) != Z_STREAM_END || z.total_out > r->resp_len * 9 / 10) {
+		deflateEnd(&z);
+		free(out);
+		return NULL;
+	}
+	*gzlen = z.total_out;
+	deflateEnd(&z);
+	gz = MHD_create_response_from_buffer(*gzlen, out, MHD_RESPMEM_MUST_FREE);
+	if (!gz) {
+		free(out);
+		return NULL;
+	}
+	MHD_get_response_headers(orig, copy_header, gz);
+	MHD_add_response_header(gz, "Content-Encoding", "gzip");
+	return gz;
+}
+
+/* Paths whose answers change without a DB commit (live counters) or are served from files. */
+static int cacheable_path(const char *p)
+{
+	return strcmp(p, "/metrics") && strcmp(p, "/healthz") && strncmp(p, "/static/", 8);
+}
+
+/* Current generation (caller holds the lock); a failed check invalidates everything. */
+static unsigned long current_gen(struct fw_respcache *c)
+{
+	long long v = -2;
+
+	sqlite3_reset(c->dv);
+	if (sqlite3_step(c->dv) == SQLITE_ROW)
+		v = sqlite3_column_int64(c->dv, 0);
+	sqlite3_reset(c->dv);
+	if (v != c->last_dv || v < 0) {
+		c->last_dv = v;
+		c->gen++;
+	}
+	return c->gen;
+}
+
+int fw_rc_lookup(struct fw_req *r, enum MHD_Result *ret)
+{
+	struct fw_respcache *c = r->srv->rcache;
+	struct strbuf key = STRBUF_INIT;
+	struct rc_entry *e;
+	int hit = 0;
+
+	if (!c || (strcmp(r->method, "GET") && strcmp(r->method, "HEAD")) || !cacheable_path(r->path) ||
+	    req_header(r, "If-None-Match") || req_header(r, "If-Modified-Since"))
+		return 0;
+	strbuf_addstr(&key, r->path);
+	MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, add_arg, &key);
+	pthread_mutex_lock(&c->lock);
+	r->cache_gen = current_gen(c);
+	e = &c->slot[hash_key(key.buf) % RC_SLOTS];
+	if (e->resp && e->gen == r->cache_gen && !strcmp(e->key, key.buf)) {
+		/* MHD takes its own reference: the entry may be evicted right after. */
+		*ret = MHD_queue_response(r->conn, MHD_HTTP_OK, e->gz && accepts_gzip(r) ? e->gz : e->resp);
+		r->status = MHD_HTTP_OK;
+		r->responded = 1;
+		hit = 1;
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (hit)
+		strbuf_release(&key);
+	else
+		r->cache_key = strbuf_detach(&key, NULL);
+	return hit;
+}
+
+int fw_rc_store(struct fw_req *r, struct MHD_Response *resp)
+{
+	struct fw_respcache *c = r->srv->rcache;
+	struct MHD_Response *gz;
+	struct rc_entry *e;
+	size_t size, gzlen = 0;
+	int kept = 0;
+
+	if (!c || !r->cache_key || !r->resp_body || r->resp_len > RC_MAX_ENTRY)
+		return 0;
+	/* Compressed outside the lock: other requests keep being served meanwhile. */
+	gz = gzip_copy(r, resp, &gzlen);
+	size = r->resp_len + gzlen;
+	pthread_mutex_lock(&c->lock);
+	e = &c->slot[hash_key(r->cache_key) % RC_SLOTS];
+	if (e->resp)
+		drop(c, e);
+	/* Full: entries of older generations are dead weight, drop them first. */
+	for (int i = 0; i < RC_SLOTS && c->bytes + size > RC_MAX_BYTES; i++) {
+		struct rc_entry *o = &c->slot[i];
+
+		if (o->resp && o->gen != c->gen)
+			drop(c, o);
+	}
+	if (c->bytes + size <= RC_MAX_BYTES) {
+		e->key = r->cache_key;
+		r->cache_key = NULL;
+		e->gen = r->cache_gen;
+		e->resp = resp;
+		e->gz = gz;
+		e->size = size;
+		c->bytes += size;
+		kept = 1;
+	}
+	pthread_mutex_unlock(&c->lock);
+	if (!kept && gz)
+		MHD_destroy_response(gz);
+	return kept;
+}

@@ -1,0 +1,49 @@
+#!/bin/bash
+# The response cache (server/respcache.c) never serves data older than the DB:
+# answers change after a POST through the server and after an import by another
+# process; the counters in /metrics and conditional requests are not cached.
+. tests/lib/tap.sh
+. tests/lib/server.sh
+
+DB=$TMP_T/fw.db
+TOK=$("$SERVER" token add ci --db "$DB")
+"$SERVER" import -q --db "$DB" schema/examples/run-ok.json || bail "import"
+sha1=$(printf 'ab%038d' 1); sha2=$(printf 'ab%038d' 2)
+make_doc "$TMP_T/d1.json" "commit.sha=$sha1" "commit.key=$sha1" "commit.position=5" || bail "doc"
+make_doc "$TMP_T/d2.json" "commit.sha=$sha2" "commit.key=$sha2" "commit.position=6" || bail "doc"
+start_server "$DB" || bail "server did not start"
+
+ncommits() { code /api/v1/series/demo >/dev/null; jget "$TMP_T/body" 'len(d["commits"])'; }
+n0=$(ncommits)
+is "$(ncommits)" "$n0" 'same answer twice (second from the cache)'
+code /series/demo >/dev/null; cp "$TMP_T/body" "$TMP_T/page0"
+is "$(post "$TMP_T/d1.json" "$TOK")" 201 'POST a new commit'
+is "$(ncommits)" $((n0 + 1)) 'the series answer shows it at once'
+code /series/demo >/dev/null
+ok $(grep -q "$sha1" "$TMP_T/body" && echo 0 || echo 1) 'the series page shows it at once'
+"$SERVER" import -q --db "$DB" "$TMP_T/d2.json" || bail "import d2"
+is "$(ncommits)" $((n0 + 2)) 'an import by another process is seen on the next request'
+m1=$(curl -s "$URL/metrics" | grep -c .)
+code /healthz >/dev/null
+is "$(code /static/style.css)" 200 'static file'
+etag=$(grep -i '^etag:' "$TMP_T/headers" | cut -d' ' -f2 | tr -d '\r')
+is "$(code /static/style.css -H "If-None-Match: $etag")" 304 'conditional request still 304'
+ok $([ "$m1" -gt 0 ] && echo 0 || echo 1) '/metrics answers'
+a=$(curl -s "$URL/metrics" | grep -E '^foliowatch_http_requests_total' | md5sum)
+b=$(curl -s "$URL/metrics" | grep -E '^foliowatch_http_requests_total' | md5sum)
+ok $([ "$a" != "$b" ] && echo 0 || echo 1) '/metrics is live, not cached'
+is "$(code /api/v1/series/demo -I)" 200 'HEAD of a cached answer'
+# gzip copies of cached answers for clients that ask for them, same content.
+for u in /api/v1/series/demo /series/demo /plot/demo/split/pmd-to-0/split_ms/small.svg; do
+	curl -s -o "$TMP_T/plain" "$URL$u"
+	curl -s --compressed -D "$TMP_T/gzh" -o "$TMP_T/gz" "$URL$u"
+	ok $(grep -qi '^content-encoding: gzip' "$TMP_T/gzh" && cmp -s "$TMP_T/plain" "$TMP_T/gz" && echo 0 || echo 1) \
+		"$u: gzip copy for Accept-Encoding: gzip, same content"
+done
+curl -s -H 'Accept-Encoding: gzip;q=0' -D "$TMP_T/h0" -o /dev/null "$URL/series/demo"
+is "$(grep -ci '^content-encoding' "$TMP_T/h0")" 0 'gzip;q=0 gets the plain answer'
+curl -s -D "$TMP_T/h1" -o /dev/null "$URL/series/demo"
+ok $(grep -qi '^vary: accept-encoding' "$TMP_T/h1" && echo 0 || echo 1) 'Vary: Accept-Encoding on cacheable answers'
+stop_server
+is $? 0 'server stops cleanly'
+done_testing
