@@ -79,6 +79,7 @@ is "$(sed -n 's/^seq_ok //p' "$TMP_T/check.txt")" 1 "sequence numbers have no ga
 is "$(sed -n 's/^begin //p' "$TMP_T/check.txt")" 1 "begin record first"
 is "$(sed -n 's/^end //p' "$TMP_T/check.txt")" 1 "end record last with the record count"
 is "$(grep -c '^error' "$TMP_T/check.txt")" 0 "no error records"
+is "$(grep -c '^info cpus=2$' "$TMP_T/check.txt")" 1 "guest sees both vCPUs (needs CONFIG_ACPI)"
 grep '^samples' "$TMP_T/check.txt" | while read -r _ name n _; do echo "$name $n"; done > "$TMP_T/samples.txt"
 while read -r name n; do
 	is "$n" "$ROUNDS" "$name: one sample per round"
