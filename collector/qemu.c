@@ -126,7 +126,7 @@ char **fw_qemu_argv(const struct fw_qemu_opts *o)
 	}
 	if (o->virtfs) {
 		push(&a, "-virtfs");
-		push(&a, "local,path=/,mount_tag=host,security_model=none,readonly=on");
+		push(&a, "local,path=/,mount_tag=host,security_model=none,readonly=on,multidevs=remap");
 	}
 	push(&a, "-no-reboot");
 	return a.v;
