@@ -410,13 +410,20 @@ int cmd_run(int argc, char **argv)
 
 	/* The tree: the user's, or Debian's linux-source-6.12 unpacked once into the cache. */
 	if (o.tree) {
-		char *real = realpath(o.tree, NULL);
+		char *real = realpath(o.tree, NULL), *dflt;
 		if (!real) {
 			fprintf(stderr, "run: --tree %s: %s\n", o.tree, strerror(errno));
 			goto cleanup;
 		}
 		strbuf_addstr(&tree, real);
 		free(real);
+		/* --tree naming the cached default tree is the default tree (same build folder) */
+		struct strbuf d = STRBUF_INIT;
+		strbuf_addf(&d, "%s/src/linux-source-6.12", cache.buf);
+		dflt = realpath(d.buf, NULL);
+		default_tree = dflt && !strcmp(dflt, tree.buf);
+		free(dflt);
+		strbuf_release(&d);
 	} else {
 		progress_step(&pr, "preparing the default tree (linux-source-6.12)");
 		if (fw_kernel_tree_default(cache.buf, NULL, &tree, &err)) {
