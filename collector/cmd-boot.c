@@ -35,11 +35,6 @@ static void usage(void)
 		"       [--no-virtfs] [--workdir DIR] [--tree NAME] [--origin NAME]\n");
 }
 
-/* Workload names travel on the kernel command line: keep them to plain names. */
-static int plain_list(const char *s)
-{
-	return *s && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-,") == strlen(s);
-}
 
 static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *f)
 {
@@ -101,7 +96,7 @@ int cmd_boot(int argc, char **argv)
 		ret = 2;
 		goto cleanup;
 	}
-	if (!o.kernel || !plain_list(o.workloads) || !plain_list(o.profile) || o.rounds < 1 ||
+	if (!o.kernel || !fw_plain_list(o.workloads) || !fw_plain_list(o.profile) || o.rounds < 1 ||
 	    o.rounds > 1000 || o.vcpus < 1 || o.memory_mib < 64 || o.timeout <= 0 || o.boot_index < 0 ||
 	    (!o.series != !o.commit)) {
 		fprintf(stderr, "foliowatch-collect boot: need --kernel, plain --workloads/--profile names, "

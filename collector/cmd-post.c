@@ -42,7 +42,7 @@ int cmd_post(int argc, char **argv)
 	if (!o.url || !o.token_file || o.retries < 0)
 		goto usage;
 	if (!spool.len) {
-		cache_root(&spool, NULL);
+		fw_kcache_root(&spool);
 		strbuf_addstr(&spool, "/spool");
 	}
 	o.spool_dir = spool.buf;

@@ -10,6 +10,7 @@
  * command again measures only what is missing.
  */
 #include <errno.h>
+#include <ftw.h>
 #include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
@@ -29,6 +30,9 @@
 #include "runcmd.h"
 #include "series.h"
 #include "sha256.h"
+
+/* not_run documents of failed builds: the highest boot index a document may carry */
+#define FAILED_BUILD_BOOT_INDEX 100000
 
 struct run_opts {
 	const char *series, *tree, *range, *base, *mbox, *workloads, *profile, *accel, *db;
@@ -54,10 +58,6 @@ static void usage(void)
 		"       [--db FILE | --post URL --token-file FILE] [--timeout S] [--quiet] [--no-report]\n");
 }
 
-static int plain_list(const char *s)
-{
-	return *s && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-,") == strlen(s);
-}
 
 /* A folder name from arbitrary text: a readable prefix plus a hash, never a path. */
 static void safe_name(struct strbuf *out, const char *text)
@@ -70,24 +70,18 @@ static void safe_name(struct strbuf *out, const char *text)
 	strbuf_addf(out, "-%.12s", hex);
 }
 
-static int mkdirs(const char *path)
-{
-	struct strbuf p = STRBUF_INIT;
-	int ret = 0;
 
-	strbuf_addstr(&p, path);
-	for (char *s = p.buf + 1; *s; s++) {
-		if (*s != '/')
-			continue;
-		*s = '\0';
-		if (mkdir(p.buf, 0755) < 0 && errno != EEXIST)
-			ret = -1;
-		*s = '/';
-	}
-	if (mkdir(p.buf, 0755) < 0 && errno != EEXIST)
-		ret = -1;
-	strbuf_release(&p);
-	return ret;
+static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *f)
+{
+	(void)st;
+	(void)flag;
+	(void)f;
+	return remove(p);
+}
+
+static void remove_tree(const char *dir)
+{
+	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
 /* foliowatch-server beside this program (the one report writer of the project). */
@@ -253,7 +247,8 @@ static int record_failed_build(const struct run_opts *o, sqlite3 *db, const char
 	f.build_log_tail = b->log_tail.buf;
 	f.host = host;
 	f.accel = accel;
-	f.boot_index = 0;
+	/* a reserved boot index: a later good build of the same config never shares its run id */
+	f.boot_index = FAILED_BUILD_BOOT_INDEX;
 	doc = fw_rundoc_not_run(&f, &e);
 	if (!doc) {
 		fprintf(stderr, "run: internal error, not_run document invalid at %s: %s\n", e.field, e.detail);
@@ -360,7 +355,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		}
 	}
 	if (optind != argc || !o->series || !*o->series || !(o->range || o->mbox) || (o->range && o->mbox) ||
-	    (o->range && o->base) || !plain_list(o->workloads) || !plain_list(o->profile) ||
+	    (o->range && o->base) || !fw_plain_list(o->workloads) || !fw_plain_list(o->profile) ||
 	    o->rounds < 1 || o->rounds > 1000 || o->boots < 1 || o->boots > 1000 || o->revision < 1 ||
 	    (o->post_url && (o->db || !o->token_file)) || o->timeout <= 0) {
 		fprintf(stderr, "run: need --series, exactly one of --range or --mbox, plain --workloads and "
@@ -379,7 +374,7 @@ int cmd_run(int argc, char **argv)
 	struct run_opts o = { 0 };
 	struct strbuf cache = STRBUF_INIT, tree = STRBUF_INIT, checkout = STRBUF_INIT, err = STRBUF_INIT,
 		      fragment = STRBUF_INIT, archive = STRBUF_INIT, name = STRBUF_INIT, work = STRBUF_INIT,
-		      spool = STRBUF_INIT, head_ref = STRBUF_INIT;
+		      spool = STRBUF_INIT, head_ref = STRBUF_INIT, bootdir = STRBUF_INIT;
 	struct fw_series s = { 0 };
 	struct built *b = NULL;
 	struct plan_job *jobs = NULL;
@@ -471,7 +466,7 @@ int cmd_run(int argc, char **argv)
 
 	strbuf_addf(&archive, "%s/runs/%s", cache.buf, name.buf);
 	strbuf_addf(&work, "%s/work", archive.buf);
-	if (mkdirs(archive.buf) || mkdirs(work.buf)) {
+	if (fw_mkdirs(archive.buf) || fw_mkdirs(work.buf)) {
 		fprintf(stderr, "run: cannot create %s: %s\n", archive.buf, strerror(errno));
 		goto cleanup;
 	}
@@ -552,7 +547,16 @@ int cmd_run(int argc, char **argv)
 		/* the run id does not depend on what the boot gives: ask a not_run skeleton */
 		probe = fw_rundoc_not_run(&f, &e);
 		rid = probe ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(probe, "run_id")) : NULL;
-		if (rid && already_measured(db, archive.buf, rid)) {
+		if (!rid) {
+			/* identity facts that no document can carry: say so before spending a boot */
+			fprintf(stderr, "run: commit %.12s cannot be recorded (%s: %s); skipped\n", c->sha,
+				e.field, e.detail);
+			failed++;
+			progress_boot_done(&pr, 0);
+			cJSON_Delete(probe);
+			continue;
+		}
+		if (already_measured(db, archive.buf, rid)) {
 			skipped++;
 			progress_boot_done(&pr, 0);
 			cJSON_Delete(probe);
@@ -561,8 +565,17 @@ int cmd_run(int argc, char **argv)
 		cJSON_Delete(probe);
 		progress_step(&pr, "boot %d/%d: commit %d/%d %.12s boot %d (%s, %s)", j + 1, njobs,
 			      c->position + 1, s.nr, c->sha, jobs[j].boot, fw_accel_name(accel), o.workloads);
+		/* a fresh folder per boot: another collector's boot never shares its files */
+		strbuf_reset(&bootdir);
+		strbuf_addf(&bootdir, "%s/boot-XXXXXX", work.buf);
+		if (!mkdtemp(bootdir.buf)) {
+			fprintf(stderr, "run: cannot create a work folder in %s: %s\n", work.buf, strerror(errno));
+			failed++;
+			progress_boot_done(&pr, 0);
+			continue;
+		}
 		m.kernel = bc->kb.bzimage.buf;
-		m.workdir = work.buf;
+		m.workdir = bootdir.buf;
 		m.workloads = o.workloads;
 		m.profile = o.profile;
 		m.append = o.append;
@@ -583,6 +596,8 @@ int cmd_run(int argc, char **argv)
 		}
 		progress_note(&pr, "commit %.12s boot %d: %s (%s) in %.0f s", c->sha, jobs[j].boot,
 			      fw_boot_status_name(m.status), m.reason, m.seconds);
+		if (m.status == FW_BOOT_OK)
+			remove_tree(bootdir.buf); /* a failed boot's console and channel stay for a person */
 		if (deliver(&o, db, archive.buf, doc, &po))
 			failed++;
 		else
@@ -620,5 +635,6 @@ cleanup:
 	strbuf_release(&work);
 	strbuf_release(&spool);
 	strbuf_release(&head_ref);
+	strbuf_release(&bootdir);
 	return ret;
 }

@@ -10,8 +10,7 @@
  * cfghash is the sha256 of the final .config (the run document's config_hash).
  */
 
-/* ${FOLIOWATCH_CACHE:-$HOME/.cache/foliowatch} */
-void fw_kcache_root(struct strbuf *out);
+#include "cache.h"
 
 /* Unpacks tarball (NULL: /usr/src/linux-source-6.12.tar.xz) once under
  * <cache>/src and makes it a git repository with one commit; tree gets its path. */

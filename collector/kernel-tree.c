@@ -12,38 +12,12 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "kernel-build.h"
+#include "cache.h"
 #include "runcmd.h"
 
 #define DEFAULT_TARBALL "/usr/src/linux-source-6.12.tar.xz"
 
-void fw_kcache_root(struct strbuf *out)
-{
-	const char *c = getenv("FOLIOWATCH_CACHE");
-	const char *home = getenv("HOME");
 
-	strbuf_reset(out);
-	if (c && *c)
-		strbuf_addstr(out, c);
-	else
-		strbuf_addf(out, "%s/.cache/foliowatch", home && *home ? home : "/tmp");
-}
-
-static int mkdirs(const char *path)
-{
-	char tmp[4096];
-	char *p;
-
-	snprintf(tmp, sizeof(tmp), "%s", path);
-	for (p = tmp + 1; *p; p++) {
-		if (*p != '/')
-			continue;
-		*p = '\0';
-		if (mkdir(tmp, 0755) < 0 && errno != EEXIST)
-			return -1;
-		*p = '/';
-	}
-	return (mkdir(tmp, 0755) < 0 && errno != EEXIST) ? -1 : 0;
-}
 
 static int run_in(const char *dir, const char *const *argv, struct strbuf *err)
 {
@@ -96,7 +70,7 @@ int fw_kernel_tree_default(const char *cache, const char *tarball, struct strbuf
 		goto cleanup;
 	}
 	strbuf_addf(&tmp, "%s/.tmp-%d", src.buf, (int)getpid());
-	if (mkdirs(tmp.buf) < 0) {
+	if (fw_mkdirs(tmp.buf) < 0) {
 		strbuf_addf(err, "mkdir %s: %s", tmp.buf, strerror(errno));
 		goto cleanup;
 	}

@@ -1,6 +1,7 @@
 /* Host-wide measurement/build lock (see lock.h). */
 #include <stddef.h>
 #include "lock.h"
+#include "cache.h"
 #include "strbuf.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -11,31 +12,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 
-void fw_cache_root(char *out, size_t n)
-{
-	const char *c = getenv("FOLIOWATCH_CACHE"), *home = getenv("HOME");
 
-	if (c && *c)
-		snprintf(out, n, "%s", c);
-	else
-		snprintf(out, n, "%s/.cache/foliowatch", home && *home ? home : "/tmp");
-}
-
-/* mkdir -p: the cache may not exist yet on a fresh machine. */
-static int mkdirs(const char *path)
-{
-	char buf[4096];
-
-	snprintf(buf, sizeof(buf), "%s", path);
-	for (char *p = buf + 1; *p; p++)
-		if (*p == '/') {
-			*p = '\0';
-			if (mkdir(buf, 0755) < 0 && errno != EEXIST)
-				return -1;
-			*p = '/';
-		}
-	return mkdir(buf, 0755) < 0 && errno != EEXIST ? -1 : 0;
-}
 
 int fw_lock_acquire(struct fw_lock *l, const char *cache_root, const char *what)
 {
@@ -48,7 +25,7 @@ int fw_lock_acquire(struct fw_lock *l, const char *cache_root, const char *what)
 		snprintf(root, sizeof(root), "%s", cache_root);
 	else
 		fw_cache_root(root, sizeof(root));
-	if (mkdirs(root) < 0) {
+	if (fw_mkdirs(root) < 0) {
 		fprintf(stderr, "foliowatch: cannot create %s: %s\n", root, strerror(errno));
 		goto cleanup;
 	}

@@ -12,9 +12,6 @@ struct fw_lock {
 	int fd;
 };
 
-/* ${FOLIOWATCH_CACHE:-$HOME/.cache/foliowatch} into out. */
-void fw_cache_root(char *out, size_t n);
-
 /*
  * Blocks until the lock is ours, printing "waiting for lock held by pid N"
  * once to stderr if it has to wait. cache_root NULL: fw_cache_root().

@@ -110,6 +110,11 @@ static const char *final_status(struct fw_boot *b, const struct fw_chan *c, int 
 	return fw_boot_status_name(b->status);
 }
 
+int fw_plain_list(const char *s)
+{
+	return *s && strspn(s, "abcdefghijklmnopqrstuvwxyz0123456789_-,") == strlen(s);
+}
+
 void fw_kfacts_release(struct fw_kfacts *k)
 {
 	strbuf_release(&k->config);
@@ -164,9 +169,9 @@ cJSON *fw_measure_boot(struct fw_measure *m, struct strbuf *err)
 		goto cleanup;
 	}
 	booted = 1;
-	fw_lock_release(&lock);
-
+	/* parse before letting another measurement reuse the host (and any shared file) */
 	fw_chan_parse_file(chanp, &chan);
+	fw_lock_release(&lock);
 	/* count error results the same way the document will (this may mark chan corrupt, and it stays so) */
 	results = fw_rundoc_results(&chan, m->workloads, &n_errors);
 	cJSON_Delete(results);
@@ -187,7 +192,20 @@ cJSON *fw_measure_boot(struct fw_measure *m, struct strbuf *err)
 	f->accel = fw_accel_name(m->accel);
 	f->vcpus = m->vcpus;
 	f->memory_mib = m->memory_mib;
-	if (!(doc = fw_rundoc_build(f, &chan, &e))) {
+	if (!(doc = fw_rundoc_build(f, &chan, &e)) && chan.status == FW_CHAN_COMPLETE) {
+		/*
+		 * A capture that parses but cannot make a valid document (a guest
+		 * writing names or values past the document's limits) is corrupt:
+		 * the run is kept, with an error status and no numbers.
+		 */
+		chan.status = FW_CHAN_CORRUPT;
+		if (snprintf(chan.why, sizeof(chan.why), "capture gives an invalid document at %.80s: %.120s",
+			     e.field, e.detail) < 0)
+			chan.why[0] = '\0';
+		f->boot_status = final_status(&b, &chan, 0);
+		doc = fw_rundoc_build(f, &chan, &e);
+	}
+	if (!doc) {
 		strbuf_addf(err, "internal error, document invalid at %s: %s", e.field, e.detail);
 		goto cleanup;
 	}

@@ -35,6 +35,9 @@ struct fw_measure {
 	char reason[256];
 };
 
+/* Workload and profile names travel on the kernel command line: plain names only. */
+int fw_plain_list(const char *s);
+
 /* Returns the run document (caller frees), or NULL with err set if QEMU could not run. */
 cJSON *fw_measure_boot(struct fw_measure *m, struct strbuf *err);
 

@@ -1,5 +1,6 @@
 #include "post.h"
 #include "runcmd.h"
+#include "sha256.h"
 #include <dirent.h>
 #include <errno.h>
 #include <fcntl.h>
@@ -110,14 +111,24 @@ enum post_result post_file(const struct post_opts *o, const char *path, struct s
 		strbuf_addf(err, "%s: %s", path, strerror(errno));
 		return POST_REJECTED;
 	}
-	if (header_file(o->token_file, hdr, err))
-		return POST_REJECTED;
+	if (header_file(o->token_file, hdr, err)) {
+		/* a setup problem, not the document's: spool it so nothing measured is lost */
+		if (o->spool_dir && !post_spool(o, path, err))
+			strbuf_addf(err, " (kept in the spool %s)", o->spool_dir);
+		return POST_FAILED;
+	}
 	for (int attempt = 0; attempt <= o->retries; attempt++) {
 		strbuf_reset(&body);
 		int status = post_once(o, hdr, path, &body);
 		if (status == 201 || status == 200) {
 			res = status == 201 ? POST_STORED : POST_UNCHANGED;
 			goto cleanup;
+		}
+		if (status == 401 || status == 403) {
+			/* the runner's credentials, not the document: keep it for a later try */
+			strbuf_reset(err);
+			strbuf_addf(err, "%s: server refused the token (HTTP %d): %s", path, status, body.buf);
+			break;
 		}
 		if (status >= 400 && status < 500) {
 			strbuf_addf(err, "%s: rejected with HTTP %d: %s", path, status, body.buf);
@@ -136,8 +147,13 @@ enum post_result post_file(const struct post_opts *o, const char *path, struct s
 			wait *= 2;
 		}
 	}
-	if (o->spool_dir && !post_spool(o, path, err))
-		strbuf_addf(err, " (kept in the spool %s)", o->spool_dir);
+	if (o->spool_dir) {
+		if (!post_spool(o, path, err)) {
+			strbuf_addf(err, " (kept in the spool %s)", o->spool_dir);
+		} else {
+			res = POST_REJECTED; /* neither sent nor kept: the caller must not count it done */
+		}
+	}
 cleanup:
 	unlink(hdr);
 	strbuf_release(&body);
@@ -147,10 +163,8 @@ cleanup:
 int post_spool(const struct post_opts *o, const char *path, struct strbuf *err)
 {
 	struct strbuf doc = STRBUF_INIT, tmp = STRBUF_INIT, dst = STRBUF_INIT;
-	const char *base = strrchr(path, '/');
 	int fd = -1, ret = -1;
 
-	base = base ? base + 1 : path;
 	if (mkdir(o->spool_dir, 0755) && errno != EEXIST) {
 		strbuf_addf(err, "cannot create spool %s: %s", o->spool_dir, strerror(errno));
 		goto cleanup;
@@ -159,8 +173,13 @@ int post_spool(const struct post_opts *o, const char *path, struct strbuf *err)
 		strbuf_addf(err, "cannot read %s: %s", path, strerror(errno));
 		goto cleanup;
 	}
-	strbuf_addf(&tmp, "%s/.tmp-%ld-%s", o->spool_dir, (long)getpid(), base);
-	strbuf_addf(&dst, "%s/%s", o->spool_dir, base);
+	{
+		/* named by content: two documents called doc.json never overwrite each other */
+		char hex[65];
+		sha256_hex(doc.buf, doc.len, hex);
+		strbuf_addf(&tmp, "%s/.tmp-%ld-%s", o->spool_dir, (long)getpid(), hex);
+		strbuf_addf(&dst, "%s/%s.json", o->spool_dir, hex);
+	}
 	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
 	if (fd < 0 || write(fd, doc.buf, doc.len) != (ssize_t)doc.len || fsync(fd) || close(fd)) {
 		strbuf_addf(err, "cannot write %s: %s", tmp.buf, strerror(errno));

@@ -1,6 +1,7 @@
 /* `foliowatch-collect probe`: which accelerators really boot a kernel here. */
 #include "commands.h"
 #include "lock.h"
+#include "cache.h"
 #include "rundoc.h"
 #include <dirent.h>
 #include <stdio.h>

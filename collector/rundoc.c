@@ -349,9 +349,23 @@ static char *clean_text(const char *s)
 
 	if (!out)
 		abort();
-	for (p = out; *p; p++)
-		if (((unsigned char)*p < 0x20 && *p != '\n' && *p != '\t' && *p != '\r') || *p == 0x7f)
+	for (p = out; *p; p++) {
+		unsigned char c = (unsigned char)*p;
+		size_t n = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : 9;
+		size_t k = 1;
+
+		if ((c < 0x20 && c != '\n' && c != '\t' && c != '\r') || c == 0x7f) {
 			*p = '?';
+			continue;
+		}
+		/* invalid UTF-8 (the server refuses it) becomes '?' byte by byte */
+		while (n != 9 && k <= n && ((unsigned char)p[k] & 0xc0) == 0x80)
+			k++;
+		if (n == 9 || k <= n)
+			*p = '?';
+		else
+			p += n;
+	}
 	return out;
 }
 

@@ -41,8 +41,9 @@ static int valid_sha(const char *s)
 static int describe(const char *tree, const char *rev, struct fw_commit *c, struct strbuf *err)
 {
 	struct strbuf out = STRBUF_INIT;
+	/* rev is user input: after --end-of-options it can never be taken for an option */
 	const char *argv[] = { "git", "log", "-1", "--no-show-signature", "--format=%H%x00%P%x00%an <%ae>%x00%s",
-			       rev, "--", NULL };
+			       "--end-of-options", rev, "--", NULL };
 	char *f[4];
 	int ret = -1;
 
@@ -64,7 +65,7 @@ static int describe(const char *tree, const char *rev, struct fw_commit *c, stru
 	memcpy(c->sha, f[0], 41);
 	snprintf(c->parent, sizeof(c->parent), "%.40s", f[1]); /* first parent */
 	c->author = strdup(f[2]);
-	c->subject = strdup(f[3]);
+	c->subject = strndup(f[3], 1000); /* the document's limit; git subjects are one line */
 	snprintf(c->key, sizeof(c->key), "%s", c->sha);
 	ret = 0;
 cleanup:
@@ -87,7 +88,8 @@ static struct fw_commit *add_commit(struct fw_series *s)
 static int collect(struct fw_series *s, const char *dir, const char *base, const char *head, struct strbuf *err)
 {
 	struct strbuf range = STRBUF_INIT, list = STRBUF_INIT;
-	const char *argv[] = { "git", "rev-list", "--reverse", "--first-parent", "--no-merges", NULL, NULL };
+	const char *argv[] = { "git", "rev-list", "--reverse", "--first-parent", "--no-merges", "--end-of-options",
+			       NULL, NULL };
 	int ret = -1;
 
 	if (describe(dir, base, add_commit(s), err))
@@ -95,7 +97,7 @@ static int collect(struct fw_series *s, const char *dir, const char *base, const
 	s->commits[0].parent[0] = '\0';
 	memcpy(s->base, s->commits[0].sha, 41);
 	strbuf_addf(&range, "%s..%s", s->base, head);
-	argv[5] = range.buf;
+	argv[6] = range.buf;
 	if (git(dir, &list, err, argv))
 		goto cleanup;
 	for (char *line = list.buf, *next; line && *line; line = next) {
@@ -137,9 +139,7 @@ int series_checkout(const char *tree, const char *worktree, const char *sha, str
 {
 	if (access(worktree, F_OK) != 0) {
 		const char *add[] = { "git", "worktree", "add", "--force", "--detach", worktree, sha, NULL };
-		const char *prune[] = { "git", "worktree", "prune", NULL };
-		git(tree, NULL, err, prune); /* forget worktrees whose folder was deleted */
-		strbuf_reset(err);
+		/* --force also re-adds our own worktree whose folder was deleted; no prune of the user's */
 		return git(tree, NULL, err, add);
 	}
 	const char *co[] = { "git", "checkout", "-q", "--detach", "--force", sha, NULL };

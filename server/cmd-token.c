@@ -66,7 +66,7 @@ int cmd_token(int argc, char **argv)
 			printf("%s\n", tok.buf);
 			ret = 0;
 		} else if (rc == 1) {
-			fprintf(stderr, "token: a token named '%s' exists (revoke it or pick another name)\n", name);
+			fprintf(stderr, "token: a token named '%s' exists (names stay taken after revoke: pick another name)\n", name);
 		} else {
 			fprintf(stderr, "token: %s\n", err.buf);
 		}

@@ -211,6 +211,7 @@ int fw_rc_lookup(struct fw_req *r, enum MHD_Result *ret)
 	    req_header(r, "If-None-Match") || req_header(r, "If-Modified-Since"))
 		return 0;
 	strbuf_addstr(&key, r->path);
+	strbuf_addch(&key, '?'); /* a decoded path may hold '&' but never '?': path and query stay apart */
 	MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, add_arg, &key);
 	pthread_mutex_lock(&c->lock);
 	r->cache_gen = current_gen(c);

@@ -30,7 +30,7 @@ int fw_token_add(sqlite3 *db, const char *name, struct strbuf *out, struct strbu
 	sqlite3_bind_text(st, 2, hash, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 3, now, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(st);
-	if (rc == SQLITE_CONSTRAINT) {
+	if ((rc & 0xff) == SQLITE_CONSTRAINT) { /* extended result codes are on */
 		ret = 1;
 		goto cleanup;
 	}

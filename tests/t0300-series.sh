@@ -36,7 +36,8 @@ cd "$R" && git checkout -q -b other "$base" && printf 'int zzz;\n' > mm.c && git
 out=$($COLLECT series --tree "$R" --base "$other" --mbox "$TMP_T/series.mbox" --worktree "$TMP_T/wt2" 2>&1); rc=$?
 is "$rc" 1 "mbox that does not apply fails"
 like "$out" "patch 1/3 does not apply: \[PATCH 1/3\] mm: patch 1" "failing patch named by number and subject"
-ok "$([ -d "$TMP_T/wt2/.git" ] || [ -f "$TMP_T/wt2/.git" ]; [ ! -e "$TMP_T/wt2/.git/rebase-apply" ]; echo $?)" "am aborted in the worktree"
+ra=$(git -C "$TMP_T/wt2" rev-parse --path-format=absolute --git-path rebase-apply)
+ok "$([ -n "$ra" ] && [ ! -e "$ra" ]; echo $?)" "am aborted in the worktree (no $ra left)"
 
 out=$($COLLECT series --tree "$R" --range "nonsense" 2>&1); rc=$?
 is "$rc" 1 "bad range fails"

@@ -24,7 +24,9 @@ tail -n1 "$TMP_T/token" > "$TMP_T/token.txt"
 make_branch() { # name patch...
 	local name=$1 wt=$TMP_T/wt-$1; shift
 	git -C "$TREE" worktree add -q --detach "$wt" "$BASE" || return 1
-	git -C "$wt" -c user.name=t -c user.email=t@x am -q "$@" || return 1
+	local abs=() f
+	for f in "$@"; do abs+=("$(realpath "$f")"); done
+	git -C "$wt" -c user.name=t -c user.email=t@x am -q "${abs[@]}" || return 1
 	git -C "$wt" rev-parse HEAD
 	git -C "$TREE" worktree remove --force "$wt"
 }
