@@ -92,7 +92,7 @@ diag "$A documents acknowledged over $KILLS kills (per life: $(tr '\n' ' ' <"$TM
 # A life with no acknowledgement (a slow ASan start on a loaded machine) proves
 # nothing but breaks nothing: most kills must land while POSTs are acknowledged.
 zero=$(grep -c '^0$' "$TMP_T/per-life")
-ok "$([ "$zero" -le $((KILLS / 2)) ]; echo $?)" "most kills came while POSTs were being acknowledged ($zero of $KILLS lives had none)
+ok "$([ "$zero" -le $((KILLS / 2)) ]; echo $?)" "most kills came while POSTs were being acknowledged ($zero of $KILLS lives had none)"
 is "$(cat "$TMP_T"/other.* 2>/dev/null | wc -l)" 0 'no POST got a status other than 2xx'
 is "$(sqlite3 "$DB" 'PRAGMA integrity_check')" ok 'integrity_check ok after the kills'
 sqlite3 "$DB" 'SELECT run_id FROM runs' | sort >"$TMP_T/stored"
