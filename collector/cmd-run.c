@@ -27,6 +27,7 @@
 #include "plan.h"
 #include "post.h"
 #include "progress.h"
+#include "prune.h"
 #include "runcmd.h"
 #include "series.h"
 #include "sha256.h"
@@ -463,6 +464,11 @@ int cmd_run(int argc, char **argv)
 		}
 	}
 	progress_note(&pr, "series %s: base %.12s and %d patch(es)", o.series, s.base, s.nr - 1);
+	{
+		int pruned = fw_prune_cache(cache.buf, FW_PRUNE_DAYS, FW_PRUNE_KEEP);
+		if (pruned > 0)
+			progress_note(&pr, "pruned %d kernel/log folder(s) unused for %d days", pruned, FW_PRUNE_DAYS);
+	}
 
 	strbuf_addf(&archive, "%s/runs/%s", cache.buf, name.buf);
 	strbuf_addf(&work, "%s/work", archive.buf);

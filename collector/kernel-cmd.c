@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "kernel-build.h"
+#include "runcmd.h"
 
 /* kernel/foliowatch.config next to the binary's source tree (build/../kernel). */
 void fw_default_fragment(struct strbuf *out)
@@ -81,9 +82,30 @@ int cmd_kernel(int argc, char **argv)
 
 		jobs = n > 0 ? (int)n : 2;
 	}
-	if (!tree.len && fw_kernel_tree_default(cache.buf, NULL, &tree, &err) < 0) {
-		fprintf(stderr, "foliowatch-collect kernel: %s\n", err.buf);
-		goto cleanup;
+	if (!tree.len) {
+		if (fw_kernel_tree_default(cache.buf, NULL, &tree, &err) < 0) {
+			fprintf(stderr, "foliowatch-collect kernel: %s\n", err.buf);
+			goto cleanup;
+		}
+		/*
+		 * The default kernel is the tree's own commit. A series run checks
+		 * patches out in this tree and puts the branch back when done; one
+		 * that was killed may have left a patch checked out: never build that.
+		 */
+		const char *ref[] = { "git", "symbolic-ref", "-q", "HEAD", NULL };
+		const char *co[] = { "git", "checkout", "-q", "--force", "master", NULL };
+		struct strbuf out = STRBUF_INIT;
+		if (runcmd_capture(ref, tree.buf, &out) != 0) {
+			fprintf(stderr, "foliowatch-collect kernel: the default tree was left on another commit; "
+					"checking its base out again\n");
+			strbuf_reset(&out);
+			if (runcmd_capture(co, tree.buf, &out) != 0) {
+				fprintf(stderr, "foliowatch-collect kernel: cannot check out master in %s\n", tree.buf);
+				strbuf_release(&out);
+				goto cleanup;
+			}
+		}
+		strbuf_release(&out);
 	}
 	kb.tree = tree.buf;
 	kb.cache = cache.buf;

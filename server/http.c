@@ -135,7 +135,7 @@ int req_query(struct fw_req *r, const char *key, struct strbuf *out)
 	strbuf_reset(out);
 	if (!v)
 		return -1;
-	return fw_url_decode(v, strlen(v), out);
+	return fw_url_decode(v, strlen(v), out) ? -2 : 0;
 }
 
 static enum MHD_Result queue(struct fw_req *r, unsigned status, struct MHD_Response *resp)

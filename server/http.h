@@ -78,7 +78,7 @@ enum MHD_Result fw_dispatch(struct fw_req *r);
 
 /* SQLite handle for this request (from the pool); NULL on failure. */
 sqlite3 *req_db(struct fw_req *r);
-/* Decoded query argument into out; 0 when present, -1 when absent. */
+/* Decoded query argument into out; 0 when present, -1 when absent, -2 when its %-encoding is bad. */
 int req_query(struct fw_req *r, const char *key, struct strbuf *out);
 const char *req_header(struct fw_req *r, const char *name);
 

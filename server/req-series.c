@@ -14,12 +14,14 @@ int req_revision(struct fw_req *r)
 	char *end = NULL;
 	long n = 0;
 
-	if (!req_query(r, "revision", &v)) {
+	int rc = req_query(r, "revision", &v);
+
+	if (rc == 0) {
 		n = strtol(v.buf, &end, 10);
 		if (!v.len || *end || n <= 0 || n > 1000000)
 			n = -1;
-	} else if (v.len) {
-		n = -1;  /* bad percent-encoding */
+	} else if (rc == -2) {
+		n = -1;  /* bad percent-encoding is an error, not "absent" */
 	}
 	strbuf_release(&v);
 	return (int)n;
