@@ -152,9 +152,19 @@ cJSON *fw_rundoc_results(struct fw_chan *c, const char *workloads, int *n_errors
 				continue;
 			if (!global && !(fw_chan_get(p, "workload") && fw_chan_get(p, "variant") && same(p, w, v)))
 				continue;
-			for (int k = 0; k < p->nkv; k++)
-				if (strcmp(p->kv[k].key, "workload") && strcmp(p->kv[k].key, "variant"))
-					add_scalar(params, p->kv[k].key, p->kv[k].val);
+			for (int k = 0; k < p->nkv; k++) {
+				const char *key = p->kv[k].key;
+				if (!strcmp(key, "workload") || !strcmp(key, "variant"))
+					continue;
+				/*
+				 * params decide what is comparable: of the boot-wide facts keep
+				 * only the setup (memcg version, vCPUs seen), never what varies
+				 * by boot or kernel (workload_seconds, mem_total_kb, ...).
+				 */
+				if (global && strcmp(key, "memcg") && strcmp(key, "cpus"))
+					continue;
+				add_scalar(params, key, p->kv[k].val);
+			}
 		}
 		cJSON_AddStringToObject(r, "metric", m);
 		cJSON_AddStringToObject(r, "unit", fw_chan_get(s, "unit"));
