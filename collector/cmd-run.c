@@ -39,6 +39,7 @@ struct run_opts {
 	const char *series, *tree, *range, *base, *mbox, *workloads, *profile, *accel, *db;
 	const char *post_url, *token_file, *host, *origin, *shard, *cache, *fragment, *append;
 	int rounds, boots, interleave, jobs, quiet, vcpus, memory_mib, revision, no_report;
+	int first_position;   /* position of the base: watch mode continues a history */
 	double timeout;
 };
 
@@ -179,7 +180,7 @@ static void fill_identity(struct fw_rundoc_facts *f, const struct run_opts *o, c
 	f->commit_subject = c->subject;
 	f->commit_author = c->author;
 	f->commit_parent = c->position ? s->commits[c->position - 1].sha : NULL;
-	f->position = c->position;
+	f->position = o->first_position + c->position;
 	f->profile = o->profile;
 	f->workloads = o->workloads;
 	f->vcpus = o->vcpus;
@@ -309,6 +310,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		{ "append", required_argument, NULL, 'A' }, { "timeout", required_argument, NULL, 'x' },
 		{ "vcpus", required_argument, NULL, 'v' }, { "memory", required_argument, NULL, 'M' },
 		{ "revision", required_argument, NULL, 'V' }, { "quiet", no_argument, NULL, 'q' },
+		{ "first-position", required_argument, NULL, 'F' },
 		{ "no-report", no_argument, NULL, 'n' }, { NULL, 0, NULL, 0 },
 	};
 	int opt;
@@ -323,6 +325,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	o->revision = 1;
 	o->timeout = 900;
 	o->shard = "1/1";
+	optind = 0; /* full getopt reset: watch calls run many times in one process */
 	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'S': o->series = optarg; break;
@@ -350,6 +353,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		case 'v': o->vcpus = atoi(optarg); break;
 		case 'M': o->memory_mib = atoi(optarg); break;
 		case 'V': o->revision = atoi(optarg); break;
+		case 'F': o->first_position = atoi(optarg); break;
 		case 'q': o->quiet = 1; break;
 		case 'n': o->no_report = 1; break;
 		default: return -1;
@@ -358,7 +362,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	if (optind != argc || !o->series || !*o->series || !(o->range || o->mbox) || (o->range && o->mbox) ||
 	    (o->range && o->base) || !fw_plain_list(o->workloads) || !fw_plain_list(o->profile) ||
 	    o->rounds < 1 || o->rounds > 1000 || o->boots < 1 || o->boots > 1000 || o->revision < 1 ||
-	    (o->post_url && (o->db || !o->token_file)) || o->timeout <= 0) {
+	    (o->post_url && (o->db || !o->token_file)) || o->timeout <= 0 || o->first_position < 0 ||
+	    o->first_position > 90000) {
 		fprintf(stderr, "run: need --series, exactly one of --range or --mbox, plain --workloads and "
 				"--profile names, sane counts, and --db or --post with --token-file\n");
 		return -1;

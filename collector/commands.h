@@ -8,6 +8,7 @@ int cmd_post(int argc, char **argv);
 int cmd_probe(int argc, char **argv);
 int cmd_boot(int argc, char **argv);
 int cmd_run(int argc, char **argv);
+int cmd_watch(int argc, char **argv);
 
 /*
  * Test-boots kernel under accel (no initramfs: the kernel must get as far

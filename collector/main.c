@@ -9,6 +9,7 @@ static const struct fw_subcommand commands[] = {
 	{ "post", cmd_post, "post --url URL --token-file F [--spool DIR] doc.json...  send run documents" },
 	{ "probe", cmd_probe, "probe                          which accelerators (kvm, tcg, icount) boot a kernel here" },
 	{ "run", cmd_run, "run --series S (--range A..B | --mbox F) [--boots N] [--interleave] [--db F | --post URL]  measure a series" },
+	{ "watch", cmd_watch, "watch --tree DIR --branch NAME --series S [--interval S] [--once]  measure new commits of a branch" },
 	{ "series", cmd_series, "series --tree DIR (--range A..B | --base REV --mbox F --worktree DIR)  list a series" },
 };
 
