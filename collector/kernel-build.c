@@ -174,7 +174,7 @@ static int take_lock(const char *cache, struct strbuf *err)
 }
 
 /*
- * The index: (tree commit, fragment, compiler) -> the kernels/ entry built
+ * The index: (source tree id, fragment, compiler) -> the kernels/ entry built
  * from them. Configuring alone costs 15-20 s (tinyconfig + merge_config +
  * olddefconfig) before the config hash, the real cache key, is known; the
  * same inputs always give the same .config, so a hit skips all of that.
@@ -284,7 +284,16 @@ int fw_kernel_build(struct fw_kbuild *kb, struct strbuf *err)
 			goto cleanup;
 		}
 	}
-	index_path(&index, kb->cache, commit.buf, kb->fragment);
+	{
+		/* keyed by the tree's content: a re-applied mbox (new shas, same code) is a hit */
+		const char *argv[] = { "git", "rev-parse", "HEAD^{tree}", NULL };
+		struct strbuf treeid = STRBUF_INIT;
+
+		if (runcmd_capture(argv, kb->tree, &treeid) != 0)
+			strbuf_addstr(&treeid, commit.buf);
+		index_path(&index, kb->cache, treeid.buf, kb->fragment);
+		strbuf_release(&treeid);
+	}
 	if (index_lookup(kb, index.buf) == 0) {
 		ret = 0;
 		goto cleanup;
