@@ -9,7 +9,7 @@ DEB_BUILD="build-essential pkg-config libmicrohttpd-dev libsqlite3-dev libcjson-
 DEB_KERNEL="linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio xz-utils kmod ccache git
             qemu-system-x86 fio e2fsprogs xfsprogs"
 # server, tests and benchmarks
-DEB_TEST="gnuplot-nox sqlite3 curl perl openssl gnutls-bin python3-scipy wrk clang libclang-rt-14-dev
+DEB_TEST="gnuplot-nox sqlite3 jq curl perl openssl gnutls-bin python3-scipy wrk clang libclang-rt-14-dev
           valgrind nodejs chromium"
 PACKAGES="$DEB_BUILD $DEB_KERNEL $DEB_TEST"
 
