@@ -50,6 +50,9 @@ enum MHD_Result api_metrics(struct fw_req *r)
 		    "# TYPE foliowatch_plots_total counter\n"
 		    "foliowatch_plots_total{source=\"rendered\"} %lu\nfoliowatch_plots_total{source=\"cache\"} %lu\n",
 		    atomic_load(&srv->plots_rendered), atomic_load(&srv->plots_cached));
+	strbuf_addf(&sb, "# HELP foliowatch_connections_open Client connections open now.\n"
+		    "# TYPE foliowatch_connections_open gauge\nfoliowatch_connections_open %u\n",
+		    atomic_load(&srv->conns_open));
 	strbuf_addstr(&sb, "# HELP foliowatch_http_request_duration_seconds Time from request to response done.\n"
 		      "# TYPE foliowatch_http_request_duration_seconds histogram\n");
 	for (int i = 0; i <= FW_LAT_BUCKETS; i++) {

@@ -27,6 +27,7 @@ struct fw_server {
 	sqlite3 *pool[FW_DB_POOL];
 	int pool_n;
 	atomic_int inflight;    /* requests between first call and completion */
+	atomic_uint conns_open; /* server/conn-gauge.c */
 	/* /metrics: plain counters, read without locks (monotonic). */
 	atomic_ulong req_by_class[6];            /* index = status / 100 */
 	atomic_ulong errors;                     /* status >= 400 */
@@ -38,6 +39,10 @@ struct fw_server {
 	struct fw_respcache *rcache;  /* server/respcache.c; NULL: no response cache */
 };
 extern const double fw_lat_bounds[FW_LAT_BUCKETS];
+
+/* server/conn-gauge.c: MHD_OPTION_NOTIFY_CONNECTION callback. */
+void fw_conn_notify(void *cls, struct MHD_Connection *conn, void **socket_ctx,
+		    enum MHD_ConnectionNotificationCode code);
 
 struct fw_route;
 
