@@ -205,7 +205,7 @@ cleanup:
 	else if (*work && booted)
 		fprintf(stderr, "foliowatch-collect boot: console, channel and initramfs kept in %s\n", work);
 	if (db)
-		sqlite3_close(db);
+		fw_db_close(db);
 	cJSON_Delete(doc);
 	fw_kfacts_release(&k);
 	strbuf_release(&err);

@@ -619,7 +619,7 @@ int cmd_run(int argc, char **argv)
 	progress_note(&pr, "done: %d boot(s) measured, %d already there, %d failed; documents in %s",
 		      measured, skipped, failed, archive.buf);
 	if (db) {
-		sqlite3_close(db);
+		fw_db_close(db);
 		db = NULL;
 	}
 	if (!o.no_report && !o.quiet)
@@ -635,7 +635,7 @@ cleanup:
 	free(b);
 	free(jobs);
 	series_release(&s);
-	sqlite3_close(db);
+	fw_db_close(db);
 	strbuf_release(&cache);
 	strbuf_release(&tree);
 	strbuf_release(&checkout);

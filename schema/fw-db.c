@@ -95,7 +95,7 @@ sqlite3 *fw_db_open_at(const char *path, int target, struct strbuf *err)
 fail:
 	if (err->len && db)
 		strbuf_addf(err, " [%s]", path);
-	sqlite3_close(db);
+	fw_db_close(db);
 	return NULL;
 }
 

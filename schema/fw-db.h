@@ -1,6 +1,7 @@
 #ifndef FW_DB_H
 #define FW_DB_H
 #include <sqlite3.h>
+#include "stmt-cache.h"
 #include "strbuf.h"
 
 /* Default DB path when no --db is given (relative to the working directory). */

@@ -1,6 +1,11 @@
-/* Stores a validated run document in one transaction. Every statement is prepared and bound. */
+/*
+ * Stores a validated run document in one transaction. Every statement is
+ * prepared and bound, and kept with the connection (FW_CACHED) for the next
+ * document.
+ */
 #include "ingest.h"
 #include "fw-db.h"
+#include "stmt-cache.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -62,11 +67,11 @@ static int bind_all(sqlite3_stmt *st, const char *fmt, va_list ap)
 /* Runs one statement; if out_id is given, returns the first column of the first row (or last insert id). */
 static int stmt(struct tx *t, const char *sql, long long *out_id, const char *fmt, ...)
 {
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st = fw_stmt_get(t->db, sql);
 	va_list ap;
 	int rc, ret = -1;
 
-	if (sqlite3_prepare_v2(t->db, sql, -1, &st, NULL) != SQLITE_OK)
+	if (!st)
 		return db_fail(t, "prepare");
 	va_start(ap, fmt);
 	rc = bind_all(st, fmt, ap);
@@ -81,14 +86,14 @@ static int stmt(struct tx *t, const char *sql, long long *out_id, const char *fm
 			*out_id = sqlite3_column_int64(st, 0);
 		ret = 1;
 	} else if (rc == SQLITE_DONE) {
-		if (out_id && sqlite3_changes(t->db) > 0 && !strncmp(sql, "INSERT", 6))
+		if (out_id && sqlite3_changes(t->db) > 0 && !sqlite3_stmt_readonly(st))
 			*out_id = sqlite3_last_insert_rowid(t->db);
 		ret = 0;
 	} else {
 		db_fail(t, "step");
 	}
 cleanup:
-	sqlite3_finalize(st);
+	fw_stmt_done(st);
 	return ret;
 }
 
@@ -98,10 +103,10 @@ static int upsert_tree(struct tx *t, const cJSON *doc, long long *id)
 	const cJSON *tree = cJSON_GetObjectItemCaseSensitive(doc, "tree");
 	const char *name = fw_json_str(tree, "name", "");
 
-	if (stmt(t, "INSERT INTO trees(name, url) VALUES (?, ?) ON CONFLICT(name) DO NOTHING", NULL,
+	if (stmt(t, FW_CACHED("INSERT INTO trees(name, url) VALUES (?, ?) ON CONFLICT(name) DO NOTHING"), NULL,
 		 "tt", name, fw_json_str(tree, "url", "")) < 0)
 		return -1;
-	return stmt(t, "SELECT id FROM trees WHERE name = ?", id, "t", name) == 1 ? 0 : -1;
+	return stmt(t, FW_CACHED("SELECT id FROM trees WHERE name = ?"), id, "t", name) == 1 ? 0 : -1;
 }
 
 static int upsert_series(struct tx *t, const cJSON *doc, long long tree_id, long long *id)
@@ -112,11 +117,12 @@ static int upsert_series(struct tx *t, const cJSON *doc, long long tree_id, long
 	char now[32];
 
 	fw_now_iso(now);
-	if (stmt(t, "INSERT INTO series(tree_id, name, revision, base, created_at) VALUES (?, ?, ?, ?, ?) "
-		 "ON CONFLICT(name, revision) DO NOTHING", NULL, "ititt",
+	if (stmt(t, FW_CACHED("INSERT INTO series(tree_id, name, revision, base, created_at) VALUES (?, ?, ?, ?, ?) "
+		 "ON CONFLICT(name, revision) DO NOTHING"), NULL, "ititt",
 		 tree_id, name, rev, fw_json_str(s, "base", ""), now) < 0)
 		return -1;
-	return stmt(t, "SELECT id FROM series WHERE name = ? AND revision = ?", id, "ti", name, rev) == 1 ? 0 : -1;
+	return stmt(t, FW_CACHED("SELECT id FROM series WHERE name = ? AND revision = ?"), id, "ti",
+		    name, rev) == 1 ? 0 : -1;
 }
 
 static int upsert_commit(struct tx *t, const cJSON *doc, long long series_id, long long *id)
@@ -124,13 +130,13 @@ static int upsert_commit(struct tx *t, const cJSON *doc, long long series_id, lo
 	const cJSON *c = cJSON_GetObjectItemCaseSensitive(doc, "commit");
 	const char *key = fw_json_str(c, "key", "");
 
-	if (stmt(t, "INSERT INTO commits(series_id, sha, commit_key, subject, author, position, parent_sha) "
-		 "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(series_id, commit_key) DO NOTHING", NULL, "ittttit",
+	if (stmt(t, FW_CACHED("INSERT INTO commits(series_id, sha, commit_key, subject, author, position, parent_sha) "
+		 "VALUES (?, ?, ?, ?, ?, ?, ?) ON CONFLICT(series_id, commit_key) DO NOTHING"), NULL, "ittttit",
 		 series_id, fw_json_str(c, "sha", ""), key, fw_json_str(c, "subject", ""),
 		 fw_json_str(c, "author", ""), (long long)fw_json_num(c, "position", 0),
 		 fw_json_str(c, "parent", NULL)) < 0)
 		return -1;
-	return stmt(t, "SELECT id FROM commits WHERE series_id = ? AND commit_key = ?", id, "it",
+	return stmt(t, FW_CACHED("SELECT id FROM commits WHERE series_id = ? AND commit_key = ?"), id, "it",
 		    series_id, key) == 1 ? 0 : -1;
 }
 
@@ -139,15 +145,15 @@ static int upsert_env(struct tx *t, const cJSON *doc, long long *id)
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(doc, "environment");
 	const char *fp = fw_json_str(e, "fingerprint", "");
 
-	if (stmt(t, "INSERT INTO environments(fingerprint, host, accel, qemu_version, vcpus, memory_mib, "
+	if (stmt(t, FW_CACHED("INSERT INTO environments(fingerprint, host, accel, qemu_version, vcpus, memory_mib, "
 		 "host_kernel, cpu_model, foliowatch_version, fio_version) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?) "
-		 "ON CONFLICT(fingerprint) DO NOTHING", NULL, "ttttiitttt", fp, fw_json_str(e, "host", ""),
+		 "ON CONFLICT(fingerprint) DO NOTHING"), NULL, "ttttiitttt", fp, fw_json_str(e, "host", ""),
 		 fw_json_str(e, "accel", ""), fw_json_str(e, "qemu_version", ""),
 		 (long long)fw_json_num(e, "vcpus", 0), (long long)fw_json_num(e, "memory_mib", 0),
 		 fw_json_str(e, "host_kernel", ""), fw_json_str(e, "cpu_model", ""),
 		 fw_json_str(e, "foliowatch_version", ""), fw_json_str(e, "fio_version", "")) < 0)
 		return -1;
-	return stmt(t, "SELECT id FROM environments WHERE fingerprint = ?", id, "t", fp) == 1 ? 0 : -1;
+	return stmt(t, FW_CACHED("SELECT id FROM environments WHERE fingerprint = ?"), id, "t", fp) == 1 ? 0 : -1;
 }
 
 static int upsert_build(struct tx *t, const cJSON *doc, long long commit_id, long long env_id, long long *id)
@@ -156,30 +162,29 @@ static int upsert_build(struct tx *t, const cJSON *doc, long long commit_id, lon
 	const char *hash = fw_json_str(b, "config_hash", "");
 	const char *config = fw_json_str(b, "config", NULL);
 
-	if (config && stmt(t, "INSERT INTO configs(hash, body) VALUES (?, ?) ON CONFLICT(hash) DO NOTHING",
+	if (config && stmt(t, FW_CACHED("INSERT INTO configs(hash, body) VALUES (?, ?) ON CONFLICT(hash) DO NOTHING"),
 			   NULL, "tt", hash, config) < 0)
 		return -1;
-	if (stmt(t, "INSERT INTO builds(commit_id, env_id, config_hash, status, seconds, kernel_version, "
+	if (stmt(t, FW_CACHED("INSERT INTO builds(commit_id, env_id, config_hash, status, seconds, kernel_version, "
 		 "compiler, log_tail) VALUES (?, ?, ?, ?, ?, ?, ?, ?) "
-		 "ON CONFLICT(commit_id, env_id, config_hash) DO NOTHING", NULL, "iittDttt", commit_id, env_id,
+		 "ON CONFLICT(commit_id, env_id, config_hash) DO NOTHING"), NULL, "iittDttt", commit_id, env_id,
 		 hash, fw_json_str(b, "status", ""), fw_json_num(b, "seconds", 0.0 / 0.0),
 		 fw_json_str(b, "kernel_version", ""), fw_json_str(b, "compiler", ""),
 		 fw_json_str(b, "log_tail", "")) < 0)
 		return -1;
-	return stmt(t, "SELECT id FROM builds WHERE commit_id = ? AND env_id = ? AND config_hash = ?", id,
+	return stmt(t, FW_CACHED("SELECT id FROM builds WHERE commit_id = ? AND env_id = ? AND config_hash = ?"), id,
 		    "iit", commit_id, env_id, hash) == 1 ? 0 : -1;
 }
 
 static int insert_results(struct tx *t, const cJSON *doc, long long run)
 {
 	const cJSON *r;
-	sqlite3_stmt *ss = NULL, *cs = NULL;
+	sqlite3_stmt *ss, *cs;
 	int ret = -1;
 
-	if (sqlite3_prepare_v2(t->db, "INSERT INTO samples(result_id, round, value) VALUES (?, ?, ?)", -1,
-			       &ss, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(t->db, "INSERT INTO counters(result_id, round, name, value) VALUES (?, ?, ?, ?)",
-			       -1, &cs, NULL) != SQLITE_OK) {
+	ss = fw_stmt_get(t->db, FW_CACHED("INSERT INTO samples(result_id, round, value) VALUES (?, ?, ?)"));
+	cs = fw_stmt_get(t->db, FW_CACHED("INSERT INTO counters(result_id, round, name, value) VALUES (?, ?, ?, ?)"));
+	if (!ss || !cs) {
 		db_fail(t, "prepare");
 		goto cleanup;
 	}
@@ -189,8 +194,8 @@ static int insert_results(struct tx *t, const cJSON *doc, long long run)
 		long long rid = 0;
 		int round = 0, rc;
 
-		rc = stmt(t, "INSERT INTO results(run_id, workload, variant, metric, params, unit, direction, kind, "
-			  "min_effect_pct, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)", &rid, "itttttttDt",
+		rc = stmt(t, FW_CACHED("INSERT INTO results(run_id, workload, variant, metric, params, unit, "
+			  "direction, kind, min_effect_pct, error) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"), &rid, "itttttttDt",
 			  run, fw_json_str(r, "workload", ""), fw_json_str(r, "variant", ""),
 			  fw_json_str(r, "metric", ""), pj ? pj : "{}", fw_json_str(r, "unit", ""),
 			  fw_json_str(r, "direction", ""), fw_json_str(r, "kind", ""),
@@ -229,8 +234,8 @@ static int insert_results(struct tx *t, const cJSON *doc, long long run)
 	}
 	ret = 0;
 cleanup:
-	sqlite3_finalize(ss);
-	sqlite3_finalize(cs);
+	fw_stmt_done(ss);
+	fw_stmt_done(cs);
 	return ret;
 }
 
@@ -245,9 +250,9 @@ static int insert_run(struct tx *t, const cJSON *doc, const char *hash, long lon
 	fw_now_iso(now);
 	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(doc, "workloads"))
 		strbuf_addf(&wl, "%s%s", wl.len ? "," : "", w->valuestring);
-	rc = stmt(t, "INSERT INTO runs(run_id, doc_hash, origin, commit_id, build_id, env_id, profile, workloads, "
-		  "boot_index, created_at, ingested_at, boot_status, taint, boot_seconds, qemu_cmdline, "
-		  "kernel_cmdline, boot_log_tail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)",
+	rc = stmt(t, FW_CACHED("INSERT INTO runs(run_id, doc_hash, origin, commit_id, build_id, env_id, "
+		  "profile, workloads, boot_index, created_at, ingested_at, boot_status, taint, boot_seconds, qemu_cmdline, "
+		  "kernel_cmdline, boot_log_tail) VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
 		  run, "tttiiittitttiDttt",
 		  fw_json_str(doc, "run_id", ""), hash, fw_json_str(doc, "origin", ""), commit_id, build_id,
 		  env_id, fw_json_str(doc, "profile", ""), wl.buf, (long long)fw_json_num(doc, "boot_index", 0),
@@ -264,7 +269,7 @@ enum fw_ingest_status fw_ingest_doc(sqlite3 *db, const cJSON *doc, struct fw_ing
 	struct tx t = { db, info };
 	char hash[65];
 	long long tree = 0, series = 0, commit = 0, env = 0, build = 0, run = 0;
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st;
 
 	snprintf(info->run_id, sizeof(info->run_id), "%s", fw_json_str(doc, "run_id", ""));
 	fw_doc_hash(doc, hash);
@@ -273,7 +278,8 @@ enum fw_ingest_status fw_ingest_doc(sqlite3 *db, const cJSON *doc, struct fw_ing
 		return info->status = FW_INGEST_DB_ERROR;
 	}
 	/* Idempotency: look the run id up inside the write transaction. */
-	if (sqlite3_prepare_v2(db, "SELECT doc_hash FROM runs WHERE run_id = ?", -1, &st, NULL) != SQLITE_OK) {
+	st = fw_stmt_get(db, FW_CACHED("SELECT doc_hash FROM runs WHERE run_id = ?"));
+	if (!st) {
 		db_fail(&t, "prepare");
 		goto fail;
 	}
@@ -281,13 +287,13 @@ enum fw_ingest_status fw_ingest_doc(sqlite3 *db, const cJSON *doc, struct fw_ing
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		int same = !strcmp((const char *)sqlite3_column_text(st, 0), hash);
-		sqlite3_finalize(st);
+		fw_stmt_done(st);
 		fw_db_exec(db, "ROLLBACK", NULL);
 		if (!same)
 			fw_error_set(&info->err, "run_id", "already stored with different content");
 		return info->status = same ? FW_INGEST_DUPLICATE : FW_INGEST_CONFLICT;
 	}
-	sqlite3_finalize(st);
+	fw_stmt_done(st);
 	if (rc != SQLITE_DONE) {
 		db_fail(&t, "lookup");
 		goto fail;

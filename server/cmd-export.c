@@ -341,7 +341,7 @@ cleanup:
 	if (ex.scratch && rmdir(ex.scratch))
 		fprintf(stderr, "export: %s not empty: %s\n", ex.scratch, strerror(errno));
 	cJSON_Delete(list);
-	sqlite3_close(ex.ui.db);
+	fw_db_close(ex.ui.db);
 	strbuf_release(&err);
 	strbuf_release(&page);
 	strbuf_release(&scratch);

@@ -68,7 +68,7 @@ usage:
 	fprintf(stderr, "usage: foliowatch-server import [--db FILE] doc.json...\n");
 	ret = 2;
 cleanup:
-	sqlite3_close(db);
+	fw_db_close(db);
 	strbuf_release(&err);
 	return ret;
 }

@@ -147,7 +147,7 @@ usage:
 	ret = 2;
 cleanup:
 	cJSON_Delete(list);
-	sqlite3_close(db);
+	fw_db_close(db);
 	strbuf_release(&err);
 	return ret;
 }

@@ -76,7 +76,7 @@ usage:
 	ret = 2;
 cleanup:
 	cJSON_Delete(res);
-	sqlite3_close(db);
+	fw_db_close(db);
 	strbuf_release(&err);
 	strbuf_release(&out);
 	return ret;

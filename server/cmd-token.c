@@ -84,7 +84,7 @@ usage:
 	fprintf(stderr, "usage: foliowatch-server token add NAME | list | revoke NAME [--db FILE]\n");
 	ret = 2;
 cleanup:
-	sqlite3_close(db);
+	fw_db_close(db);
 	strbuf_release(&err);
 	strbuf_release(&tok);
 	return ret;

@@ -102,7 +102,7 @@ static void req_db_put(struct fw_req *r)
 		return;
 	/* A handle left inside a transaction by an error path must not be reused. */
 	if (!sqlite3_get_autocommit(r->db)) {
-		sqlite3_close(r->db);
+		fw_db_close(r->db);
 		r->db = NULL;
 		return;
 	}
@@ -112,14 +112,14 @@ static void req_db_put(struct fw_req *r)
 		r->db = NULL;
 	}
 	pthread_mutex_unlock(&srv->pool_lock);
-	sqlite3_close(r->db);
+	fw_db_close(r->db);
 	r->db = NULL;
 }
 
 void fw_server_release(struct fw_server *srv)
 {
 	for (int i = 0; i < srv->pool_n; i++)
-		sqlite3_close(srv->pool[i]);
+		fw_db_close(srv->pool[i]);
 	srv->pool_n = 0;
 }
 

@@ -90,7 +90,7 @@ void fw_rc_free(struct fw_server *srv)
 	for (int i = 0; i < RC_SLOTS; i++)
 		drop(c, &c->slot[i]);
 	sqlite3_finalize(c->dv);
-	sqlite3_close(c->watch);
+	fw_db_close(c->watch);
 	pthread_mutex_destroy(&c->lock);
 	free(c);
 	srv->rcache = NULL;

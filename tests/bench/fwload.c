@@ -6,9 +6,10 @@
  *        sealed documents (one boot per series x commit) ingested in-process:
  *        the fast way to a big benchmark DB
  *   fwload doc RESULTS SAMPLES                 one sealed document to stdout
- *   fwload ingest PORT TOKEN N RESULTS SAMPLES  POST N distinct documents, one
+ *   fwload ingest PORT TOKEN N RESULTS SAMPLES [FIRST]  POST N distinct documents
+ *        (numbered from FIRST, so repeated rounds never send a duplicate), one
  *        keep-alive connection, each waited for (the server answers after COMMIT)
- *   fwload raw DB N RESULTS SAMPLES             the same rows (run, results,
+ *   fwload raw DB N RESULTS SAMPLES [FIRST]     the same rows (run, results,
  *        samples) with plain prepared INSERTs, one transaction per document,
  *        on a DB opened like the server opens it (same WAL/synchronous settings)
  *   fwload get PORT PATH N                      N GETs on one connection
@@ -165,7 +166,7 @@ static int cmd_gen(int argc, char **argv)
 	       nser * ncom / (fw_monotonic() - t0));
 	ret = 0;
 cleanup:
-	sqlite3_close(db);
+	fw_db_close(db);
 	strbuf_release(&err);
 	return ret;
 }
@@ -248,7 +249,7 @@ cleanup:
 
 static int cmd_ingest(int argc, char **argv)
 {
-	int port, n, nres, nsamp, fd, ret = 1, bad = 0;
+	int port, n, nres, nsamp, fd, first, ret = 1, bad = 0;
 	char **docs;
 	double t0, dt;
 
@@ -258,10 +259,11 @@ static int cmd_ingest(int argc, char **argv)
 	n = atoi(argv[4]);
 	nres = atoi(argv[5]);
 	nsamp = atoi(argv[6]);
+	first = argc > 7 ? atoi(argv[7]) : 0;
 	/* Documents are built before the clock starts: only the server is measured. */
 	docs = calloc((size_t)n, sizeof(*docs));
 	for (int i = 0; i < n; i++)
-		docs[i] = make_doc("ingest", i % 200, i / 200, nres, nsamp);
+		docs[i] = make_doc("ingest", (first + i) % 200, (first + i) / 200, nres, nsamp);
 	fd = connect_port(port);
 	t0 = fw_monotonic();
 	for (int i = 0; i < n && fd >= 0; i++) {
@@ -296,7 +298,7 @@ static int cmd_raw(int argc, char **argv)
 	sqlite3_stmt *run = NULL, *res = NULL, *smp = NULL, *par = NULL;
 	struct fw_ingest_info info;
 	long long commit_id = 0, build_id = 0, env_id = 0;
-	int n, nres, nsamp, ret = 1;
+	int n, nres, nsamp, from, ret = 1;
 	char *first;
 	double t0, dt;
 
@@ -305,6 +307,7 @@ static int cmd_raw(int argc, char **argv)
 	n = atoi(argv[3]);
 	nres = atoi(argv[4]);
 	nsamp = atoi(argv[5]);
+	from = argc > 6 ? atoi(argv[6]) : 0;
 	db = fw_db_open(argv[2], &err);
 	if (!db) {
 		fprintf(stderr, "fwload: %s\n", err.buf);
@@ -313,7 +316,7 @@ static int cmd_raw(int argc, char **argv)
 	/* One real ingest for the parent rows (tree .. build) the runs point at. */
 	first = make_doc("raw", 0, 0, nres, nsamp);
 	memset(&info, 0, sizeof(info));
-	fw_ingest(db, first, strlen(first), &info);
+	fw_ingest(db, first, strlen(first), &info);  /* a duplicate in later rounds: fine */
 	free(first);
 	if (sqlite3_prepare_v2(db, "SELECT commit_id, build_id, env_id FROM runs", -1, &par, NULL) ||
 	    sqlite3_step(par) != SQLITE_ROW)
@@ -336,7 +339,7 @@ static int cmd_raw(int argc, char **argv)
 		char rid[32];
 		long long run_row;
 
-		snprintf(rid, sizeof(rid), "raw:%d", i);
+		snprintf(rid, sizeof(rid), "raw:%d", from + i);
 		if (fw_db_exec(db, "BEGIN IMMEDIATE", &err))
 			goto cleanup;
 		sqlite3_bind_text(run, 1, rid, -1, SQLITE_TRANSIENT);
@@ -384,7 +387,7 @@ cleanup:
 	sqlite3_finalize(run);
 	sqlite3_finalize(res);
 	sqlite3_finalize(smp);
-	sqlite3_close(db);
+	fw_db_close(db);
 	strbuf_release(&err);
 	return ret;
 }

@@ -37,7 +37,7 @@ int main(int argc, char **argv)
 	sigaddset(&s, SIGINT);
 	sigaddset(&s, SIGTERM);
 	pthread_sigmask(SIG_BLOCK, &s, NULL);
-	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_EPOLL | MHD_USE_ITC, (uint16_t)atoi(argc > 1 ? argv[1] : "8081"),
+	d = MHD_start_daemon(MHD_USE_INTERNAL_POLLING_THREAD | MHD_USE_POLL | MHD_USE_ITC, (uint16_t)atoi(argc > 1 ? argv[1] : "8081"),
 			     NULL, NULL, hello, NULL, MHD_OPTION_THREAD_POOL_SIZE, 4u,
 			     MHD_OPTION_CONNECTION_LIMIT, 256u, MHD_OPTION_END);
 	if (!d)

@@ -149,7 +149,7 @@ int main(void)
 	ok(fw_analysis_series(db, "nope", 0, NULL, &res, &err) && strstr(err.buf, "no such series"),
 	   "unknown series is an error naming it");
 
-	sqlite3_close(db);
+	fw_db_close(db);
 	cJSON_Delete(tmpl);
 	strbuf_release(&err);
 	strbuf_release(&doc);

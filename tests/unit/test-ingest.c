@@ -87,7 +87,7 @@ static void test_migrations(void)
 		strbuf_addf(&path, "%s/mig-%d.db", tmpdir, v);
 		db = fw_db_open_at(path.buf, v, &err);
 		is_int(db ? fw_db_user_version(db) : -1, v, "open at an earlier version");
-		sqlite3_close(db);
+		fw_db_close(db);
 		db = fw_db_open(path.buf, &err);
 		snprintf(desc, sizeof(desc), "migrates from version %d to the latest", v);
 		is_int(db ? fw_db_user_version(db) : -1, latest, desc);
@@ -96,18 +96,18 @@ static void test_migrations(void)
 			is_query(db, "PRAGMA foreign_keys", "1", "foreign keys on");
 			is_query(db, "PRAGMA integrity_check", "ok", "integrity after migration");
 		}
-		sqlite3_close(db);
+		fw_db_close(db);
 	}
 	/* a DB from the future is refused, not damaged */
 	strbuf_reset(&path);
 	strbuf_addf(&path, "%s/future.db", tmpdir);
 	sqlite3 *db = fw_db_open(path.buf, &err);
 	fw_db_exec(db, "PRAGMA user_version = 999", &err);
-	sqlite3_close(db);
+	fw_db_close(db);
 	strbuf_reset(&err);
 	db = fw_db_open(path.buf, &err);
 	ok(!db && strstr(err.buf, "newer"), "a newer schema version is refused with a message");
-	sqlite3_close(db);
+	fw_db_close(db);
 	strbuf_release(&err);
 	strbuf_release(&path);
 }
@@ -169,7 +169,7 @@ static void test_example_roundtrip(void)
 	is_query(db, "SELECT value FROM samples WHERE round = 0 ORDER BY result_id LIMIT 1", "61.96", "stored sample unchanged");
 	free(txt);
 	cJSON_Delete(doc);
-	sqlite3_close(db);
+	fw_db_close(db);
 }
 
 /* A failed build: boot not_run, no results, log tail kept. */
@@ -197,7 +197,7 @@ static void test_failed_build(void)
 	free(txt);
 	strbuf_release(&rid);
 	cJSON_Delete(doc);
-	sqlite3_close(db);
+	fw_db_close(db);
 }
 
 /* --- malformed documents --- */
@@ -348,7 +348,7 @@ static void test_malformed(void)
 		strbuf_release(&rid);
 		cJSON_Delete(doc);
 	}
-	sqlite3_close(db);
+	fw_db_close(db);
 }
 
 int main(int argc, char **argv)
