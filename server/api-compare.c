@@ -37,7 +37,7 @@ enum MHD_Result api_compare(struct fw_req *r)
 	const struct fw_series *bs = &s;  /* the base's revision: s unless base_revision= */
 	enum MHD_Result ret;
 	cJSON *root, *arr, *an = NULL;
-	const cJSON *rows = NULL;
+	struct fw_an_index *ix = NULL;
 	struct fw_analysis_opts o;
 	struct strbuf err = STRBUF_INIT;
 	int bi, hi, loaded = 0, bloaded = 0;
@@ -74,7 +74,7 @@ enum MHD_Result api_compare(struct fw_req *r)
 	o.use_cache = 1;
 	if (fw_analysis_compare(req_db(r), bs->commits[bi].id, s.commits[hi].id, &o, &an, &err))
 		an = NULL;
-	rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
+	ix = an_index_new(an);
 	root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "series", s.name);
 	cJSON_AddStringToObject(root, "base", bs->commits[bi].sha);
@@ -113,12 +113,13 @@ enum MHD_Result api_compare(struct fw_req *r)
 		json_num(jo, "head_median", h->median);
 		cJSON_AddNumberToObject(jo, "base_n", b->n);
 		cJSON_AddNumberToObject(jo, "head_n", h->n);
-		json_num(jo, "delta_pct", d);
-		analysis_fill(jo, analysis_row(rows, s.commits[hi].sha, m));
+		json_pct(jo, "delta_pct", d);
+		analysis_fill(jo, an_index_row(ix, s.commits[hi].sha, m));
 		cJSON_AddItemToArray(arr, jo);
 	}
 	ret = reply_json(r, 200, root);
 cleanup:
+	an_index_free(ix);
 	cJSON_Delete(an);
 	strbuf_release(&err);
 	if (loaded)

@@ -75,7 +75,7 @@ enum MHD_Result api_series_list(struct fw_req *r)
 cJSON *fw_series_json(const struct fw_series *s, const cJSON *an)
 {
 	cJSON *root, *commits, *metrics, *so;
-	const cJSON *rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
+	struct fw_an_index *ix = an_index_new(an);
 
 	root = cJSON_CreateObject();
 	so = cJSON_AddObjectToObject(root, "series");
@@ -125,12 +125,13 @@ cJSON *fw_series_json(const struct fw_series *s, const cJSON *an)
 			cJSON_AddNumberToObject(m, "n", cell->n);
 			cJSON_AddNumberToObject(m, "errors", cell->errors);
 			json_num(m, "median", cell->median);
-			json_num(m, "delta_pct", cell->delta_pct);
-			analysis_fill(m, analysis_row(rows, cm->sha, &s->metrics[i]));
+			json_pct(m, "delta_pct", cell->delta_pct);
+			analysis_fill(m, an_index_row(ix, cm->sha, &s->metrics[i]));
 			cJSON_AddItemToArray(ma, m);
 		}
 		cJSON_AddItemToArray(commits, o);
 	}
+	an_index_free(ix);
 	return root;
 }
 

@@ -50,7 +50,7 @@ enum MHD_Result api_trend(struct fw_req *r)
 		cJSON_AddStringToObject(p, "sha", s.commits[c].sha);
 		cJSON_AddStringToObject(p, "subject", s.commits[c].subject);
 		json_num(p, "median", cell->median);
-		json_num(p, "delta_pct", cell->delta_pct);
+		json_pct(p, "delta_pct", cell->delta_pct);
 		cJSON_AddNumberToObject(p, "errors", cell->errors);
 		sa = cJSON_AddArrayToObject(p, "samples");
 		runs = cJSON_AddArrayToObject(p, "boots");

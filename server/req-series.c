@@ -106,45 +106,49 @@ cJSON *req_analysis(struct fw_req *r, const char *series, int revision)
 	return fw_ui_analysis(req_db(r), series, revision);
 }
 
-static int str_is(const cJSON *o, const char *k, const char *v)
+/* The nearest double to v rounded to `digits` decimals (fixed) or significant digits. */
+static double rounded(double v, int digits, int fixed)
 {
-	const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
+	char buf[64];
 
-	return s && v && !strcmp(s, v);
+	if (!isfinite(v))
+		return v;
+	if (fixed)
+		snprintf(buf, sizeof(buf), "%.*f", digits, v);
+	else
+		snprintf(buf, sizeof(buf), "%.*g", digits, v);
+	v = strtod(buf, NULL);
+	return v == 0 ? 0 : v;  /* no "-0" */
 }
 
-const cJSON *analysis_row(const cJSON *rows, const char *sha, const struct fw_metric *m)
+void json_pct(cJSON *obj, const char *key, double v)
 {
-	const cJSON *row, *found = NULL;
-
-	cJSON_ArrayForEach(row, rows) {
-		if (!str_is(row, "sha", sha) || !str_is(row, "env_fingerprint", m->env) ||
-		    !str_is(row, "workload", m->workload) || !str_is(row, "variant", m->variant) ||
-		    !str_is(row, "metric", m->metric))
-			continue;
-		/* Against the parent is what the cover-letter table shows; base otherwise. */
-		if (str_is(row, "against", "parent"))
-			return row;
-		found = row;
-	}
-	return found;
+	json_num(obj, key, rounded(v, 3, 1));
 }
 
-static void copy_num(cJSON *o, const char *to, const cJSON *row, const char *from)
+void json_prob(cJSON *obj, const char *key, double v)
 {
-	const cJSON *v = row ? cJSON_GetObjectItemCaseSensitive(row, from) : NULL;
+	json_num(obj, key, rounded(v, 3, 0));
+}
 
-	json_num(o, to, cJSON_IsNumber(v) ? v->valuedouble : NAN);
+static double num_of(const cJSON *row, const char *from)
+{
+	const cJSON *v;
+
+	if (!row)
+		return NAN;
+	v = cJSON_GetObjectItemCaseSensitive(row, from);
+	return cJSON_IsNumber(v) ? cJSON_GetNumberValue(v) : NAN;
 }
 
 void analysis_fill(cJSON *o, const cJSON *row)
 {
 	const char *verdict = row ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "verdict")) : NULL;
 
-	copy_num(o, "p_value", row, "p");
-	copy_num(o, "q_value", row, "q");
-	copy_num(o, "ci_low_pct", row, "ci_lo_pct");
-	copy_num(o, "ci_high_pct", row, "ci_hi_pct");
+	json_prob(o, "p_value", num_of(row, "p"));
+	json_prob(o, "q_value", num_of(row, "q"));
+	json_pct(o, "ci_low_pct", num_of(row, "ci_lo_pct"));
+	json_pct(o, "ci_high_pct", num_of(row, "ci_hi_pct"));
 	if (verdict)
 		cJSON_AddStringToObject(o, "verdict", verdict);
 	else

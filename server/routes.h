@@ -40,6 +40,13 @@ int req_series(struct fw_req *r, const char *name, const char *field, struct fw_
 	       enum MHD_Result *ret);
 /* A number, or null when NAN/inf (JSON has no NaN). */
 void json_num(cJSON *obj, const char *key, double v);
+/*
+ * Derived statistics at the precision they carry: percentages to 0.001, p and
+ * q values to 3 significant digits. Seventeen digits of noise made the series
+ * answer 4x larger gzipped and meant nothing.
+ */
+void json_pct(cJSON *obj, const char *key, double v);
+void json_prob(cJSON *obj, const char *key, double v);
 /* All series (latest revision) with status counts, as JSON (api-series.c). */
 cJSON *fw_series_list_json(sqlite3 *db);
 /* URL of a metric's page ("page") or plot ("small", "big"), encoded (ui-series.c). */
@@ -51,8 +58,15 @@ void ui_metric_link(struct strbuf *sb, const struct fw_series *s, const struct f
 cJSON *req_analysis(struct fw_req *r, const char *series, int revision);
 /* ?revision=N of the request: 0 absent (newest), -1 invalid. */
 int req_revision(struct fw_req *r);
-/* The analysis row of one commit/metric/environment (against its parent), or NULL. */
-const cJSON *analysis_row(const cJSON *rows, const char *sha, const struct fw_metric *m);
+/*
+ * server/analysis-index.c: the rows of an analysis result (fw_ui_analysis; NULL
+ * gives an empty index) by commit/metric/environment; an_index_row() returns
+ * the row against the parent, else the one against the base, or NULL.
+ */
+struct fw_an_index;
+struct fw_an_index *an_index_new(const cJSON *an);
+const cJSON *an_index_row(const struct fw_an_index *ix, const char *sha, const struct fw_metric *m);
+void an_index_free(struct fw_an_index *ix);
 /* Copies p, q, interval and verdict of a row (or nulls) into a JSON object. */
 void analysis_fill(cJSON *o, const cJSON *row);
 

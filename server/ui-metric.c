@@ -61,7 +61,7 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 		      const cJSON *regs, struct strbuf *sb)
 {
 	const struct fw_metric *m = &s->metrics[mi];
-	const cJSON *rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
+	struct fw_an_index *ix = an_index_new(an);
 
 	ui_page_begin(sb, ui, m->id);
 	strbuf_addstr(sb, "<p><a href=\"");
@@ -92,7 +92,7 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 		      "<th>samples</th></tr></thead><tbody>\n");
 	for (int c = 0; c < s->ncommits; c++) {
 		const struct fw_cell *cell = &m->cells[c];
-		const cJSON *row = analysis_row(rows, s->commits[c].sha, m);
+		const cJSON *row = an_index_row(ix, s->commits[c].sha, m);
 		const cJSON *lo = row ? cJSON_GetObjectItemCaseSensitive(row, "ci_lo_pct") : NULL;
 		const cJSON *hi = row ? cJSON_GetObjectItemCaseSensitive(row, "ci_hi_pct") : NULL;
 		const char *v = row ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "verdict")) : NULL;
@@ -130,6 +130,7 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 	strbuf_addstr(sb, "</tbody></table>\n");
 	regressions(sb, ui, s, m, regs);
 	html_page_end(sb);
+	an_index_free(ix);
 }
 
 enum MHD_Result ui_metric(struct fw_req *r)

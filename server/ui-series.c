@@ -65,7 +65,7 @@ static void commits_table(struct strbuf *sb, const struct fw_ui *ui, const struc
 
 /* One metric: a table of commits (median, delta, verdict) next to its small plot. */
 static void metric_section(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
-			   const struct fw_metric *m, const cJSON *rows, int analysed)
+			   const struct fw_metric *m, const struct fw_an_index *ix, int analysed)
 {
 	strbuf_addstr(sb, "<section class=\"metric\">\n<h3><a href=\"");
 	ui_href_metric(sb, ui, s, m);
@@ -86,7 +86,7 @@ static void metric_section(struct strbuf *sb, const struct fw_ui *ui, const stru
 	for (int c = 0; c < s->ncommits; c++) {
 		const struct fw_cell *cell = &m->cells[c];
 		int sign = fw_delta_sign(m, cell->delta_pct);
-		const cJSON *row = analysis_row(rows, s->commits[c].sha, m);
+		const cJSON *row = an_index_row(ix, s->commits[c].sha, m);
 		const char *v = row ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "verdict")) : NULL;
 		const cJSON *p = row ? cJSON_GetObjectItemCaseSensitive(row, "p") : NULL;
 
@@ -161,7 +161,7 @@ void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const c
 		      struct strbuf *sb)
 {
 	struct strbuf title = STRBUF_INIT;
-	const cJSON *rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
+	struct fw_an_index *ix = an_index_new(an);
 
 	strbuf_addf(&title, "%s v%d", s->name, s->revision);
 	ui_page_begin(sb, ui, title.buf);
@@ -189,8 +189,9 @@ void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const c
 	if (!s->nmetrics)
 		strbuf_addstr(sb, "<p class=\"muted\">No results.</p>\n");
 	for (int i = 0; i < s->nmetrics; i++)
-		metric_section(sb, ui, s, &s->metrics[i], rows, an != NULL);
+		metric_section(sb, ui, s, &s->metrics[i], ix, an != NULL);
 	html_page_end(sb);
+	an_index_free(ix);
 	strbuf_release(&title);
 }
 

@@ -1,0 +1,101 @@
+/*
+ * Finding the analysis row of one commit x metric: the series answer and page
+ * ask for every commit x metric (800 on a 20 x 40 series) among ~2 rows each,
+ * so a linear scan per cell was quadratic (~100 ms of strcmp per uncached
+ * answer). The rows are sorted once by their key and searched by bisection.
+ */
+#include <stdlib.h>
+#include <string.h>
+#include "routes.h"
+
+struct an_entry {
+	char *key;          /* sha \x1f env \x1f workload \x1f variant \x1f metric */
+	int parent;         /* against the parent: preferred over against the base */
+	const cJSON *row;
+};
+
+struct fw_an_index {
+	struct an_entry *e;
+	size_t n;
+};
+
+static const char *field(const cJSON *o, const char *k)
+{
+	const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
+
+	return s ? s : "";
+}
+
+static char *make_key(const char *sha, const char *env, const char *wl, const char *var, const char *met)
+{
+	struct strbuf k = STRBUF_INIT;
+
+	strbuf_addf(&k, "%s\x1f%s\x1f%s\x1f%s\x1f%s", sha, env, wl, var, met);
+	return strbuf_detach(&k, NULL);
+}
+
+/* By key, and the row against the parent first among equal keys. */
+static int cmp_entry(const void *a, const void *b)
+{
+	const struct an_entry *x = a, *y = b;
+	int c = strcmp(x->key, y->key);
+
+	return c ? c : y->parent - x->parent;
+}
+
+struct fw_an_index *an_index_new(const cJSON *an)
+{
+	const cJSON *rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL, *row;
+	struct fw_an_index *ix = calloc(1, sizeof(*ix));
+	size_t cap = (size_t)cJSON_GetArraySize(rows);
+
+	if (!ix)
+		return NULL;
+	ix->e = cap ? calloc(cap, sizeof(*ix->e)) : NULL;
+	if (cap && !ix->e)
+		return ix;  /* empty index: every lookup says "not analysed" */
+	cJSON_ArrayForEach(row, rows) {
+		struct an_entry *e = &ix->e[ix->n++];
+
+		e->key = make_key(field(row, "sha"), field(row, "env_fingerprint"), field(row, "workload"),
+				  field(row, "variant"), field(row, "metric"));
+		e->parent = !strcmp(field(row, "against"), "parent");
+		e->row = row;
+	}
+	qsort(ix->e, ix->n, sizeof(*ix->e), cmp_entry);
+	return ix;
+}
+
+const cJSON *an_index_row(const struct fw_an_index *ix, const char *sha, const struct fw_metric *m)
+{
+	size_t lo = 0, hi;
+	char *key;
+
+	if (!ix || !ix->n)
+		return NULL;
+	key = make_key(sha ? sha : "", m->env, m->workload, m->variant, m->metric);
+	/* The first entry not below key: the parent row if there is one. */
+	hi = ix->n;
+	while (lo < hi) {
+		size_t mid = lo + (hi - lo) / 2;
+
+		if (strcmp(ix->e[mid].key, key) < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (lo < ix->n && strcmp(ix->e[lo].key, key))
+		lo = ix->n;
+	free(key);
+	return lo < ix->n ? ix->e[lo].row : NULL;
+}
+
+void an_index_free(struct fw_an_index *ix)
+{
+	if (!ix)
+		return;
+	for (size_t i = 0; i < ix->n; i++)
+		free(ix->e[i].key);
+	free(ix->e);
+	free(ix);
+}
