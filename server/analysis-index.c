@@ -62,7 +62,8 @@ struct fw_an_index *an_index_new(const cJSON *an)
 		e->parent = !strcmp(field(row, "against"), "parent");
 		e->row = row;
 	}
-	qsort(ix->e, ix->n, sizeof(*ix->e), cmp_entry);
+	if (ix->n)
+		qsort(ix->e, ix->n, sizeof(*ix->e), cmp_entry);
 	return ix;
 }
 

@@ -64,12 +64,16 @@ int fw_analysis_compare(sqlite3 *db, long long commit_a, long long commit_b,
 
 /*
  * Stores the regressions of an analysed series (per-environment rows against
- * the parent with verdict "regression"; p_value holds the BH-adjusted q); idempotent (one per series, env, metric, commit).
+ * the parent with verdict "regression", and combined rows of a series sharded
+ * over hosts, with env FW_ENV_COMBINED; p_value holds the BH-adjusted q);
+ * idempotent (one per series, env, metric, commit).
  * Marks `fixed` (status_by "analysis") a new/acknowledged regression whose
  * metric later returns to within min effect of the level before it.
  * Returns the number of regressions newly stored, or -1.
  */
 int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *err);
+/* env_fingerprint of a regression found by combining the hosts of a sharded series. */
+#define FW_ENV_COMBINED "combined"
 
 /*
  * Lists stored regressions (series/status may be NULL = any) as a JSON array

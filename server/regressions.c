@@ -3,6 +3,10 @@
  * A regression is a row of an analysed series compared with its parent whose
  * verdict is "regression". Storing is idempotent (the table's UNIQUE key);
  * one that a later commit undoes is marked fixed by "analysis".
+ * A series sharded over hosts also has combined rows (van Elteren over the
+ * hosts); a combined regression is stored with env_fingerprint
+ * FW_ENV_COMBINED, since with a share of the boots each host alone is often
+ * unsure where the combination is not.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -13,6 +17,9 @@
 static const char *str_of(const cJSON *o, const char *k)
 {
 	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, k);
+
+	if (!strcmp(k, "env_fingerprint") && cJSON_GetObjectItemCaseSensitive(o, "hosts"))
+		return FW_ENV_COMBINED;  /* a combined row: all hosts */
 	return cJSON_IsString(it) ? it->valuestring : "";
 }
 
@@ -53,6 +60,46 @@ static int undone_later(const cJSON *rows, const cJSON *reg)
 	return 0;
 }
 
+/* Inserts (a no-op when known) one regression row, then marks it fixed if the history undid it. */
+static int store_row(sqlite3 *db, sqlite3_stmt *si, sqlite3_stmt *sf, long long sid, const char *now,
+		     const cJSON *family, const cJSON *r)
+{
+	sqlite3_stmt *st = si;
+	int stored = 0;
+
+	for (int pass = 0; pass < 2; pass++, st = sf) {
+		int col = 1;
+
+		if (pass == 1 && !undone_later(family, r))
+			break;
+		sqlite3_reset(st);
+		if (pass == 1)
+			sqlite3_bind_text(st, col++, now, -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, col++, sid);
+		sqlite3_bind_text(st, col++, str_of(r, "env_fingerprint"), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, col++, str_of(r, "workload"), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, col++, str_of(r, "variant"), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, col++, str_of(r, "metric"), -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, col++, (long long)fw_json_get_num(r, "commit_id"));
+		if (pass == 0) {
+			double q = fw_json_get_num(r, "q");
+
+			sqlite3_bind_double(st, col++, fw_json_get_num(r, "delta_pct"));
+			if (isnan(q))
+				sqlite3_bind_null(st, col++);
+			else
+				sqlite3_bind_double(st, col++, q);
+			sqlite3_bind_text(st, col++, now, -1, SQLITE_STATIC);
+			sqlite3_bind_text(st, col++, now, -1, SQLITE_STATIC);
+		}
+		if (sqlite3_step(st) != SQLITE_DONE)
+			return -1;
+		if (pass == 0)
+			stored = sqlite3_changes(db);
+	}
+	return stored;
+}
+
 int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *err)
 {
 	static const char ins[] =
@@ -63,7 +110,7 @@ int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *
 		"UPDATE regressions SET status = 'fixed', status_by = 'analysis', status_at = ? "
 		"WHERE series_id = ? AND env_fingerprint = ? AND workload = ? AND variant = ? AND metric = ? "
 		"AND commit_id = ? AND status IN ('new', 'acknowledged')";
-	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(series_json, "rows"), *r;
+	static const char *const families[] = { "rows", "combined" };  /* per host, then all hosts */
 	sqlite3_stmt *si = NULL, *sf = NULL;
 	long long sid = (long long)fw_json_get_num(series_json, "series_id");
 	char now[32];
@@ -79,42 +126,21 @@ int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *
 		strbuf_addf(err, "storing regressions: %s", sqlite3_errmsg(db));
 		goto cleanup;
 	}
-	cJSON_ArrayForEach(r, rows) {
-		sqlite3_stmt *st;
-		if (strcmp(str_of(r, "against"), "parent") || strcmp(str_of(r, "verdict"), "regression"))
-			continue;
-		/* Insert (a no-op when known), then fix it if the history already undid it. */
-		st = si;
-		for (int pass = 0; pass < 2; pass++, st = sf) {
-			int col = 1;
-			if (pass == 1 && !undone_later(rows, r))
-				break;
-			sqlite3_reset(st);
-			if (pass == 1)
-				sqlite3_bind_text(st, col++, now, -1, SQLITE_STATIC);
-			sqlite3_bind_int64(st, col++, sid);
-			sqlite3_bind_text(st, col++, str_of(r, "env_fingerprint"), -1, SQLITE_STATIC);
-			sqlite3_bind_text(st, col++, str_of(r, "workload"), -1, SQLITE_STATIC);
-			sqlite3_bind_text(st, col++, str_of(r, "variant"), -1, SQLITE_STATIC);
-			sqlite3_bind_text(st, col++, str_of(r, "metric"), -1, SQLITE_STATIC);
-			sqlite3_bind_int64(st, col++, (long long)fw_json_get_num(r, "commit_id"));
-			if (pass == 0) {
-				double p = fw_json_get_num(r, "q");
-				sqlite3_bind_double(st, col++, fw_json_get_num(r, "delta_pct"));
-				if (isnan(p))
-					sqlite3_bind_null(st, col++);
-				else
-					sqlite3_bind_double(st, col++, p);
-				sqlite3_bind_text(st, col++, now, -1, SQLITE_STATIC);
-				sqlite3_bind_text(st, col++, now, -1, SQLITE_STATIC);
-			}
-			if (sqlite3_step(st) != SQLITE_DONE) {
+	for (int f = 0; f < 2; f++) {
+		const cJSON *family = cJSON_GetObjectItemCaseSensitive(series_json, families[f]), *r;
+
+		cJSON_ArrayForEach(r, family) {
+			int n;
+
+			if (strcmp(str_of(r, "against"), "parent") || strcmp(str_of(r, "verdict"), "regression"))
+				continue;
+			n = store_row(db, si, sf, sid, now, family, r);
+			if (n < 0) {
 				strbuf_addf(err, "storing regressions: %s", sqlite3_errmsg(db));
 				sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
 				goto cleanup;
 			}
-			if (pass == 0)
-				stored += sqlite3_changes(db);
+			stored += n;
 		}
 	}
 	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "routes.h"
 #include "html.h"
+#include "analysis.h"
 #include "ui.h"
 
 static int str_is(const cJSON *o, const char *k, const char *v)
@@ -34,7 +35,10 @@ static void regressions(struct strbuf *sb, const struct fw_ui *ui, const struct 
 		const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "status"));
 		char shortsha[13];
 
-		if (!sha || !str_is(it, "env_fingerprint", m->env) || !str_is(it, "workload", m->workload) ||
+		/* A combined regression (all hosts of a sharded series) shows on each host's page. */
+		int all = str_is(it, "env_fingerprint", FW_ENV_COMBINED);
+
+		if (!sha || (!all && !str_is(it, "env_fingerprint", m->env)) || !str_is(it, "workload", m->workload) ||
 		    !str_is(it, "variant", m->variant) || !str_is(it, "metric", m->metric))
 			continue;
 		if (!n++)
@@ -50,6 +54,8 @@ static void regressions(struct strbuf *sb, const struct fw_ui *ui, const struct 
 		strbuf_addstr(sb, "</td><td class=\"num worse\">");
 		if (cJSON_IsNumber(d))
 			strbuf_addf(sb, "%+.2f%%", d->valuedouble);
+		if (all)
+			strbuf_addstr(sb, " <span class=\"muted\">all hosts</span>");
 		strbuf_addstr(sb, "</td><td>");
 		html_txt(sb, st ? st : "");
 		strbuf_addstr(sb, "</td></tr>\n");

@@ -108,6 +108,16 @@ PYEOF
 ok $? "combined over hosts: one stratified regression, per-host rows kept apart"
 "$SERVER" report --db "$DB" --series s4 > "$TMP_T/s4.txt"
 like "$(cat "$TMP_T/s4.txt")" "combined over hosts" "text shows the combination"
+# 3 boots per host cannot make either host alone significant; the combination
+# is the regression the CI gate must see.
+"$SERVER" regressions --db "$DB" --series s4 --json >"$TMP_T/s4-reg.json"
+is "$(python3 -c 'import json, sys; print(sorted((r["env_fingerprint"], r["metric"], r["status"]) for r in json.load(open(sys.argv[1]))))' "$TMP_T/s4-reg.json")" \
+	"[('combined', 'split_ms', 'new')]" "the combined regression is stored (env 'combined')"
+"$SERVER" regressions --db "$DB" --series s4 --fail-on new >/dev/null
+is "$?" 1 "... and fails the gate"
+"$SERVER" export --db "$DB" --out "$TMP_T/site" --series s4 >/dev/null
+is "$(cat "$TMP_T"/site/s-s4-*-m-*.html | grep -c 'worse">+[0-9.]*% <span class="muted">all hosts')" 2 \
+	"... and shows on the metric page of each host"
 
 "$SERVER" report --db "$DB" --series nope 2>/dev/null
 is "$?" 1 "unknown series fails"
