@@ -1,7 +1,7 @@
 /*
  * foliowatch-server serve --db FILE [--listen ADDR:PORT] [--tls-cert F --tls-key F]
  *   [--static DIR] [--cache-dir DIR] [--max-connections N] [--per-ip-limit N]
- *   [--threads N] [--timeout S]
+ *   [--threads N] [--timeout S] [--plot-cache-mb N] [--plot-cache-days N]
  * libmicrohttpd with an internal thread pool. SIGINT/SIGTERM: stop accepting,
  * let requests in flight (ingests included) finish, then stop.
  */
@@ -21,6 +21,7 @@
 #include "commands.h"
 #include "fw-db.h"
 #include "http.h"
+#include "plot.h"
 
 static int parse_listen(const char *s, struct sockaddr_in *sa)
 {
@@ -90,12 +91,15 @@ int cmd_serve(int argc, char **argv)
 		{ "per-ip-limit", required_argument, NULL, 'p' },
 		{ "threads", required_argument, NULL, 't' },
 		{ "timeout", required_argument, NULL, 'T' },
+		{ "plot-cache-mb", required_argument, NULL, 'P' },
+		{ "plot-cache-days", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	struct fw_server srv;
 	struct strbuf err = STRBUF_INIT, cert = STRBUF_INIT, key = STRBUF_INIT, cache = STRBUF_INIT;
 	const char *listen = "127.0.0.1:8080", *certf = NULL, *keyf = NULL, *staticd = "static", *cached = NULL;
-	unsigned maxconn = 256, perip = 32, threads = 4, timeout = 30;
+	unsigned maxconn = 256, perip = 32, threads = 4, timeout = 30, cache_mb = 256, cache_days = 30;
+	struct fw_plot_prune pr;
 	struct sockaddr_in sa;
 	struct MHD_Daemon *d = NULL;
 	const union MHD_DaemonInfo *info;
@@ -107,6 +111,7 @@ int cmd_serve(int argc, char **argv)
 
 	memset(&srv, 0, sizeof(srv));
 	pthread_mutex_init(&srv.pool_lock, NULL);
+	pthread_mutex_init(&srv.prune_lock, NULL);
 	srv.dbpath = FW_DB_DEFAULT;
 	while ((opt = getopt_long(argc, argv, "d:l:", opts, NULL)) != -1) {
 		switch (opt) {
@@ -120,6 +125,8 @@ int cmd_serve(int argc, char **argv)
 		case 'p': perip = (unsigned)strtoul(optarg, NULL, 10); break;
 		case 't': threads = (unsigned)strtoul(optarg, NULL, 10); break;
 		case 'T': timeout = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 'P': cache_mb = (unsigned)strtoul(optarg, NULL, 10); break;
+		case 'D': cache_days = (unsigned)strtoul(optarg, NULL, 10); break;
 		default: goto usage;
 		}
 	}
@@ -153,6 +160,12 @@ int cmd_serve(int argc, char **argv)
 		goto cleanup;
 	}
 	srv.cache_dir = strbuf_detach(&cache, NULL);
+	srv.plot_cache_bytes = (unsigned long long)cache_mb << 20;
+	srv.plot_cache_age = (long)cache_days * 86400;
+	if (!fw_plot_cache_prune(srv.cache_dir, srv.plot_cache_bytes, srv.plot_cache_age, time(NULL), &pr) &&
+	    (pr.removed || pr.temps))
+		fprintf(stderr, "serve: plot cache %s: removed %u plots (%llu KiB) and %u render temps; %llu KiB kept\n",
+			srv.cache_dir, pr.removed, pr.freed >> 10, pr.temps, pr.kept_bytes >> 10);
 	if (certf && (strbuf_read_file(&cert, certf, 1 << 20) || strbuf_read_file(&key, keyf, 1 << 20))) {
 		fprintf(stderr, "serve: reading TLS certificate or key: %s\n", strerror(errno));
 		goto cleanup;
@@ -216,7 +229,7 @@ int cmd_serve(int argc, char **argv)
 usage:
 	fprintf(stderr, "usage: foliowatch-server serve --db FILE [--listen ADDR:PORT] [--tls-cert F --tls-key F]\n"
 		"       [--static DIR] [--cache-dir DIR] [--max-connections N] [--per-ip-limit N]\n"
-		"       [--threads N] [--timeout SECONDS]\n");
+		"       [--threads N] [--timeout SECONDS] [--plot-cache-mb N (256)] [--plot-cache-days N (30)]\n");
 	ret = 2;
 cleanup:
 	fw_rc_free(&srv);

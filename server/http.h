@@ -36,6 +36,11 @@ struct fw_server {
 	atomic_ulong lat_sum_us;
 	atomic_ulong plots_rendered;
 	atomic_ulong plots_cached;
+	/* Plot cache bounds (server/plot-cache.c): pruned at start and every 64 renders. */
+	unsigned long long plot_cache_bytes;
+	long plot_cache_age;
+	atomic_uint renders_since_prune;
+	pthread_mutex_t prune_lock;
 	struct fw_respcache *rcache;  /* server/respcache.c; NULL: no response cache */
 };
 extern const double fw_lat_bounds[FW_LAT_BUCKETS];

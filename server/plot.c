@@ -159,6 +159,7 @@ int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 	strbuf_reset(path);
 	strbuf_addf(path, "%s/%s.%s", cache_dir, hash, ext);
 	if (!stat(path->buf, &st) && S_ISREG(st.st_mode)) {
+		fw_plot_cache_touch(path->buf);  /* recently used: pruned last */
 		ret = 0;
 		goto cleanup;
 	}

@@ -10,6 +10,7 @@
 #include "series-db.h"
 
 #include <cjson/cJSON.h>
+#include <time.h>
 
 /*
  * What the big plot adds to the samples: per commit, the analysis interval
@@ -38,6 +39,19 @@ int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 /* The same as an SVG without marks. */
 int fw_plot_metric(const char *cache_dir, const struct fw_series *s, int mi, int big,
 		   struct strbuf *path, char etag[72], int *rendered, struct strbuf *err);
+/*
+ * server/plot-cache.c. A cache hit refreshes the file's use time; pruning
+ * removes plots unused for max_age seconds, then the least recently used
+ * until the folder holds at most max_bytes, and hour-old render temps.
+ */
+struct fw_plot_prune {
+	unsigned removed, temps;
+	unsigned long long freed, kept_bytes;
+};
+void fw_plot_cache_touch(const char *path);
+int fw_plot_cache_prune(const char *dir, unsigned long long max_bytes, time_t max_age, time_t now,
+			struct fw_plot_prune *out);
+
 /* Label text for a plot: keeps [A-Za-z0-9 ._:,()+%-], maps the rest to '_', max bytes. */
 void fw_plot_label(struct strbuf *sb, const char *s, size_t max);
 

@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <string.h>
+#include <time.h>
 #include "routes.h"
 #include "plot.h"
 #include "ui.h"
@@ -56,6 +57,16 @@ static enum MHD_Result plot(struct fw_req *r, int png)
 	}
 	atomic_fetch_add(rendered ? &r->srv->plots_rendered : &r->srv->plots_cached, 1);
 	ret = reply_file(r, path.buf, png ? "image/png" : "image/svg+xml", etag);
+	if (rendered && atomic_fetch_add(&r->srv->renders_since_prune, 1) + 1 >= 64 &&
+	    !pthread_mutex_trylock(&r->srv->prune_lock)) {
+		struct fw_plot_prune pr;
+
+		atomic_store(&r->srv->renders_since_prune, 0);
+		/* After the reply: its file is open, so even a tiny cache limit cannot pull it away. */
+		fw_plot_cache_prune(r->srv->cache_dir, r->srv->plot_cache_bytes, r->srv->plot_cache_age,
+				    time(NULL), &pr);
+		pthread_mutex_unlock(&r->srv->prune_lock);
+	}
 cleanup:
 	if (loaded)
 		fw_series_free(&s);
