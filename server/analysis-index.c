@@ -11,6 +11,7 @@
 struct an_entry {
 	char *key;          /* sha \x1f env \x1f workload \x1f variant \x1f metric */
 	int parent;         /* against the parent: preferred over against the base */
+	size_t i;           /* position in the rows array */
 	const cJSON *row;
 };
 
@@ -34,13 +35,22 @@ static char *make_key(const char *sha, const char *env, const char *wl, const ch
 	return strbuf_detach(&k, NULL);
 }
 
-/* By key, and the row against the parent first among equal keys. */
+/*
+ * By key; among equal keys (several params of one metric) the choice the old
+ * linear scan made: the first row against the parent, else the last other row.
+ */
 static int cmp_entry(const void *a, const void *b)
 {
 	const struct an_entry *x = a, *y = b;
 	int c = strcmp(x->key, y->key);
 
-	return c ? c : y->parent - x->parent;
+	if (c)
+		return c;
+	if (x->parent != y->parent)
+		return y->parent - x->parent;
+	if (x->parent)
+		return (x->i > y->i) - (x->i < y->i);
+	return (y->i > x->i) - (y->i < x->i);
 }
 
 struct fw_an_index *an_index_new(const cJSON *an)
@@ -60,6 +70,7 @@ struct fw_an_index *an_index_new(const cJSON *an)
 		e->key = make_key(field(row, "sha"), field(row, "env_fingerprint"), field(row, "workload"),
 				  field(row, "variant"), field(row, "metric"));
 		e->parent = !strcmp(field(row, "against"), "parent");
+		e->i = ix->n - 1;
 		e->row = row;
 	}
 	if (ix->n)

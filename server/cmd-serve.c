@@ -64,18 +64,21 @@ static int mkdir_p(const char *path)
 }
 
 /* Every connection is a descriptor: lift the soft limit towards the hard one if needed. */
-static void raise_fd_limit(unsigned maxconn)
+static void raise_fd_limit(unsigned maxconn, unsigned threads)
 {
 	struct rlimit rl;
-	rlim_t want = (rlim_t)maxconn + 64;  /* + listen socket, DB files, plot cache, gnuplot pipes */
+	/* + per worker a pooled DB handle (db, -wal, -shm) and its wakeup pipe; + listen, cache, gnuplot */
+	rlim_t want = (rlim_t)maxconn + 4 * (rlim_t)threads + 64;
 
 	if (getrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur >= want)
 		return;
 	rl.rlim_cur = want < rl.rlim_max ? want : rl.rlim_max;
-	if (setrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur < want)
-		fprintf(stderr, "serve: open-file limit %llu is below --max-connections %u + 64: "
+	if (setrlimit(RLIMIT_NOFILE, &rl) || rl.rlim_cur < want) {
+		getrlimit(RLIMIT_NOFILE, &rl);
+		fprintf(stderr, "serve: open-file limit %llu is below the %llu that --max-connections %u needs: "
 			"new clients may be refused early (raise ulimit -n)\n",
-			(unsigned long long)rl.rlim_cur, maxconn);
+			(unsigned long long)rl.rlim_cur, (unsigned long long)want, maxconn);
+	}
 }
 
 int cmd_serve(int argc, char **argv)
@@ -136,7 +139,7 @@ int cmd_serve(int argc, char **argv)
 		fprintf(stderr, "serve: --threads (at most 256) or --max-connections (at most 1000000) too large\n");
 		goto usage;
 	}
-	raise_fd_limit(maxconn);
+	raise_fd_limit(maxconn, threads);
 	/* Open (and migrate) once up front so a bad DB fails here, not on the first request. */
 	db = fw_db_open(srv.dbpath, &err);
 	if (!db) {

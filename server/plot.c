@@ -7,6 +7,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
+#include "analysis.h"
 #include "plot.h"
 #include "runcmd.h"
 #include "sha256.h"
@@ -293,13 +294,16 @@ void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, c
 		const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "status"));
 		int c;
 
-		if (!str_is(it, "env_fingerprint", m->env) || !str_is(it, "workload", m->workload) ||
+		int all = str_is(it, "env_fingerprint", FW_ENV_COMBINED);  /* every host's plot */
+
+		if ((!all && !str_is(it, "env_fingerprint", m->env)) || !str_is(it, "workload", m->workload) ||
 		    !str_is(it, "variant", m->variant) || !str_is(it, "metric", m->metric))
 			continue;
 		c = commit_of(s, it);
 		if (c < 0)
 			continue;
-		strbuf_addf(&l, "regression %+.1f%% (%s)", num_at(it, "delta_pct", NULL), st ? st : "?");
+		strbuf_addf(&l, "regression %+.1f%% (%s%s)", num_at(it, "delta_pct", NULL), st ? st : "?",
+			    all ? ", all hosts" : "");
 		free(pm->label[c]);
 		pm->label[c] = strbuf_detach(&l, NULL);
 	}

@@ -18,19 +18,23 @@ static const char *str_of(const cJSON *o, const char *k)
 {
 	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, k);
 
-	if (!strcmp(k, "env_fingerprint") && cJSON_GetObjectItemCaseSensitive(o, "hosts"))
-		return FW_ENV_COMBINED;  /* a combined row: all hosts */
 	return cJSON_IsString(it) ? it->valuestring : "";
+}
+
+/* Same workload/variant/params/metric, and environment unless any_env. */
+static int same_metric_env(const cJSON *x, const cJSON *y, int any_env)
+{
+	static const char *keys[] = { "env_fingerprint", "workload", "variant", "params", "metric" };
+
+	for (int i = any_env; i < 5; i++)
+		if (strcmp(str_of(x, keys[i]), str_of(y, keys[i])))
+			return 0;
+	return 1;
 }
 
 static int same_metric(const cJSON *x, const cJSON *y)
 {
-	static const char *keys[] = { "env_fingerprint", "workload", "variant", "params", "metric" };
-
-	for (int i = 0; i < 5; i++)
-		if (strcmp(str_of(x, keys[i]), str_of(y, keys[i])))
-			return 0;
-	return 1;
+	return same_metric_env(x, y, 0);
 }
 
 /*
@@ -60,23 +64,46 @@ static int undone_later(const cJSON *rows, const cJSON *reg)
 	return 0;
 }
 
+/*
+ * A combined regression (no medians of its own) is undone when, on every host
+ * that measured the commit against its parent, a later commit returned to
+ * the level before it.
+ */
+static int combined_undone_later(const cJSON *rows, const cJSON *reg)
+{
+	double pos = fw_json_get_num(reg, "position");
+	const cJSON *r;
+	int hosts = 0;
+
+	cJSON_ArrayForEach(r, rows) {
+		if (fw_json_get_num(r, "position") != pos || strcmp(str_of(r, "against"), "parent") ||
+		    !same_metric_env(r, reg, 1))
+			continue;
+		if (!undone_later(rows, r))
+			return 0;
+		hosts++;
+	}
+	return hosts > 0;
+}
+
 /* Inserts (a no-op when known) one regression row, then marks it fixed if the history undid it. */
 static int store_row(sqlite3 *db, sqlite3_stmt *si, sqlite3_stmt *sf, long long sid, const char *now,
-		     const cJSON *family, const cJSON *r)
+		     const cJSON *rows, const cJSON *r, int combined)
 {
+	const char *env = combined ? FW_ENV_COMBINED : str_of(r, "env_fingerprint");
 	sqlite3_stmt *st = si;
 	int stored = 0;
 
 	for (int pass = 0; pass < 2; pass++, st = sf) {
 		int col = 1;
 
-		if (pass == 1 && !undone_later(family, r))
+		if (pass == 1 && !(combined ? combined_undone_later(rows, r) : undone_later(rows, r)))
 			break;
 		sqlite3_reset(st);
 		if (pass == 1)
 			sqlite3_bind_text(st, col++, now, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, col++, sid);
-		sqlite3_bind_text(st, col++, str_of(r, "env_fingerprint"), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, col++, env, -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, col++, str_of(r, "workload"), -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, col++, str_of(r, "variant"), -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, col++, str_of(r, "metric"), -1, SQLITE_STATIC);
@@ -111,6 +138,7 @@ int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *
 		"WHERE series_id = ? AND env_fingerprint = ? AND workload = ? AND variant = ? AND metric = ? "
 		"AND commit_id = ? AND status IN ('new', 'acknowledged')";
 	static const char *const families[] = { "rows", "combined" };  /* per host, then all hosts */
+	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(series_json, "rows");
 	sqlite3_stmt *si = NULL, *sf = NULL;
 	long long sid = (long long)fw_json_get_num(series_json, "series_id");
 	char now[32];
@@ -134,7 +162,7 @@ int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *
 
 			if (strcmp(str_of(r, "against"), "parent") || strcmp(str_of(r, "verdict"), "regression"))
 				continue;
-			n = store_row(db, si, sf, sid, now, family, r);
+			n = store_row(db, si, sf, sid, now, rows, r, f == 1);
 			if (n < 0) {
 				strbuf_addf(err, "storing regressions: %s", sqlite3_errmsg(db));
 				sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);

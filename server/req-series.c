@@ -111,8 +111,8 @@ static double rounded(double v, int digits, int fixed)
 {
 	char buf[64];
 
-	if (!isfinite(v))
-		return v;
+	if (!isfinite(v) || fabs(v) >= 1e15)
+		return v;  /* nothing to round, and %.3f of 1e60 would not fit buf */
 	if (fixed)
 		snprintf(buf, sizeof(buf), "%.*f", digits, v);
 	else

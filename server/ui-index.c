@@ -2,6 +2,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "routes.h"
+#include "analysis.h"
 #include "html.h"
 #include "ui.h"
 
@@ -40,7 +41,8 @@ static void regressions(struct strbuf *sb, const struct fw_ui *ui, sqlite3 *db)
 	int n = 0;
 
 	strbuf_addstr(sb, "<h2>Newest regressions</h2>\n");
-	if (sqlite3_prepare_v2(db, "SELECT s.name, g.workload, g.variant, g.metric, c.sha, g.delta_pct, g.status"
+	if (sqlite3_prepare_v2(db, "SELECT s.name, g.workload, g.variant, g.metric, c.sha, g.delta_pct, g.status,"
+			       " g.env_fingerprint = '" FW_ENV_COMBINED "'"
 			       " FROM regressions g JOIN series s ON s.id = g.series_id"
 			       " JOIN commits c ON c.id = g.commit_id WHERE g.status IN ('new', 'acknowledged')"
 			       /* Newest revision only: commit links lead to the revision the pages show. */
@@ -64,7 +66,8 @@ static void regressions(struct strbuf *sb, const struct fw_ui *ui, sqlite3 *db)
 			html_txt(sb, (const char *)sqlite3_column_text(st, 2));
 			strbuf_addch(sb, '/');
 			html_txt(sb, (const char *)sqlite3_column_text(st, 3));
-			strbuf_addf(sb, "</a> <span class=\"worse\">%+.2f%%</span> (", sqlite3_column_double(st, 5));
+			strbuf_addf(sb, "</a> <span class=\"worse\">%+.2f%%</span>%s (", sqlite3_column_double(st, 5),
+				    sqlite3_column_int(st, 7) ? " all hosts" : "");
 			html_txt(sb, (const char *)sqlite3_column_text(st, 6));
 			strbuf_addstr(sb, ")</li>\n");
 		}

@@ -81,7 +81,7 @@ is "$(jget "$TMP_T/body" '[c["sha"][:4] for c in d["commits"]]')" "['3b2f', 'aaa
 is "$(jget "$TMP_T/body" '[m["median"] for m in d["commits"][0]["metrics"] if m["metric"]=="split/pmd-to-0/split_ms"][0]')" 61.92 '... median of commit 1'
 is "$(jget "$TMP_T/body" '[round(m["delta_pct"],3) for m in d["commits"][1]["metrics"] if m["metric"]=="split/pmd-to-0/split_ms"][0]')" 13.534 '... delta % of commit 2'
 is "$(jget "$TMP_T/body" '[m["p_value"] for m in d["commits"][1]["metrics"]][0], d["commits"][0]["build_status"], d["commits"][0]["boot_status"]')" "(None, 'ok', 'ok')" '... p_value null for a metric with only errors, statuses'
-is "$(jget "$TMP_T/body" '[(m["verdict"], type(m["p_value"]).__name__, len(repr(m["p_value"]).lstrip("0.").replace(".", "")) <= 3) for m in d["commits"][1]["metrics"] if m["metric"]=="split/pmd-to-0/split_ms"][0]')" \
+is "$(jget "$TMP_T/body" '[(m["verdict"], type(m["p_value"]).__name__, float("%.3g" % m["p_value"]) == m["p_value"]) for m in d["commits"][1]["metrics"] if m["metric"]=="split/pmd-to-0/split_ms"][0]')" \
 	"('unsure', 'float', True)" '... verdict and p-value (3 significant digits) of commit 2 from the analysis'
 is "$(code /api/v1/series/nosuch)" 404 'unknown series: 404'
 like "$(cat "$TMP_T/body")" '"code":"not_found"' '... JSON error'

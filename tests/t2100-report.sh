@@ -115,6 +115,12 @@ is "$(python3 -c 'import json, sys; print(sorted((r["env_fingerprint"], r["metri
 	"[('combined', 'split_ms', 'new')]" "the combined regression is stored (env 'combined')"
 "$SERVER" regressions --db "$DB" --series s4 --fail-on new >/dev/null
 is "$?" 1 "... and fails the gate"
+# c2 returns split_ms to the old level on both hosts: the combined regression is fixed too.
+load s4 tcg@runner-1 3 c2:2:c1:1:1 && load s4 tcg@runner-2 3 c2:2:c1:1:1
+ok $? "imported, on both hosts, a commit that undoes it"
+"$SERVER" regressions --db "$DB" --series s4 --json >"$TMP_T/s4-reg2.json"
+is "$(python3 -c 'import json, sys; print(sorted((r["env_fingerprint"], r["status"], r["status_by"]) for r in json.load(open(sys.argv[1]))))' "$TMP_T/s4-reg2.json")" \
+	"[('combined', 'fixed', 'analysis')]" "... and the combined regression is marked fixed by the analysis"
 "$SERVER" export --db "$DB" --out "$TMP_T/site" --series s4 >/dev/null
 is "$(cat "$TMP_T"/site/s-s4-*-m-*.html | grep -c 'worse">+[0-9.]*% <span class="muted">all hosts')" 2 \
 	"... and shows on the metric page of each host"

@@ -41,10 +41,17 @@ int main(void)
 	sqlite3_bind_int(a, 1, 42);
 	ok(sqlite3_step(a) == SQLITE_ROW && sqlite3_column_int(a, 0) == 42, "it runs");
 	b = fw_stmt_get(db, Q);
-	ok(b != NULL && b != a, "while the first is busy, a second get prepares another");
+	ok(b != NULL && b != a, "while the first is out (stepped), a second get prepares another");
 	fw_stmt_done(b);
 	fw_stmt_done(a);
-	ok(fw_stmt_get(db, Q) == a || fw_stmt_get(db, Q) == b, "handed back: reused");
+	{
+		sqlite3_stmt *c = fw_stmt_get(db, Q), *d = fw_stmt_get(db, Q);
+
+		ok((c == a || c == b) && (d == a || d == b) && c != d,
+		   "handed back: both reused, and one not yet stepped is never handed out twice");
+		fw_stmt_done(c);
+		fw_stmt_done(d);
+	}
 	a = fw_stmt_get(db, Q);
 	ok(sqlite3_step(a) == SQLITE_ROW && sqlite3_column_type(a, 0) == SQLITE_NULL,
 	   "a reused statement has its old bindings cleared");
