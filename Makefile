@@ -136,7 +136,7 @@ $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libfwserver.a $(BUILD)/libfw.a
 	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
 bench: all $(BENCH_BIN)
 	@for b in $(filter $(BUILD)/bench/bench-%,$(BENCH_BIN)); do echo "== $$b"; $$b || exit 1; done
-	@for s in $(wildcard tests/bench/*.sh); do echo "== $$s"; sh $$s || exit 1; done
+	@for s in $(wildcard tests/bench/*.sh); do echo "== $$s"; bash $$s || exit 1; done
 
 demo: deps all
 	sh kernel/demo.sh

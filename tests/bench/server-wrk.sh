@@ -50,18 +50,20 @@ bench() {
 	awk '/Requests\/sec/ {r=$2} /Transfer\/sec/ {t=$2} $1=="99%" {p=$2} END {print r, p, t}' "$T/wrk.out"
 }
 read -r A AP AT <<<"$(bench "http://127.0.0.1:$HPORT/")"
-# Ceilings: hello-world answering a body of each answer's size.
+# Ceilings: hello-world answering a body of each answer's size (req/s into $T/ceil;
+# not in $(...), so that the EXIT trap sees HP2).
 ceiling() {
 	local p r
 	p=$(free_port)
 	"$T/hello" "$p" "$1" & HP2=$!
 	for r in $(seq 1 50); do curl -s -o /dev/null "http://127.0.0.1:$p/" && break; sleep 0.05; done
-	bench "http://127.0.0.1:$p/" | awk '{print $1}'
+	bench "http://127.0.0.1:$p/" | awk '{print $1}' >"$T/ceil"
 	kill "$HP2"; wait "$HP2" 2>/dev/null || true
+	HP2=
 }
-AB=$(ceiling "${LEN[/api/v1/series/s07]}")
-AC=$(ceiling "${LEN[/series/s07]}")
-AD=$(ceiling "${LEN[$PLOT]}")
+ceiling "${LEN[/api/v1/series/s07]}"; AB=$(cat "$T/ceil")
+ceiling "${LEN[/series/s07]}"; AC=$(cat "$T/ceil")
+ceiling "${LEN[$PLOT]}"; AD=$(cat "$T/ceil")
 read -r B BP BT <<<"$(bench "http://127.0.0.1:$PORT/api/v1/series/s07")"
 read -r C CP CT <<<"$(bench "http://127.0.0.1:$PORT/series/s07")"
 read -r DD DP DT <<<"$(bench "http://127.0.0.1:$PORT$PLOT")"
