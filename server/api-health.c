@@ -50,6 +50,10 @@ enum MHD_Result api_metrics(struct fw_req *r)
 		    "# TYPE foliowatch_plots_total counter\n"
 		    "foliowatch_plots_total{source=\"rendered\"} %lu\nfoliowatch_plots_total{source=\"cache\"} %lu\n",
 		    atomic_load(&srv->plots_rendered), atomic_load(&srv->plots_cached));
+	strbuf_addf(&sb, "# HELP foliowatch_response_cache_total Cacheable GETs, by whether the response cache answered.\n"
+		    "# TYPE foliowatch_response_cache_total counter\n"
+		    "foliowatch_response_cache_total{result=\"hit\"} %lu\nfoliowatch_response_cache_total{result=\"miss\"} %lu\n",
+		    atomic_load(&srv->rc_hits), atomic_load(&srv->rc_misses));
 	strbuf_addf(&sb, "# HELP foliowatch_connections_open Client connections open now.\n"
 		    "# TYPE foliowatch_connections_open gauge\nfoliowatch_connections_open %u\n",
 		    atomic_load(&srv->conns_open));

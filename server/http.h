@@ -36,6 +36,7 @@ struct fw_server {
 	atomic_ulong lat_sum_us;
 	atomic_ulong plots_rendered;
 	atomic_ulong plots_cached;
+	atomic_ulong rc_hits, rc_misses;  /* response cache lookups (server/respcache.c) */
 	/* Plot cache bounds (server/plot-cache.c): pruned at start and every 64 renders. */
 	unsigned long long plot_cache_bytes;
 	long plot_cache_age;
@@ -68,6 +69,7 @@ struct fw_req {
 	sqlite3 *db;
 	char *cache_key;             /* set when a 200 of this request may be cached */
 	unsigned long cache_gen;     /* DB generation seen before the handler ran */
+	long long dv_before;         /* data_version of r->db then: others' commits change it */
 	const char *resp_body;       /* body of the response being queued (from memory) */
 	size_t resp_len;
 };

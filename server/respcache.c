@@ -200,6 +200,22 @@ static unsigned long current_gen(struct fw_respcache *c)
 	return c->gen;
 }
 
+/*
+ * data_version of the request's own connection: it changes with commits by
+ * any other connection but not with this one's own (the analysis writing its
+ * cache while answering), -1 if unknown.
+ */
+static long long own_dv(sqlite3 *db)
+{
+	sqlite3_stmt *st = db ? fw_stmt_get(db, FW_CACHED("PRAGMA data_version")) : NULL;
+	long long v = -1;
+
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	fw_stmt_done(st);
+	return v;
+}
+
 int fw_rc_lookup(struct fw_req *r, enum MHD_Result *ret)
 {
 	struct fw_respcache *c = r->srv->rcache;
@@ -224,10 +240,13 @@ int fw_rc_lookup(struct fw_req *r, enum MHD_Result *ret)
 		hit = 1;
 	}
 	pthread_mutex_unlock(&c->lock);
-	if (hit)
+	atomic_fetch_add(hit ? &r->srv->rc_hits : &r->srv->rc_misses, 1);
+	if (hit) {
 		strbuf_release(&key);
-	else
+	} else {
 		r->cache_key = strbuf_detach(&key, NULL);
+		r->dv_before = own_dv(req_db(r));
+	}
 	return hit;
 }
 
@@ -237,6 +256,7 @@ int fw_rc_store(struct fw_req *r, struct MHD_Response *resp)
 	struct MHD_Response *gz;
 	struct rc_entry *e;
 	size_t size, gzlen = 0;
+	unsigned long gen;
 	int kept = 0;
 
 	if (!c || !r->cache_key || !r->resp_body || r->resp_len > RC_MAX_ENTRY)
@@ -245,6 +265,17 @@ int fw_rc_store(struct fw_req *r, struct MHD_Response *resp)
 	gz = gzip_copy(r, resp, &gzlen);
 	size = r->resp_len + gzlen;
 	pthread_mutex_lock(&c->lock);
+	/*
+	 * The generation the answer is valid for: the one seen before the handler,
+	 * unless no other connection committed meanwhile (own data_version
+	 * unchanged, read after the current generation): then the DB now is what
+	 * the handler read plus its own cache writes, and the answer is valid for
+	 * the current generation. Without this, the first answer after new data
+	 * was always stale on arrival (the analysis caches its result as it answers).
+	 */
+	gen = current_gen(c);
+	if (r->dv_before < 0 || own_dv(r->db) != r->dv_before)
+		gen = r->cache_gen;
 	e = &c->slot[hash_key(r->cache_key) % RC_SLOTS];
 	if (e->resp)
 		drop(c, e);
@@ -258,7 +289,7 @@ int fw_rc_store(struct fw_req *r, struct MHD_Response *resp)
 	if (c->bytes + size <= RC_MAX_BYTES) {
 		e->key = r->cache_key;
 		r->cache_key = NULL;
-		e->gen = r->cache_gen;
+		e->gen = gen;
 		e->resp = resp;
 		e->gz = gz;
 		e->size = size;

@@ -14,8 +14,11 @@ make_doc "$TMP_T/d2.json" "commit.sha=$sha2" "commit.key=$sha2" "commit.position
 start_server "$DB" || bail "server did not start"
 
 ncommits() { code /api/v1/series/demo >/dev/null; jget "$TMP_T/body" 'len(d["commits"])'; }
+rc_count() { curl -s "$URL/metrics" | awk -v k="result=\"$1\"" 'index($0, "foliowatch_response_cache_total{" k "}") == 1 {print $2}'; }
 n0=$(ncommits)
-is "$(ncommits)" "$n0" 'same answer twice (second from the cache)'
+h0=$(rc_count hit)
+is "$(ncommits)" "$n0" 'same answer twice'
+is "$(rc_count hit)" $((h0 + 1)) '... the second from the cache (one more hit in /metrics)'
 code /series/demo >/dev/null; cp "$TMP_T/body" "$TMP_T/page0"
 is "$(post "$TMP_T/d1.json" "$TOK")" 201 'POST a new commit'
 is "$(ncommits)" $((n0 + 1)) 'the series answer shows it at once'
