@@ -23,6 +23,7 @@
 #include "fw-db.h"
 #include "ingest.h"
 #include "kernel-build.h"
+#include "lock.h"
 #include "measure.h"
 #include "plan.h"
 #include "post.h"
@@ -188,27 +189,39 @@ static void fill_identity(struct fw_rundoc_facts *f, const struct run_opts *o, c
 	f->boot_seconds = -1;
 }
 
-/* Checkout + build of every commit; a failed build is recorded, the series goes on. */
+/*
+ * Checkout + build of every commit; a failed build is recorded, the series
+ * goes on. The host lock is held from each checkout to the end of its build:
+ * another collector (a second series, `watch`, `kernel`) using the same tree
+ * must not check out another commit under a build in progress.
+ */
 static void build_all(const struct run_opts *o, const struct fw_series *s, const char *cache,
 		      const char *checkout, const char *fragment, struct built *b, struct progress *pr)
 {
 	for (int i = 0; i < s->nr; i++) {
 		struct strbuf err = STRBUF_INIT;
 		const struct fw_commit *c = &s->commits[i];
+		struct fw_lock lock = { -1 };
 
 		fw_kbuild_init(&b[i].kb);
 		strbuf_init(&b[i].log_tail, 0);
 		progress_step(pr, "build %d/%d %.12s %s", i + 1, s->nr, c->sha, c->subject);
+		if (fw_lock_acquire(&lock, cache, "checkout and build")) {
+			strbuf_addstr(&b[i].log_tail, "cannot take the host lock for checkout and build");
+			continue;
+		}
 		if (series_checkout(s->tree, checkout, c->sha, &err)) {
 			strbuf_addf(&b[i].log_tail, "checkout failed: %s", err.buf);
 			fprintf(stderr, "run: commit %.12s: checkout failed: %s\n", c->sha, err.buf);
 			strbuf_release(&err);
+			fw_lock_release(&lock);
 			continue;
 		}
 		b[i].kb.tree = checkout;
 		b[i].kb.cache = cache;
 		b[i].kb.fragment = fragment;
 		b[i].kb.jobs = o->jobs;
+		b[i].kb.locked = 1;
 		if (fw_kernel_build(&b[i].kb, &err)) {
 			strbuf_addstr(&b[i].log_tail, err.buf);
 			strbuf_tail(&b[i].log_tail, 16000);
@@ -219,6 +232,7 @@ static void build_all(const struct run_opts *o, const struct fw_series *s, const
 			progress_note(pr, "built %.12s in %.0f s%s", c->sha, b[i].kb.seconds,
 				      b[i].kb.reused ? " (cached)" : "");
 		}
+		fw_lock_release(&lock);
 		strbuf_release(&err);
 	}
 }
@@ -502,13 +516,17 @@ int cmd_run(int argc, char **argv)
 	if (default_tree && head_ref.len) {
 		/* leave the default tree on its branch, as `kernel` and the tests expect */
 		struct strbuf e2 = STRBUF_INIT;
+		struct fw_lock lock = { -1 };
 		const char *co[] = { "git", "checkout", "-q", "--force", head_ref.buf + strlen("refs/heads/"), NULL };
 		struct runcmd rc = { 0 };
 		rc.argv = co;
 		rc.dir = tree.buf;
 		rc.out = &e2;
 		rc.merge_stderr = 1;
-		runcmd_run(&rc);
+		if (!fw_lock_acquire(&lock, cache.buf, "restoring the default tree")) {
+			runcmd_run(&rc);
+			fw_lock_release(&lock);
+		}
 		strbuf_release(&e2);
 	}
 

@@ -306,9 +306,11 @@ int fw_kernel_build(struct fw_kbuild *kb, struct strbuf *err)
 		if (run_logged(argv, NULL, NULL, NULL, err) < 0)
 			goto cleanup;
 	}
-	lock_fd = take_lock(kb->cache, err);
-	if (lock_fd < 0)
-		goto cleanup;
+	if (!kb->locked) {
+		lock_fd = take_lock(kb->cache, err);
+		if (lock_fd < 0)
+			goto cleanup;
+	}
 	strbuf_addf(&log, "%s/config.log", bdir.buf);
 	strbuf_addf(&tmp, "O=%s", bdir.buf);
 	{

@@ -23,6 +23,7 @@ struct fw_kbuild {
 	const char *cache;      /* cache root */
 	const char *fragment;   /* config fragment (kernel/foliowatch.config) */
 	int jobs;
+	int locked;             /* the caller holds the host lock (lock.h) from checkout to here */
 	/* results */
 	struct strbuf kdir;     /* <cache>/kernels/<key> */
 	struct strbuf bzimage;  /* <kdir>/bzImage */

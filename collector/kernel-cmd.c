@@ -10,6 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "kernel-build.h"
+#include "lock.h"
 #include "runcmd.h"
 
 /* kernel/foliowatch.config next to the binary's source tree (build/../kernel). */
@@ -47,6 +48,7 @@ int cmd_kernel(int argc, char **argv)
 	struct strbuf cache = STRBUF_INIT, tree = STRBUF_INIT, frag = STRBUF_INIT,
 		      err = STRBUF_INIT;
 	struct fw_kbuild kb;
+	struct fw_lock lock = { -1 };
 	int opt, jobs = 0, ret = 1;
 
 	fw_kbuild_init(&kb);
@@ -91,7 +93,13 @@ int cmd_kernel(int argc, char **argv)
 		 * The default kernel is the tree's own commit. A series run checks
 		 * patches out in this tree and puts the branch back when done; one
 		 * that was killed may have left a patch checked out: never build that.
+		 * The host lock, held to the end of the build, keeps a running series
+		 * from checking out its next commit under this build (and this
+		 * checkout from landing under its build).
 		 */
+		if (fw_lock_acquire(&lock, cache.buf, "kernel"))
+			goto cleanup;
+		kb.locked = 1;
 		const char *ref[] = { "git", "symbolic-ref", "-q", "HEAD", NULL };
 		const char *co[] = { "git", "checkout", "-q", "--force", "master", NULL };
 		struct strbuf out = STRBUF_INIT;
@@ -122,6 +130,7 @@ int cmd_kernel(int argc, char **argv)
 	printf("%s\n", kb.bzimage.buf);
 	ret = 0;
 cleanup:
+	fw_lock_release(&lock);
 	fw_kbuild_release(&kb);
 	strbuf_release(&cache);
 	strbuf_release(&tree);

@@ -44,4 +44,19 @@ watch > "$TMP_T/w3.log" 2>&1; rc=$?
 is "$rc" 0 "a pass with nothing new succeeds"
 is "$(sqlite3 "$DB" "select count(*) from runs")" 3 "and measures nothing"
 is "$(git -C "$TREE" symbolic-ref HEAD)" "refs/heads/master" "the default tree is back on master"
+
+# `kernel` takes the host lock before it touches the default tree: a series
+# holds that lock from each checkout to the end of its build, so neither can
+# check out a commit under the other's build.
+git -C "$TREE" checkout -q --detach || bail "detach"
+flock "$CACHE/lock" sleep 4 & LP=$!
+sleep 0.5
+"$COLLECT" kernel >"$TMP_T/k.out" 2>"$TMP_T/k.err" & KP=$!
+sleep 2
+is "$(git -C "$TREE" symbolic-ref -q HEAD || echo detached)" detached "kernel leaves the tree alone while another holds the lock"
+wait "$KP"; rc=$?
+wait "$LP"
+is "$rc" 0 "... and gives the default kernel once the lock is free"
+like "$(cat "$TMP_T/k.err")" 'kernel: waiting for lock held by pid' "... saying what it waited for"
+is "$(git -C "$TREE" symbolic-ref HEAD)" "refs/heads/master" "... from master"
 done_testing
