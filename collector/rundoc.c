@@ -400,10 +400,42 @@ static const char *wv_errors(struct groups *g, struct wv_group *wv)
 	return msg->buf;
 }
 
-/* The counters of a sample's round, or NULL without a counters record: the first value of a key wins. */
+/* The keys of one counters object, sorted: a lookup must not walk the object (up to 256 keys). */
+struct key_set {
+	const char *key[256];
+	int n;
+};
+
+/* Adds key unless it is there already or the set is full; says whether it did. */
+static int key_set_add(struct key_set *ks, const char *key)
+{
+	int lo = 0, hi = ks->n;
+
+	while (lo < hi) {
+		int mid = (lo + hi) / 2, d = strcmp(ks->key[mid], key);
+		if (!d)
+			return 0;
+		if (d < 0)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	if (ks->n == 256)
+		return 0;
+	memmove(&ks->key[lo + 1], &ks->key[lo], (size_t)(ks->n - lo) * sizeof(ks->key[0]));
+	ks->key[lo] = key;
+	ks->n++;
+	return 1;
+}
+
+/*
+ * The counters of a sample's round, or NULL without a counters record: the
+ * first value of a key wins, at most 256 keys (the validator's limit).
+ */
 static const cJSON *round_counters(struct groups *g, const struct rec_key *sample)
 {
 	size_t lo = 0, hi = g->ncr, x;
+	struct key_set ks = { .n = 0 };
 	cJSON *cobj;
 
 	while (lo < hi) {
@@ -423,8 +455,7 @@ static const cJSON *round_counters(struct groups *g, const struct rec_key *sampl
 		const struct fw_chan_rec *q = &g->c->rec[g->ck[j].i];
 		for (int y = 0; y < q->nkv; y++)
 			if (strcmp(q->kv[y].key, "workload") && strcmp(q->kv[y].key, "variant") &&
-			    strcmp(q->kv[y].key, "round") && cJSON_GetArraySize(cobj) < 256 &&
-			    !cJSON_GetObjectItemCaseSensitive(cobj, q->kv[y].key))
+			    strcmp(q->kv[y].key, "round") && key_set_add(&ks, q->kv[y].key))
 				cJSON_AddNumberToObject(cobj, q->kv[y].key, strtod(q->kv[y].val, NULL));
 	}
 	return cobj;
