@@ -1,11 +1,13 @@
 /*
  * libFuzzer target for the result channel parser (outside input: whatever a
- * guest writes to its serial port). Build, e.g.:
+ * guest writes to its serial port) and for turning a parsed capture into the
+ * results of a run document (as the collector does after every boot). Build, e.g.:
  *   clang -fsanitize=fuzzer,address -Ischema -Icollector tests/fuzz/fuzz-resultchan.c \
  *         collector/resultchan.c schema/crc32.c schema/strbuf.c
  * Seeds: the captures in tests/data/resultchan/
  */
 #include "resultchan.h"
+#include "rundoc.h"
 #include <stddef.h>
 #include <stdint.h>
 
@@ -15,9 +17,14 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 {
 	struct fw_chan c;
 	char why[300];
+	cJSON *res;
+	int n_errors;
 
 	fw_chan_parse((const char *)data, size, &c);
 	fw_chan_describe(&c, why, sizeof(why));
+	/* complete captures and the rest alike: a bad one becomes error results */
+	res = fw_rundoc_results(&c, "split,mthp,lazyfree,filemap", &n_errors);
+	cJSON_Delete(res);
 	fw_chan_release(&c);
 	return 0;
 }
