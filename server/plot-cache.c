@@ -108,7 +108,8 @@ int fw_plot_cache_prune(const char *dir, unsigned long long max_bytes, time_t ma
 		total += (unsigned long long)st.st_size;
 		n++;
 	}
-	qsort(v, n, sizeof(*v), by_use);
+	if (n)
+		qsort(v, n, sizeof(*v), by_use);  /* v is NULL when the folder holds no plot */
 	for (size_t i = 0; i < n && total > max_bytes; i++) {
 		if (!unlinkat(dfd, v[i].name, 0)) {
 			total -= (unsigned long long)v[i].size;
