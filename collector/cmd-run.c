@@ -614,7 +614,6 @@ int cmd_run(int argc, char **argv)
 		m.virtfs = 1;
 		m.timeout = o.timeout;
 		m.accel = accel;
-		m.cache_root = cache.buf;  /* the same lock as the builds of this run */
 		m.facts = &f;
 		strbuf_reset(&err);
 		doc = fw_measure_boot(&m, &err);

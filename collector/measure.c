@@ -160,7 +160,7 @@ cJSON *fw_measure_boot(struct fw_measure *m, struct strbuf *err)
 	q.virtfs = m->virtfs;
 	q.timeout_s = m->timeout;
 
-	if (fw_lock_acquire(&lock, m->cache_root, "boot")) {
+	if (fw_lock_acquire(&lock, NULL, "boot")) {
 		strbuf_addstr(err, "cannot take the measurement lock");
 		goto cleanup;
 	}

@@ -27,7 +27,6 @@ struct fw_measure {
 	int rounds, vcpus, memory_mib, virtfs;
 	double timeout;
 	enum fw_accel accel;
-	const char *cache_root;    /* whose host lock to take; NULL: the default cache */
 	/* identity, build and host facts filled by the caller; the boot fields are filled here */
 	struct fw_rundoc_facts *facts;
 	/* results */
