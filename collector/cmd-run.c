@@ -206,7 +206,7 @@ static void build_all(const struct run_opts *o, const struct fw_series *s, const
 		fw_kbuild_init(&b[i].kb);
 		strbuf_init(&b[i].log_tail, 0);
 		progress_step(pr, "build %d/%d %.12s %s", i + 1, s->nr, c->sha, c->subject);
-		if (fw_lock_acquire(&lock, cache, "checkout and build")) {
+		if (fw_lock_acquire(&lock, NULL, "checkout and build")) {
 			strbuf_addstr(&b[i].log_tail, "cannot take the host lock for checkout and build");
 			continue;
 		}
@@ -523,7 +523,7 @@ int cmd_run(int argc, char **argv)
 		rc.dir = tree.buf;
 		rc.out = &e2;
 		rc.merge_stderr = 1;
-		if (!fw_lock_acquire(&lock, cache.buf, "restoring the default tree")) {
+		if (!fw_lock_acquire(&lock, NULL, "restoring the default tree")) {
 			runcmd_run(&rc);
 			fw_lock_release(&lock);
 		}

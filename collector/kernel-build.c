@@ -14,6 +14,7 @@
 #include <time.h>
 #include <unistd.h>
 #include "kernel-build.h"
+#include "lock.h"
 #include "runcmd.h"
 #include "sha256.h"
 
@@ -155,24 +156,6 @@ static int have_ccache(void)
 	return ok;
 }
 
-/* flock(<cache>/lock): one kernel build or measured guest per host. */
-static int take_lock(const char *cache, struct strbuf *err)
-{
-	struct strbuf path = STRBUF_INIT;
-	int fd;
-
-	strbuf_addf(&path, "%s/lock", cache);
-	fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
-	if (fd < 0 || flock(fd, LOCK_EX) < 0) {
-		strbuf_addf(err, "lock %s: %s", path.buf, strerror(errno));
-		if (fd >= 0)
-			close(fd);
-		fd = -1;
-	}
-	strbuf_release(&path);
-	return fd;
-}
-
 /*
  * The index: (source tree id, fragment, compiler) -> the kernels/ entry built
  * from them. Configuring alone costs 15-20 s (tinyconfig + merge_config +
@@ -273,7 +256,8 @@ int fw_kernel_build(struct fw_kbuild *kb, struct strbuf *err)
 	const char *name = strrchr(kb->tree, '/');
 	char hash[65];
 	struct stat st;
-	int lock_fd = -1, ret = -1, ccache = have_ccache();
+	struct fw_lock lock = { -1 };
+	int ret = -1, ccache = have_ccache();
 
 	name = name && name[1] ? name + 1 : kb->tree;
 	{
@@ -306,10 +290,9 @@ int fw_kernel_build(struct fw_kbuild *kb, struct strbuf *err)
 		if (run_logged(argv, NULL, NULL, NULL, err) < 0)
 			goto cleanup;
 	}
-	if (!kb->locked) {
-		lock_fd = take_lock(kb->cache, err);
-		if (lock_fd < 0)
-			goto cleanup;
+	if (!kb->locked && fw_lock_acquire(&lock, NULL, "kernel build")) {
+		strbuf_addstr(err, "cannot take the host lock");
+		goto cleanup;
 	}
 	strbuf_addf(&log, "%s/config.log", bdir.buf);
 	strbuf_addf(&tmp, "O=%s", bdir.buf);
@@ -445,8 +428,7 @@ int fw_kernel_build(struct fw_kbuild *kb, struct strbuf *err)
 	index_store(kb, index.buf);
 	ret = 0;
 cleanup:
-	if (lock_fd >= 0)
-		close(lock_fd);
+	fw_lock_release(&lock);
 	strbuf_release(&bdir);
 	strbuf_release(&cfg);
 	strbuf_release(&frag);

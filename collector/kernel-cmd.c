@@ -97,7 +97,7 @@ int cmd_kernel(int argc, char **argv)
 		 * from checking out its next commit under this build (and this
 		 * checkout from landing under its build).
 		 */
-		if (fw_lock_acquire(&lock, cache.buf, "kernel"))
+		if (fw_lock_acquire(&lock, NULL, "kernel"))
 			goto cleanup;
 		kb.locked = 1;
 		const char *ref[] = { "git", "symbolic-ref", "-q", "HEAD", NULL };
