@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "routes.h"
+#include "run-doc.h"
 
 struct an_entry {
 	char *key;          /* sha \x1f env \x1f workload \x1f variant \x1f metric */
@@ -19,13 +20,6 @@ struct fw_an_index {
 	struct an_entry *e;
 	size_t n;
 };
-
-static const char *field(const cJSON *o, const char *k)
-{
-	const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
-
-	return s ? s : "";
-}
 
 static char *make_key(const char *sha, const char *env, const char *wl, const char *var, const char *met)
 {
@@ -67,9 +61,10 @@ struct fw_an_index *an_index_new(const cJSON *an)
 	cJSON_ArrayForEach(row, rows) {
 		struct an_entry *e = &ix->e[ix->n++];
 
-		e->key = make_key(field(row, "sha"), field(row, "env_fingerprint"), field(row, "workload"),
-				  field(row, "variant"), field(row, "metric"));
-		e->parent = !strcmp(field(row, "against"), "parent");
+		e->key = make_key(fw_json_str(row, "sha", ""), fw_json_str(row, "env_fingerprint", ""),
+				  fw_json_str(row, "workload", ""), fw_json_str(row, "variant", ""),
+				  fw_json_str(row, "metric", ""));
+		e->parent = !strcmp(fw_json_str(row, "against", ""), "parent");
 		e->i = ix->n - 1;
 		e->row = row;
 	}
