@@ -46,7 +46,7 @@ ifneq ($(GUEST_SRC),)
 PROGRAMS += $(BUILD)/guest/fw-init
 endif
 
-.PHONY: all deps test test-quick test-unit test-asan test-kernel demo bench fuzz fuzz-smoke clean
+.PHONY: all deps test test-quick test-unit test-asan test-kernel demo bench bench-build fuzz fuzz-smoke clean
 all: $(PROGRAMS) $(UNIT_BIN)
 
 # Install build, test and demo dependencies when something is missing.
@@ -105,10 +105,17 @@ test-quick: all
 	$(PROVE) $(UNIT_BIN) $(QUICK_TESTS)
 test-kernel: all
 	$(PROVE) $(KERNEL_TESTS)
+# The last pass runs under strace (execve only, seccomp-filtered: cheap) and every
+# program it ran must come from ci/install-deps.sh (ci/check-exec-deps.py).
+# LeakSanitizer cannot run under ptrace: leaks are checked in the untraced ASan pass.
+EXEC_TRACE = $(BUILD)/exec-trace.log
+STRACE_EXEC = strace -f --seccomp-bpf -qq -z -e trace=execve,execveat -e signal=none -o $(EXEC_TRACE)
 test: deps
-	$(MAKE) all
+	$(MAKE) all bench-build
 	$(MAKE) test-asan
-	$(PROVE) $(UNIT_BIN) $(QUICK_TESTS) $(KERNEL_TESTS)
+	rm -f $(EXEC_TRACE)
+	ASAN_OPTIONS=detect_leaks=0 $(STRACE_EXEC) $(PROVE) $(UNIT_BIN) $(QUICK_TESTS) $(KERNEL_TESTS)
+	/usr/bin/python3 ci/check-exec-deps.py $(EXEC_TRACE)
 # Unit tests and the server's tests (no kernel) under ASan/UBSan, in a build dir of their own.
 test-asan:
 	$(MAKE) BUILD=build/asan SANITIZE=address,undefined OPT='-O1 -g' all
@@ -134,6 +141,7 @@ BENCH_BIN := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libfwserver.a $(BUILD)/libfw.a
 	@mkdir -p $(dir $@)
 	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
+bench-build: $(BENCH_BIN)
 bench: all $(BENCH_BIN)
 	@for b in $(filter $(BUILD)/bench/bench-%,$(BENCH_BIN)); do echo "== $$b"; $$b || exit 1; done
 	@for s in $(wildcard tests/bench/*.sh); do echo "== $$s"; bash $$s || exit 1; done
