@@ -62,7 +62,7 @@ int cmd_boot(int argc, char **argv)
 	o.profile = "quick";
 	o.accel = "auto";
 	o.rounds = 2;
-	o.vcpus = 2;
+	o.vcpus = 0; /* decided with the accelerator: fw_default_vcpus() */
 	o.memory_mib = 2048;
 	o.timeout = 900;
 	o.virtfs = 1;
@@ -97,7 +97,7 @@ int cmd_boot(int argc, char **argv)
 		goto cleanup;
 	}
 	if (!o.kernel || !fw_plain_list(o.workloads) || !fw_plain_list(o.profile) || o.rounds < 1 ||
-	    o.rounds > 1000 || o.vcpus < 1 || o.memory_mib < 64 || o.timeout <= 0 || o.boot_index < 0 ||
+	    o.rounds > 1000 || o.vcpus < 0 || o.memory_mib < 64 || o.timeout <= 0 || o.boot_index < 0 ||
 	    (!o.series != !o.commit)) {
 		fprintf(stderr, "foliowatch-collect boot: need --kernel, plain --workloads/--profile names, "
 			"sane numbers, and --series with --commit (or neither)\n");
@@ -112,6 +112,8 @@ int cmd_boot(int argc, char **argv)
 		ret = 2;
 		goto cleanup;
 	}
+	if (!o.vcpus)
+		o.vcpus = fw_default_vcpus(accel, fw_usable_cpus());
 	if (fw_kernel_facts(o.kernel, &k))
 		goto cleanup;
 	fw_hostfacts_collect(&host, o.host, NULL);

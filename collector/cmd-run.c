@@ -334,7 +334,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	o->accel = "auto";
 	o->rounds = 2;
 	o->boots = 1;
-	o->vcpus = 2;
+	o->vcpus = 0; /* decided with the accelerator: fw_default_vcpus() */
 	o->memory_mib = 2048;
 	o->revision = 1;
 	o->timeout = 900;
@@ -542,6 +542,8 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		}
+	if (!o.vcpus)
+		o.vcpus = fw_default_vcpus(accel, fw_usable_cpus());
 	fw_hostfacts_collect(&host, o.host, NULL);
 	for (int i = 0; i < s.nr; i++)
 		if (!b[i].ok && record_failed_build(&o, db, archive.buf, &po, &s, i, &b[i], &host, fw_accel_name(accel),
