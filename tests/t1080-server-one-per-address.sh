@@ -73,8 +73,11 @@ ok "$(kill -0 "$FIRST" 2>/dev/null && echo 0 || echo 1)" '... and still runs'
 # (Connection: close makes the server close first) and, for an idle client
 # connection left open across the stop, one in FIN-WAIT-2. Unless the old
 # socket and the new one both have SO_REUSEADDR, the bind fails on either.
-port_sockets() {
-	ss -Htan "( sport = :$PORT )" 2>/dev/null | awk '$1 != "LISTEN" {print $1}' | sort | uniq -c | tr '\n' ' '
+port_sockets() {  # states of the sockets on local port $PORT but the listener, from /proc/net/tcp
+	awk -v p="$(printf ':%04X' "$PORT")" 'BEGIN { n["01"] = "ESTABLISHED"; n["04"] = "FIN-WAIT-1";
+		n["05"] = "FIN-WAIT-2"; n["06"] = "TIME-WAIT"; n["08"] = "CLOSE-WAIT"; n["09"] = "LAST-ACK" }
+		substr($2, 9) == p && $4 != "0A" { c[$4 in n ? n[$4] : $4]++ }
+		END { for (s in c) printf "%s %d ", s, c[s] }' /proc/net/tcp
 }
 for i in 1 2 3; do
 	curl -s -o /dev/null -H 'Connection: close' "$URL/healthz"
