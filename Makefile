@@ -3,7 +3,7 @@
 #   schema/*.c      -> build/libfw.a        (data layer + shared helpers)
 #   server/*.c      -> build/foliowatch-server   (server/main.c holds main)
 #   collector/*.c   -> build/foliowatch-collect  (collector/main.c holds main)
-#   kernel/guest/*.c-> build/guest/fw-init  (static guest init, with schema/crc32.c)
+#   kernel/guest/*.c-> build/guest/fw-init  (static guest init, with lib/crc32.c)
 #   tests/unit/test-*.c -> build/tests/test-*   (each links libfw + server/collector objects)
 
 CC      ?= cc
@@ -21,14 +21,14 @@ endif
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DFW_VERSION='"$(VERSION)"' \
-             -Ischema -Iserver -Icollector $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+             -Ilib -Ischema -Iserver -Icollector $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 ifdef SANITIZE
 ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS    += -fsanitize=$(SANITIZE)
 endif
 
-LIB_SRC     := $(wildcard schema/*.c)
+LIB_SRC     := $(wildcard lib/*.c schema/*.c)
 SERVER_SRC  := $(filter-out server/main.c,$(wildcard server/*.c))
 COLLECT_SRC := $(filter-out collector/main.c,$(wildcard collector/*.c))
 GUEST_SRC   := $(wildcard kernel/guest/*.c)
@@ -84,16 +84,16 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a 
 	$(CC) $(ALL_CFLAGS) -Itests/unit -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
 
 # The guest init runs as PID 1 in an initramfs: static, no sanitizers.
-$(BUILD)/guest/fw-init: $(GUEST_SRC) schema/crc32.c $(wildcard kernel/guest/*.h) schema/crc32.h
+$(BUILD)/guest/fw-init: $(GUEST_SRC) lib/crc32.c $(wildcard kernel/guest/*.h) lib/crc32.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE -Ischema -static -o $@ $(GUEST_SRC) schema/crc32.c -lpthread
+	$(CC) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE -Ilib -static -o $@ $(GUEST_SRC) lib/crc32.c -lpthread
 
 # A tiny static init for testing boots without the real guest (tests/t3*.sh): no sanitizers.
 TEST_INIT := $(BUILD)/tests/fw-test-init
 all: $(TEST_INIT)
-$(TEST_INIT): tests/data/fw-test-init.c schema/crc32.c schema/crc32.h
+$(TEST_INIT): tests/data/fw-test-init.c lib/crc32.c lib/crc32.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE -Ischema -static -o $@ tests/data/fw-test-init.c schema/crc32.c
+	$(CC) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE -Ilib -static -o $@ tests/data/fw-test-init.c lib/crc32.c
 
 # Tests. test-quick: no kernel (the inner loop). test: everything, one prove summary.
 QUICK_TESTS  = $(sort $(filter-out $(wildcard tests/t3*.sh tests/t4*.sh),$(wildcard tests/t*.sh)))
