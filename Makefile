@@ -21,7 +21,7 @@ endif
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DFW_VERSION='"$(VERSION)"' \
-             -Ilib -Ischema -Iserver -Icollector $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+             -Ilib -Ischema -Ianalysis -Iserver -Icollector $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 ifdef SANITIZE
 ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
@@ -29,6 +29,7 @@ LDFLAGS    += -fsanitize=$(SANITIZE)
 endif
 
 LIB_SRC     := $(wildcard lib/*.c schema/*.c)
+ANALYSIS_SRC := $(wildcard analysis/*.c)
 SERVER_SRC  := $(filter-out server/main.c,$(wildcard server/*.c))
 COLLECT_SRC := $(filter-out collector/main.c,$(wildcard collector/*.c))
 GUEST_SRC   := $(wildcard kernel/guest/*.c)
@@ -36,6 +37,7 @@ UNIT_SRC    := $(wildcard tests/unit/test-*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIB_OBJ     := $(call obj,$(LIB_SRC))
+ANALYSIS_OBJ := $(call obj,$(ANALYSIS_SRC))
 SERVER_OBJ  := $(call obj,$(SERVER_SRC))
 COLLECT_OBJ := $(call obj,$(COLLECT_SRC))
 UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
@@ -68,6 +70,9 @@ $(BUILD)/obj/gen/migrations.o: $(BUILD)/gen/migrations.c
 $(BUILD)/libfw.a: $(LIB_OBJ) $(BUILD)/obj/gen/migrations.o
 	@rm -f $@
 	$(AR) rcs $@ $^
+$(BUILD)/libfwanalysis.a: $(ANALYSIS_OBJ)
+	@rm -f $@
+	$(AR) rcs $@ $^
 $(BUILD)/libfwserver.a: $(SERVER_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^ $(if $(SERVER_OBJ),,)
@@ -75,13 +80,13 @@ $(BUILD)/libfwcollect.a: $(COLLECT_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/foliowatch-server: $(BUILD)/obj/server/main.o $(BUILD)/libfwserver.a $(BUILD)/libfw.a
+$(BUILD)/foliowatch-server: $(BUILD)/obj/server/main.o $(BUILD)/libfwserver.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
-$(BUILD)/foliowatch-collect: $(BUILD)/obj/collector/main.o $(BUILD)/libfwcollect.a $(BUILD)/libfw.a
+$(BUILD)/foliowatch-collect: $(BUILD)/obj/collector/main.o $(BUILD)/libfwcollect.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a $(BUILD)/libfw.a
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -Itests/unit -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
 
 # The guest init runs as PID 1 in an initramfs: static, no sanitizers.
 $(BUILD)/guest/fw-init: $(GUEST_SRC) lib/crc32.c $(wildcard kernel/guest/*.h) lib/crc32.h
@@ -121,19 +126,19 @@ FUZZ_SECONDS ?= 20
 FUZZ_MAKE     = $(MAKE) BUILD=build/fuzz CC=clang WERROR=0 SANITIZE=address,undefined \
 		OPT='-O1 -g -fsanitize=fuzzer-no-link'
 fuzz:
-	$(FUZZ_MAKE) build/fuzz/libfw.a build/fuzz/libfwserver.a build/fuzz/libfwcollect.a
+	$(FUZZ_MAKE) build/fuzz/libfw.a build/fuzz/libfwanalysis.a build/fuzz/libfwserver.a build/fuzz/libfwcollect.a
 	$(FUZZ_MAKE) $(FUZZ_BIN)
-build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c build/fuzz/libfw.a build/fuzz/libfwserver.a build/fuzz/libfwcollect.a
-	clang $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libfwserver.a build/fuzz/libfwcollect.a build/fuzz/libfw.a $(LIBS)
+build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c build/fuzz/libfw.a build/fuzz/libfwanalysis.a build/fuzz/libfwserver.a build/fuzz/libfwcollect.a
+	clang $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libfwserver.a build/fuzz/libfwcollect.a build/fuzz/libfwanalysis.a build/fuzz/libfw.a $(LIBS)
 fuzz-smoke: fuzz
 	sh tests/fuzz/smoke.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
 
 # Benchmarks (not tests): tests/bench/bench-*.c are programs run in turn,
 # tests/bench/*.sh scripts (they may use the other programs built here, e.g. hello).
 BENCH_BIN := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
-$(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libfwserver.a $(BUILD)/libfw.a
+$(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libfwserver.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
+	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
 bench: all $(BENCH_BIN)
 	@for b in $(filter $(BUILD)/bench/bench-%,$(BENCH_BIN)); do echo "== $$b"; $$b || exit 1; done
 	@for s in $(wildcard tests/bench/*.sh); do echo "== $$s"; bash $$s || exit 1; done
