@@ -7,7 +7,7 @@
  * Seeds: the captures in tests/data/resultchan/
  */
 #include "resultchan.h"
-#include "rundoc.h"
+#include "run-doc-build.h"
 #include <stddef.h>
 #include <stdint.h>
 
