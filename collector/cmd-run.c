@@ -30,7 +30,7 @@
 #include "progress.h"
 #include "prune.h"
 #include "runcmd.h"
-#include "series.h"
+#include "patchset.h"
 #include "sha256.h"
 
 /* not_run documents of failed builds: the highest boot index a document may carry */

@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "commands.h"
-#include "series.h"
+#include "patchset.h"
 
 int cmd_series(int argc, char **argv)
 {

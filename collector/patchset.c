@@ -1,5 +1,5 @@
 /* Turning a range or an mbox into the list of commits to measure (git through runcmd only). */
-#include "series.h"
+#include "patchset.h"
 #include "runcmd.h"
 #include "sha256.h"
 #include <stdio.h>

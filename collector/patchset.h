@@ -1,5 +1,5 @@
-#ifndef FW_SERIES_H
-#define FW_SERIES_H
+#ifndef FW_PATCHSET_H
+#define FW_PATCHSET_H
 #include "strbuf.h"
 
 /*
