@@ -21,12 +21,26 @@ endif
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DFW_VERSION='"$(VERSION)"' \
-             -Ilib -Ischema -Ianalysis -Iserver -Icollector $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+             $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 ifdef SANITIZE
 ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS    += -fsanitize=$(SANITIZE)
 endif
+
+# Layers: each folder's sources see only the headers of their own folder and
+# of the folders below (lib <- schema <- analysis <- server, collector); server/
+# and collector/ never see each other. `make check-layers` proves it.
+INC_lib       := -Ilib
+INC_schema    := -Ischema $(INC_lib)
+INC_analysis  := -Ianalysis $(INC_schema)
+INC_server    := -Iserver $(INC_analysis)
+INC_collector := -Icollector $(INC_analysis)
+INC_guest     := -Ilib
+INC_all       := -Iserver -Icollector $(INC_analysis)
+# The include flags of a source file: those of its top folder (server/x.c -> INC_server),
+# given before ALL_CFLAGS so that our headers come before pkg-config's folders.
+layer_inc = $(INC_$(firstword $(subst /, ,$(1))))
 
 LIB_SRC     := $(wildcard lib/*.c schema/*.c)
 ANALYSIS_SRC := $(wildcard analysis/*.c)
@@ -57,7 +71,7 @@ deps:
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(call layer_inc,$<) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 # Migrations are compiled in: schema/migrations/NNNN-*.sql become C strings.
 $(BUILD)/gen/migrations.c: $(MIGRATIONS) schema/gen-migrations.sh
@@ -65,7 +79,7 @@ $(BUILD)/gen/migrations.c: $(MIGRATIONS) schema/gen-migrations.sh
 	sh schema/gen-migrations.sh $(MIGRATIONS) > $@.tmp && mv $@.tmp $@
 $(BUILD)/obj/gen/migrations.o: $(BUILD)/gen/migrations.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(INC_schema) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/libfw.a: $(LIB_OBJ) $(BUILD)/obj/gen/migrations.o
 	@rm -f $@
@@ -86,19 +100,19 @@ $(BUILD)/foliowatch-collect: $(BUILD)/obj/collector/main.o $(BUILD)/libfwcollect
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
+	$(CC) -Itests/unit $(INC_all) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
 
 # The guest init runs as PID 1 in an initramfs: static, no sanitizers.
 $(BUILD)/guest/fw-init: $(GUEST_SRC) lib/crc32.c $(wildcard kernel/guest/*.h) lib/crc32.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE -Ilib -static -o $@ $(GUEST_SRC) lib/crc32.c -lpthread
+	$(CC) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE $(INC_guest) -static -o $@ $(GUEST_SRC) lib/crc32.c -lpthread
 
 # A tiny static init for testing boots without the real guest (tests/t3*.sh): no sanitizers.
 TEST_INIT := $(BUILD)/tests/fw-test-init
 all: $(TEST_INIT)
 $(TEST_INIT): tests/data/fw-test-init.c lib/crc32.c lib/crc32.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE -Ilib -static -o $@ tests/data/fw-test-init.c lib/crc32.c
+	$(CC) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE $(INC_guest) -static -o $@ tests/data/fw-test-init.c lib/crc32.c
 
 # Tests. test-quick: no kernel (the inner loop). test: everything, one prove summary.
 QUICK_TESTS  = $(sort $(filter-out $(wildcard tests/t3*.sh tests/t4*.sh),$(wildcard tests/t*.sh)))
@@ -129,7 +143,7 @@ fuzz:
 	$(FUZZ_MAKE) build/fuzz/libfw.a build/fuzz/libfwanalysis.a build/fuzz/libfwserver.a build/fuzz/libfwcollect.a
 	$(FUZZ_MAKE) $(FUZZ_BIN)
 build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c build/fuzz/libfw.a build/fuzz/libfwanalysis.a build/fuzz/libfwserver.a build/fuzz/libfwcollect.a
-	clang $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libfwserver.a build/fuzz/libfwcollect.a build/fuzz/libfwanalysis.a build/fuzz/libfw.a $(LIBS)
+	clang $(INC_all) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libfwserver.a build/fuzz/libfwcollect.a build/fuzz/libfwanalysis.a build/fuzz/libfw.a $(LIBS)
 fuzz-smoke: fuzz
 	sh tests/fuzz/smoke.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
 
@@ -138,7 +152,7 @@ fuzz-smoke: fuzz
 BENCH_BIN := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libfwserver.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
+	$(CC) $(INC_server) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
 bench: all $(BENCH_BIN)
 	@for b in $(filter $(BUILD)/bench/bench-%,$(BENCH_BIN)); do echo "== $$b"; $$b || exit 1; done
 	@for s in $(wildcard tests/bench/*.sh); do echo "== $$s"; bash $$s || exit 1; done
