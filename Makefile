@@ -62,7 +62,7 @@ ifneq ($(GUEST_SRC),)
 PROGRAMS += $(BUILD)/guest/fw-init
 endif
 
-.PHONY: all deps test test-quick test-unit test-asan test-kernel demo bench fuzz fuzz-smoke clean
+.PHONY: all deps check-layers test test-quick test-unit test-asan test-kernel demo bench fuzz fuzz-smoke clean
 all: $(PROGRAMS) $(UNIT_BIN)
 
 # Install build, test and demo dependencies when something is missing.
@@ -103,16 +103,17 @@ $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a 
 	$(CC) -Itests/unit $(INC_all) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
 
 # The guest init runs as PID 1 in an initramfs: static, no sanitizers.
+GUEST_CFLAGS = $(INC_guest) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE
 $(BUILD)/guest/fw-init: $(GUEST_SRC) lib/crc32.c $(wildcard kernel/guest/*.h) lib/crc32.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE $(INC_guest) -static -o $@ $(GUEST_SRC) lib/crc32.c -lpthread
+	$(CC) $(GUEST_CFLAGS) -static -o $@ $(GUEST_SRC) lib/crc32.c -lpthread
 
 # A tiny static init for testing boots without the real guest (tests/t3*.sh): no sanitizers.
 TEST_INIT := $(BUILD)/tests/fw-test-init
 all: $(TEST_INIT)
 $(TEST_INIT): tests/data/fw-test-init.c lib/crc32.c lib/crc32.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE $(INC_guest) -static -o $@ tests/data/fw-test-init.c lib/crc32.c
+	$(CC) $(GUEST_CFLAGS) -static -o $@ tests/data/fw-test-init.c lib/crc32.c
 
 # Tests. test-quick: no kernel (the inner loop). test: everything, one prove summary.
 QUICK_TESTS  = $(sort $(filter-out $(wildcard tests/t3*.sh tests/t4*.sh),$(wildcard tests/t*.sh)))
@@ -120,12 +121,27 @@ KERNEL_TESTS = $(sort $(wildcard tests/t3*.sh tests/t4*.sh))
 PROVE = prove --timer --failures --exec 'sh tests/lib/run-one.sh'
 export BUILD
 
+# Layering: probes compiled with each folder's own flags, and the symbols each
+# folder's objects use (tests/check-layers.sh).
+check-layers: export FW_CC = $(CC)
+check-layers: export FW_BUILD = $(BUILD)
+check-layers: export FW_LAYER_lib = $(INC_lib) $(ALL_CFLAGS)
+check-layers: export FW_LAYER_schema = $(INC_schema) $(ALL_CFLAGS)
+check-layers: export FW_LAYER_analysis = $(INC_analysis) $(ALL_CFLAGS)
+check-layers: export FW_LAYER_server = $(INC_server) $(ALL_CFLAGS)
+check-layers: export FW_LAYER_collector = $(INC_collector) $(ALL_CFLAGS)
+check-layers: export FW_LAYER_guest = $(GUEST_CFLAGS)
+check-layers: $(LIB_OBJ) $(ANALYSIS_OBJ) $(SERVER_OBJ) $(COLLECT_OBJ) $(BUILD)/obj/server/main.o $(BUILD)/obj/collector/main.o
+	@sh tests/check-layers.sh
+
 test-quick: all
+	$(MAKE) check-layers
 	$(PROVE) $(UNIT_BIN) $(QUICK_TESTS)
 test-kernel: all
 	$(PROVE) $(KERNEL_TESTS)
 test: deps
 	$(MAKE) all
+	$(MAKE) check-layers
 	$(MAKE) test-asan
 	$(PROVE) $(UNIT_BIN) $(QUICK_TESTS) $(KERNEL_TESTS)
 # Unit tests and the server's tests (no kernel) under ASan/UBSan, in a build dir of their own.
