@@ -1,10 +1,13 @@
 # foliowatch: plain Makefile, dependencies through pkg-config.
 # Sources are picked up by folder, so adding a file needs no edit here:
-#   schema/*.c      -> build/libfw.a        (data layer + shared helpers)
+#   lib/*.c schema/*.c -> build/libfw.a       (general helpers + data layer)
+#   analysis/*.c    -> build/libfwanalysis.a     (statistics, verdicts, regressions, report)
 #   server/*.c      -> build/foliowatch-server   (server/main.c holds main)
 #   collector/*.c   -> build/foliowatch-collect  (collector/main.c holds main)
 #   kernel/guest/*.c-> build/guest/fw-init  (static guest init, with lib/crc32.c)
-#   tests/unit/test-*.c -> build/tests/test-*   (each links libfw + server/collector objects)
+#   tests/unit/test-*.c -> build/tests/test-*   (each links libfw, libfwanalysis + server/collector objects)
+# Layers (include paths per folder, checked by `make check-layers`):
+#   lib <- schema <- analysis <- server, collector; server and collector never see each other.
 
 CC      ?= cc
 PKGS    := libmicrohttpd sqlite3 libcjson zlib
@@ -29,8 +32,8 @@ LDFLAGS    += -fsanitize=$(SANITIZE)
 endif
 
 # Layers: each folder's sources see only the headers of their own folder and
-# of the folders below (lib <- schema <- analysis <- server, collector); server/
-# and collector/ never see each other. `make check-layers` proves it.
+# of the layers under it (lib <- schema <- analysis <- server, collector);
+# server/ and collector/ never see each other. `make check-layers` checks it.
 INC_lib       := -Ilib
 INC_schema    := -Ischema $(INC_lib)
 INC_analysis  := -Ianalysis $(INC_schema)
