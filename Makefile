@@ -127,13 +127,17 @@ export BUILD
 # Layering: probes compiled with each folder's own flags, and the symbols each
 # folder's objects use (tests/check-layers.sh).
 check-layers: export FW_CC = $(CC)
-check-layers: export FW_BUILD = $(BUILD)
 check-layers: export FW_LAYER_lib = $(INC_lib) $(ALL_CFLAGS)
 check-layers: export FW_LAYER_schema = $(INC_schema) $(ALL_CFLAGS)
 check-layers: export FW_LAYER_analysis = $(INC_analysis) $(ALL_CFLAGS)
 check-layers: export FW_LAYER_server = $(INC_server) $(ALL_CFLAGS)
 check-layers: export FW_LAYER_collector = $(INC_collector) $(ALL_CFLAGS)
 check-layers: export FW_LAYER_guest = $(GUEST_CFLAGS)
+check-layers: export FW_OBJ_lib = $(call obj,$(wildcard lib/*.c))
+check-layers: export FW_OBJ_schema = $(call obj,$(wildcard schema/*.c))
+check-layers: export FW_OBJ_analysis = $(ANALYSIS_OBJ)
+check-layers: export FW_OBJ_server = $(SERVER_OBJ) $(BUILD)/obj/server/main.o
+check-layers: export FW_OBJ_collector = $(COLLECT_OBJ) $(BUILD)/obj/collector/main.o
 check-layers: $(LIB_OBJ) $(ANALYSIS_OBJ) $(SERVER_OBJ) $(COLLECT_OBJ) $(BUILD)/obj/server/main.o $(BUILD)/obj/collector/main.o
 	@sh tests/check-layers.sh
 

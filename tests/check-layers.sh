@@ -9,13 +9,13 @@
 #    the check-layers target). An include across a forbidden layer must fail
 #    with "header not found"; an allowed include must compile, so a broken
 #    probe or broken flags cannot pass for a good layering.
-# 2. Symbols: the objects of each folder (FW_BUILD/obj/<folder>/*.o) must not
+# 2. Symbols: the objects of each folder (FW_OBJ_<folder>) must not
 #    use a symbol that only a folder above or beside it defines (a prototype
 #    written by hand would get past the headers), and lib/ must not use
 #    sqlite, cJSON or libmicrohttpd, nor schema/, analysis/ or collector/ use
 #    libmicrohttpd.
 set -u
-: "${FW_CC:?run through make check-layers}" "${FW_BUILD:?run through make check-layers}"
+: "${FW_CC:?run through make check-layers}"
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/fw-layers.XXXXXX") || exit 2
 trap 'rm -rf "$tmp"' EXIT
 fail=0 n=0
@@ -72,20 +72,27 @@ for h in http.h routes.h ui.h series-db.h; do probe collector no $h; done
 probe guest ok crc32.h
 for h in fw-db.h stats.h http.h measure.h; do probe guest no $h; done
 
-# Symbols. defs FOLDER: global symbols its objects define.
+# Symbols, of the objects the Makefile builds from each folder's sources
+# (FW_OBJ_<folder>; not a glob of build/obj, which may hold objects of files
+# since moved). defs FOLDER: the global symbols its objects define.
+objs() { eval "printf '%s\n' \${FW_OBJ_$1:?no objects for $1}"; }
 for f in lib schema analysis server collector; do
-	ls "$FW_BUILD/obj/$f"/*.o >/dev/null 2>&1 && continue
-	echo "check-layers: FAIL: no objects in $FW_BUILD/obj/$f (build first)"
-	exit 1
+	for o in $(objs $f); do
+		[ -f "$o" ] && continue
+		echo "check-layers: FAIL: $o missing (build first)"
+		exit 1
+	done
 done
 defs() {
-	nm -g --defined-only "$FW_BUILD/obj/$1"/*.o | awk 'NF == 3 { print $3 }' | sort -u
+	# shellcheck disable=SC2046
+	nm -g --defined-only $(objs "$1") | awk 'NF == 3 { print $3 }' | sort -u
 }
 # uses FOLDER FORBIDDEN-FOLDERS [EXTRA-REGEX]: symbols FOLDER uses that only they define.
 uses() {
 	folder=$1 above=$2 extra=${3:-}
 	n=$((n + 1))
-	nm -g -u "$FW_BUILD/obj/$folder"/*.o | awk 'NF { print $NF }' | sort -u >"$tmp/und"
+	# shellcheck disable=SC2046
+	nm -g -u $(objs "$folder") | awk 'NF { print $NF }' | sort -u >"$tmp/und"
 	: >"$tmp/bad"
 	for f in $above; do
 		defs "$f" >"$tmp/def"
