@@ -39,7 +39,9 @@ INC_schema    := -Ischema $(INC_lib)
 INC_analysis  := -Ianalysis $(INC_schema)
 INC_server    := -Iserver $(INC_analysis)
 INC_collector := -Icollector $(INC_analysis)
+# kernel/guest/ and tests/data/ share only crc32 with the host side.
 INC_guest     := -Ilib
+# tests/unit/ and tests/fuzz/ link both programs' code and see every folder.
 INC_all       := -Iserver -Icollector $(INC_analysis)
 # The include flags of a source file: those of its top folder (server/x.c -> INC_server),
 # given before ALL_CFLAGS so that our headers come before pkg-config's folders.
