@@ -9,7 +9,7 @@
 #include "ingest.h"
 #include "lock.h"
 #include "measure.h"
-#include "rundoc.h"
+#include "run-doc-build.h"
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>

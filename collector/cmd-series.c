@@ -6,7 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "commands.h"
-#include "series.h"
+#include "patchset.h"
 
 int cmd_series(int argc, char **argv)
 {
@@ -19,7 +19,7 @@ int cmd_series(int argc, char **argv)
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *tree = ".", *range = NULL, *base = NULL, *mbox = NULL, *worktree = NULL;
-	struct fw_series s = { 0 };
+	struct fw_patchset s = { 0 };
 	struct strbuf err = STRBUF_INIT;
 	int opt, ret = 1;
 
@@ -35,8 +35,8 @@ int cmd_series(int argc, char **argv)
 	}
 	if (range ? (mbox || base) : !(mbox && base && worktree))
 		goto usage;
-	if (range ? series_from_range(&s, tree, range, &err)
-		  : series_from_mbox(&s, tree, base, mbox, worktree, &err)) {
+	if (range ? patchset_from_range(&s, tree, range, &err)
+		  : patchset_from_mbox(&s, tree, base, mbox, worktree, &err)) {
 		fprintf(stderr, "series: %s\n", err.buf);
 		goto cleanup;
 	}
@@ -50,7 +50,7 @@ usage:
 			"--base REV --mbox FILE --worktree DIR)\n");
 	ret = 2;
 cleanup:
-	series_release(&s);
+	patchset_release(&s);
 	strbuf_release(&err);
 	return ret;
 }

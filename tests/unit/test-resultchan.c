@@ -3,9 +3,9 @@
  * other kind gives a named reason and no numbers. */
 #include "tap.h"
 #include "resultchan.h"
-#include "rundoc.h"
+#include "run-doc-build.h"
 #include "crc32.h"
-#include "rundoc-ref.h"
+#include "run-doc-ref.h"
 #include <stdlib.h>
 #include <time.h>
 

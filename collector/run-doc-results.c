@@ -1,12 +1,12 @@
 /*
- * The results array of a run document from a complete capture (see rundoc.h):
+ * The results array of a run document from a complete capture (see run-doc-build.h):
  * one result per (workload, variant, metric), in order of first sample, with
  * its params, per-round counters and errors. A capture may hold 200,000
  * records, so records are sorted into groups once (O(R log R)) rather than
  * rescanned per sample; tests/unit/test-resultchan.c checks the output against
- * the old scanning code (tests/unit/rundoc-ref.h) on random captures.
+ * the old scanning code (tests/unit/run-doc-ref.h) on random captures.
  */
-#include "rundoc.h"
+#include "run-doc-build.h"
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
