@@ -206,10 +206,10 @@ void fw_usage_print(FILE *f, const struct fw_usage *u)
 		fputs("\nExamples:\n", f);
 		for (const char *l = u->examples; *l;) {
 			size_t len = strcspn(l, "\n");
-			if (*l == '#')
+			if (*l == '#' || *l == ' ') /* a comment, or the continuation of a long command */
 				fprintf(f, "  %.*s\n", (int)len, l);
 			else
-				fprintf(f, "  %s %s %.*s\n", u->prog, u->cmd, (int)len, l);
+				fprintf(f, "  %s %s%s%.*s\n", u->prog, u->cmd, len ? " " : "", (int)len, l);
 			l += len;
 			if (*l)
 				l++;

@@ -38,7 +38,8 @@ struct fw_usage {
 	const char *synopsis; /* what follows "usage: PROG CMD "; '\n' starts an alternative form */
 	const char *about;    /* what the command does, a few lines */
 	const struct fw_option *opts;
-	const char *examples; /* command lines without PROG, one per line; "# ..." lines are comments */
+	const char *examples; /* command lines without PROG CMD, one per line; lines starting with
+				 "#" (a comment) or " " (a continuation) are printed as they are */
 };
 
 struct fw_getopt {
