@@ -295,11 +295,7 @@ int cmd_export(int argc, char **argv)
 		goto usage;
 	}
 	/* Export reads an existing DB; opening would otherwise create an empty one. */
-	if (access(dbpath, R_OK)) {
-		fprintf(stderr, "export: %s: %s\n", dbpath, strerror(errno));
-		goto cleanup;
-	}
-	ex.ui.db = fw_db_open(dbpath, &err);
+	ex.ui.db = fw_db_open_existing(dbpath, &err);
 	if (!ex.ui.db) {
 		fprintf(stderr, "export: %s\n", err.buf);
 		goto cleanup;

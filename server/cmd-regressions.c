@@ -136,7 +136,7 @@ int cmd_regressions(int argc, char **argv)
 		fw_usage_error(&usage, "--by goes with --set ID");
 		goto usage;
 	}
-	db = fw_db_open(dbpath, &err);
+	db = fw_db_open_existing(dbpath, &err);
 	if (!db) {
 		fprintf(stderr, "regressions: %s\n", err.buf);
 		goto cleanup;

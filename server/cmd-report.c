@@ -71,7 +71,7 @@ int cmd_report(int argc, char **argv)
 		fw_usage_error(&usage, "--series NAME is required");
 		goto usage;
 	}
-	db = fw_db_open(dbpath, &err);
+	db = fw_db_open_existing(dbpath, &err);
 	if (!db) {
 		fprintf(stderr, "report: %s\n", err.buf);
 		goto cleanup;

@@ -77,7 +77,8 @@ int cmd_token(int argc, char **argv)
 		fw_usage_error(&usage, "unexpected argument '%s'", argv[optind + 1]);
 		goto usage;
 	}
-	db = fw_db_open(dbpath, &err);
+	/* only add writes a new row: list and revoke on a mistyped --db must not create a DB */
+	db = !strcmp(verb, "add") ? fw_db_open(dbpath, &err) : fw_db_open_existing(dbpath, &err);
 	if (!db) {
 		fprintf(stderr, "token: %s\n", err.buf);
 		goto cleanup;
