@@ -68,7 +68,7 @@ int cmd_regressions(int argc, char **argv)
 		{ "json", 'j', no_argument, 'j', NULL, "off", "print the list as JSON" },
 		{ .help = "Changing a status:" },
 		{ "set", 'i', required_argument, 'i', "ID", "off", "change regression ID (the first column) to --status" },
-		{ "by", 'b', required_argument, 'b', "WHO", "required with --set", "who changes it (kept with it)" },
+		{ "by", 'b', required_argument, 'b', "WHO", "none", "who changes it, kept with it (required with --set)" },
 		{ 0 },
 	};
 	static const char *const statuses[] = { "new", "acknowledged", "fixed", "invalid", NULL };
@@ -159,6 +159,10 @@ int cmd_regressions(int argc, char **argv)
 		printf("%s\n", text ? text : "[]");
 		cJSON_free(text);
 	}
+	/* an empty list is an answer too: say so, on stderr (stdout stays one line per regression) */
+	if (!json && !cJSON_GetArraySize(list))
+		fprintf(stderr, "regressions: none%s%s%s%s\n", status ? " with status " : "", status ? status : "",
+			series ? " in series " : "", series ? series : "");
 	cJSON_ArrayForEach(r, list) {
 		if (!json)
 			printf("%.0f\t%s\t%s v%.0f\t%.12s\t%s/%s %s\t%+.1f%%\t(by %s at %s)\n", num_of(r, "id"),
