@@ -90,6 +90,9 @@ int cmd_token(int argc, char **argv)
 		if (rc == 0) {
 			/* The only time the clear token exists outside the client. */
 			printf("%s\n", tok.buf);
+			fflush(stdout);
+			fprintf(stderr, "token: added '%s'. This is the only time the token is shown (the database keeps "
+				"only its sha256): store it now, e.g. as the runner's --token-file\n", name);
 			ret = 0;
 		} else if (rc == 1) {
 			fprintf(stderr, "token: a token named '%s' exists (names stay taken after revoke: pick another name)\n", name);
