@@ -1,10 +1,13 @@
 # foliowatch: plain Makefile, dependencies through pkg-config.
 # Sources are picked up by folder, so adding a file needs no edit here:
-#   schema/*.c      -> build/libfw.a        (data layer + shared helpers)
+#   lib/*.c schema/*.c -> build/libfw.a       (general helpers + data layer)
+#   analysis/*.c    -> build/libfwanalysis.a     (statistics, verdicts, regressions, report)
 #   server/*.c      -> build/foliowatch-server   (server/main.c holds main)
 #   collector/*.c   -> build/foliowatch-collect  (collector/main.c holds main)
-#   kernel/guest/*.c-> build/guest/fw-init  (static guest init, with schema/crc32.c)
-#   tests/unit/test-*.c -> build/tests/test-*   (each links libfw + server/collector objects)
+#   kernel/guest/*.c-> build/guest/fw-init  (static guest init, with lib/crc32.c)
+#   tests/unit/test-*.c -> build/tests/test-*   (each links libfw, libfwanalysis + server/collector objects)
+# Layers (include paths per folder, checked by `make check-layers`):
+#   lib <- schema <- analysis <- server, collector; server and collector never see each other.
 
 CC      ?= cc
 PKGS    := libmicrohttpd sqlite3 libcjson zlib
@@ -21,14 +24,31 @@ endif
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DFW_VERSION='"$(VERSION)"' \
-             -Ischema -Iserver -Icollector $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
+             $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
 LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
 ifdef SANITIZE
 ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS    += -fsanitize=$(SANITIZE)
 endif
 
-LIB_SRC     := $(wildcard schema/*.c)
+# Layers: each folder's sources see only the headers of their own folder and
+# of the layers under it (lib <- schema <- analysis <- server, collector);
+# server/ and collector/ never see each other. `make check-layers` checks it.
+INC_lib       := -Ilib
+INC_schema    := -Ischema $(INC_lib)
+INC_analysis  := -Ianalysis $(INC_schema)
+INC_server    := -Iserver $(INC_analysis)
+INC_collector := -Icollector $(INC_analysis)
+# kernel/guest/ and tests/data/ share only crc32 with the host side.
+INC_guest     := -Ilib
+# tests/unit/ and tests/fuzz/ link both programs' code and see every folder.
+INC_all       := -Iserver -Icollector $(INC_analysis)
+# The include flags of a source file: those of its top folder (server/x.c -> INC_server),
+# given before ALL_CFLAGS so that our headers come before pkg-config's folders.
+layer_inc = $(INC_$(firstword $(subst /, ,$(1))))
+
+LIB_SRC     := $(wildcard lib/*.c schema/*.c)
+ANALYSIS_SRC := $(wildcard analysis/*.c)
 SERVER_SRC  := $(filter-out server/main.c,$(wildcard server/*.c))
 COLLECT_SRC := $(filter-out collector/main.c,$(wildcard collector/*.c))
 GUEST_SRC   := $(wildcard kernel/guest/*.c)
@@ -36,6 +56,7 @@ UNIT_SRC    := $(wildcard tests/unit/test-*.c)
 
 obj = $(patsubst %.c,$(BUILD)/obj/%.o,$(1))
 LIB_OBJ     := $(call obj,$(LIB_SRC))
+ANALYSIS_OBJ := $(call obj,$(ANALYSIS_SRC))
 SERVER_OBJ  := $(call obj,$(SERVER_SRC))
 COLLECT_OBJ := $(call obj,$(COLLECT_SRC))
 UNIT_BIN    := $(patsubst tests/unit/%.c,$(BUILD)/tests/%,$(UNIT_SRC))
@@ -46,7 +67,7 @@ ifneq ($(GUEST_SRC),)
 PROGRAMS += $(BUILD)/guest/fw-init
 endif
 
-.PHONY: all deps test test-quick test-unit test-asan test-kernel demo bench fuzz fuzz-smoke clean
+.PHONY: all deps check-layers test test-quick test-unit test-asan test-kernel demo bench bench-build fuzz fuzz-smoke clean
 all: $(PROGRAMS) $(UNIT_BIN)
 
 # Install build, test and demo dependencies when something is missing.
@@ -55,7 +76,7 @@ deps:
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	$(CC) $(call layer_inc,$<) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 # Migrations are compiled in: schema/migrations/NNNN-*.sql become C strings.
 $(BUILD)/gen/migrations.c: $(MIGRATIONS) schema/gen-migrations.sh
@@ -63,9 +84,12 @@ $(BUILD)/gen/migrations.c: $(MIGRATIONS) schema/gen-migrations.sh
 	sh schema/gen-migrations.sh $(MIGRATIONS) > $@.tmp && mv $@.tmp $@
 $(BUILD)/obj/gen/migrations.o: $(BUILD)/gen/migrations.c
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -c $< -o $@
+	$(CC) $(INC_schema) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/libfw.a: $(LIB_OBJ) $(BUILD)/obj/gen/migrations.o
+	@rm -f $@
+	$(AR) rcs $@ $^
+$(BUILD)/libfwanalysis.a: $(ANALYSIS_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 $(BUILD)/libfwserver.a: $(SERVER_OBJ)
@@ -75,25 +99,26 @@ $(BUILD)/libfwcollect.a: $(COLLECT_OBJ)
 	@rm -f $@
 	$(AR) rcs $@ $^
 
-$(BUILD)/foliowatch-server: $(BUILD)/obj/server/main.o $(BUILD)/libfwserver.a $(BUILD)/libfw.a
+$(BUILD)/foliowatch-server: $(BUILD)/obj/server/main.o $(BUILD)/libfwserver.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
-$(BUILD)/foliowatch-collect: $(BUILD)/obj/collector/main.o $(BUILD)/libfwcollect.a $(BUILD)/libfw.a
+$(BUILD)/foliowatch-collect: $(BUILD)/obj/collector/main.o $(BUILD)/libfwcollect.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a
 	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
-$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a $(BUILD)/libfw.a
+$(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -Itests/unit -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
+	$(CC) -Itests/unit $(INC_all) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
 
 # The guest init runs as PID 1 in an initramfs: static, no sanitizers.
-$(BUILD)/guest/fw-init: $(GUEST_SRC) schema/crc32.c $(wildcard kernel/guest/*.h) schema/crc32.h
+GUEST_CFLAGS = $(INC_guest) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE
+$(BUILD)/guest/fw-init: $(GUEST_SRC) lib/crc32.c $(wildcard kernel/guest/*.h) lib/crc32.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE -Ischema -static -o $@ $(GUEST_SRC) schema/crc32.c -lpthread
+	$(CC) $(GUEST_CFLAGS) -static -o $@ $(GUEST_SRC) lib/crc32.c -lpthread
 
 # A tiny static init for testing boots without the real guest (tests/t3*.sh): no sanitizers.
 TEST_INIT := $(BUILD)/tests/fw-test-init
 all: $(TEST_INIT)
-$(TEST_INIT): tests/data/fw-test-init.c schema/crc32.c schema/crc32.h
+$(TEST_INIT): tests/data/fw-test-init.c lib/crc32.c lib/crc32.h
 	@mkdir -p $(dir $@)
-	$(CC) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE -Ischema -static -o $@ tests/data/fw-test-init.c schema/crc32.c
+	$(CC) $(GUEST_CFLAGS) -static -o $@ tests/data/fw-test-init.c lib/crc32.c
 
 # Tests. test-quick: no kernel (the inner loop). test: everything, one prove summary.
 QUICK_TESTS  = $(sort $(filter-out $(wildcard tests/t3*.sh tests/t4*.sh),$(wildcard tests/t*.sh)))
@@ -101,14 +126,40 @@ KERNEL_TESTS = $(sort $(wildcard tests/t3*.sh tests/t4*.sh))
 PROVE = prove --timer --failures --exec 'sh tests/lib/run-one.sh'
 export BUILD
 
+# Layering: probes compiled with each folder's own flags, and the symbols each
+# folder's objects use (tests/check-layers.sh).
+check-layers: export FW_CC = $(CC)
+check-layers: export FW_LAYER_lib = $(INC_lib) $(ALL_CFLAGS)
+check-layers: export FW_LAYER_schema = $(INC_schema) $(ALL_CFLAGS)
+check-layers: export FW_LAYER_analysis = $(INC_analysis) $(ALL_CFLAGS)
+check-layers: export FW_LAYER_server = $(INC_server) $(ALL_CFLAGS)
+check-layers: export FW_LAYER_collector = $(INC_collector) $(ALL_CFLAGS)
+check-layers: export FW_LAYER_guest = $(GUEST_CFLAGS)
+check-layers: export FW_OBJ_lib = $(call obj,$(wildcard lib/*.c))
+check-layers: export FW_OBJ_schema = $(call obj,$(wildcard schema/*.c))
+check-layers: export FW_OBJ_analysis = $(ANALYSIS_OBJ)
+check-layers: export FW_OBJ_server = $(SERVER_OBJ) $(BUILD)/obj/server/main.o
+check-layers: export FW_OBJ_collector = $(COLLECT_OBJ) $(BUILD)/obj/collector/main.o
+check-layers: $(LIB_OBJ) $(ANALYSIS_OBJ) $(SERVER_OBJ) $(COLLECT_OBJ) $(BUILD)/obj/server/main.o $(BUILD)/obj/collector/main.o
+	@sh tests/check-layers.sh
+
 test-quick: all
+	$(MAKE) check-layers
 	$(PROVE) $(UNIT_BIN) $(QUICK_TESTS)
 test-kernel: all
 	$(PROVE) $(KERNEL_TESTS)
+# The last pass runs under strace (execve only, seccomp-filtered: cheap) and every
+# program it ran must come from ci/install-deps.sh (ci/check-exec-deps.py).
+# LeakSanitizer cannot run under ptrace: leaks are checked in the untraced ASan pass.
+EXEC_TRACE = $(BUILD)/exec-trace.log
+STRACE_EXEC = strace -f --seccomp-bpf -qq -z -e trace=execve,execveat -e signal=none -o $(EXEC_TRACE)
 test: deps
-	$(MAKE) all
+	$(MAKE) all bench-build
+	$(MAKE) check-layers
 	$(MAKE) test-asan
-	$(PROVE) $(UNIT_BIN) $(QUICK_TESTS) $(KERNEL_TESTS)
+	rm -f $(EXEC_TRACE)
+	ASAN_OPTIONS=detect_leaks=0 $(STRACE_EXEC) $(PROVE) $(UNIT_BIN) $(QUICK_TESTS) $(KERNEL_TESTS)
+	/usr/bin/python3 ci/check-exec-deps.py $(EXEC_TRACE)
 # Unit tests and the server's tests (no kernel) under ASan/UBSan, in a build dir of their own.
 test-asan:
 	$(MAKE) BUILD=build/asan SANITIZE=address,undefined OPT='-O1 -g' all
@@ -121,19 +172,20 @@ FUZZ_SECONDS ?= 20
 FUZZ_MAKE     = $(MAKE) BUILD=build/fuzz CC=clang WERROR=0 SANITIZE=address,undefined \
 		OPT='-O1 -g -fsanitize=fuzzer-no-link'
 fuzz:
-	$(FUZZ_MAKE) build/fuzz/libfw.a build/fuzz/libfwserver.a build/fuzz/libfwcollect.a
+	$(FUZZ_MAKE) build/fuzz/libfw.a build/fuzz/libfwanalysis.a build/fuzz/libfwserver.a build/fuzz/libfwcollect.a
 	$(FUZZ_MAKE) $(FUZZ_BIN)
-build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c build/fuzz/libfw.a build/fuzz/libfwserver.a build/fuzz/libfwcollect.a
-	clang $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libfwserver.a build/fuzz/libfwcollect.a build/fuzz/libfw.a $(LIBS)
+build/fuzz/fuzz-%: tests/fuzz/fuzz-%.c build/fuzz/libfw.a build/fuzz/libfwanalysis.a build/fuzz/libfwserver.a build/fuzz/libfwcollect.a
+	clang $(INC_all) $(ALL_CFLAGS) -fsanitize=fuzzer -o $@ $< build/fuzz/libfwserver.a build/fuzz/libfwcollect.a build/fuzz/libfwanalysis.a build/fuzz/libfw.a $(LIBS)
 fuzz-smoke: fuzz
 	sh tests/fuzz/smoke.sh $(FUZZ_SECONDS) $(FUZZ_BIN)
 
 # Benchmarks (not tests): tests/bench/bench-*.c are programs run in turn,
 # tests/bench/*.sh scripts (they may use the other programs built here, e.g. hello).
 BENCH_BIN := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
-$(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libfwserver.a $(BUILD)/libfw.a
+$(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libfwserver.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a
 	@mkdir -p $(dir $@)
-	$(CC) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
+	$(CC) $(INC_server) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
+bench-build: $(BENCH_BIN)
 bench: all $(BENCH_BIN)
 	@for b in $(filter $(BUILD)/bench/bench-%,$(BENCH_BIN)); do echo "== $$b"; $$b || exit 1; done
 	@for s in $(wildcard tests/bench/*.sh); do echo "== $$s"; bash $$s || exit 1; done

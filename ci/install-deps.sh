@@ -1,6 +1,8 @@
 #!/bin/sh
 # Installs everything foliowatch needs to build, test and run the demo on
 # Debian 12. Idempotent: with --if-missing it does nothing when all is there.
+# --list prints the Debian packages and exits (ci/check-exec-deps.py reads it:
+# every program the tests run must come from one of them or from Essential).
 set -eu
 
 # build: compiler, pkg-config and the three libraries
@@ -10,8 +12,15 @@ DEB_KERNEL="linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio xz-utils 
             qemu-system-x86 fio e2fsprogs xfsprogs"
 # server, tests and benchmarks
 DEB_TEST="gnuplot-nox sqlite3 jq curl perl openssl gnutls-bin python3-scipy wrk clang libclang-rt-14-dev
-          valgrind nodejs chromium"
+          valgrind nodejs chromium
+          rsync strace"
+# rsync: gitlab-ci-local's shell executor copies the project with it (t4200);
+# strace: make test traces every execve for ci/check-exec-deps.py
 PACKAGES="$DEB_BUILD $DEB_KERNEL $DEB_TEST"
+if [ "${1:-}" = "--list" ]; then
+	printf '%s\n' $PACKAGES
+	exit 0
+fi
 
 missing=""
 for p in $PACKAGES; do

@@ -10,7 +10,7 @@
 #include "ingest.h"
 #include "lock.h"
 #include "measure.h"
-#include "rundoc.h"
+#include "run-doc-build.h"
 #include <errno.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -33,7 +33,8 @@ static const struct fw_option boot_options[] = {
 	{ "rounds", 0, required_argument, 'r', "N", "2", "samples per workload (1..1000)" },
 	{ "accel", 0, required_argument, 'a', "MODE", "auto", "auto, kvm, tcg or icount (auto: kvm if a test boot works)" },
 	{ "timeout", 0, required_argument, 'T', "SECONDS", "900", "kill the guest after this long" },
-	{ "vcpus", 0, required_argument, 'v', "N", "2", "guest CPUs (1..256)" },
+	{ "vcpus", 0, required_argument, 'v', "N", "the usable CPUs under kvm (at most 64), 2 otherwise",
+	  "guest CPUs (1..256)" },
 	{ "memory", 0, required_argument, 'M', "MiB", "2048", "guest memory (64..1048576)" },
 	{ "append", 0, required_argument, 'A', "ARGS", "none", "more kernel command line arguments" },
 	{ "init", 0, required_argument, 'i', "PATH", "guest/fw-init beside this program", "the guest's init program" },
@@ -88,7 +89,7 @@ int cmd_boot(int argc, char **argv)
 	o.profile = "quick";
 	o.accel = "auto";
 	o.rounds = 2;
-	o.vcpus = 2;
+	o.vcpus = 0; /* decided with the accelerator: fw_default_vcpus() */
 	o.memory_mib = 2048;
 	o.timeout = 900;
 	o.virtfs = 1;
@@ -151,6 +152,8 @@ int cmd_boot(int argc, char **argv)
 		accel = fw_probe_auto(o.kernel);
 	else
 		fw_accel_parse(o.accel, &accel); /* checked above */
+	if (!o.vcpus)
+		o.vcpus = fw_default_vcpus(accel, fw_usable_cpus());
 	if (fw_kernel_facts(o.kernel, &k))
 		goto cleanup;
 	fw_hostfacts_collect(&host, o.host, NULL);

@@ -30,7 +30,7 @@
 #include "progress.h"
 #include "prune.h"
 #include "runcmd.h"
-#include "series.h"
+#include "patchset.h"
 #include "sha256.h"
 
 /* not_run documents of failed builds: the highest boot index a document may carry */
@@ -218,8 +218,8 @@ cleanup:
 	return ret;
 }
 
-static void fill_identity(struct fw_rundoc_facts *f, const struct run_opts *o, const struct fw_series *s,
-			  const struct fw_commit *c, const char *tree_name)
+static void fill_identity(struct fw_rundoc_facts *f, const struct run_opts *o, const struct fw_patchset *s,
+			  const struct fw_patchset_commit *c, const char *tree_name)
 {
 	f->origin = o->origin;
 	f->tree_name = tree_name;
@@ -246,12 +246,12 @@ static void fill_identity(struct fw_rundoc_facts *f, const struct run_opts *o, c
  * another collector (a second series, `watch`, `kernel`) using the same tree
  * must not check out another commit under a build in progress.
  */
-static void build_all(const struct run_opts *o, const struct fw_series *s, const char *cache,
+static void build_all(const struct run_opts *o, const struct fw_patchset *s, const char *cache,
 		      const char *checkout, const char *fragment, struct built *b, struct progress *pr)
 {
 	for (int i = 0; i < s->nr; i++) {
 		struct strbuf err = STRBUF_INIT;
-		const struct fw_commit *c = &s->commits[i];
+		const struct fw_patchset_commit *c = &s->commits[i];
 		struct fw_lock lock = { -1 };
 
 		fw_kbuild_init(&b[i].kb);
@@ -261,7 +261,7 @@ static void build_all(const struct run_opts *o, const struct fw_series *s, const
 			strbuf_addstr(&b[i].log_tail, "cannot take the host lock for checkout and build");
 			continue;
 		}
-		if (series_checkout(s->tree, checkout, c->sha, &err)) {
+		if (patchset_checkout(s->tree, checkout, c->sha, &err)) {
 			strbuf_addf(&b[i].log_tail, "checkout failed: %s", err.buf);
 			fprintf(stderr, "run: commit %.12s: checkout failed: %s\n", c->sha, err.buf);
 			strbuf_release(&err);
@@ -290,7 +290,7 @@ static void build_all(const struct run_opts *o, const struct fw_series *s, const
 
 /* A failed build becomes one not_run document (boot index 0), stored like any run. */
 static int record_failed_build(const struct run_opts *o, sqlite3 *db, const char *archive,
-			       const struct post_opts *po, const struct fw_series *s, int i,
+			       const struct post_opts *po, const struct fw_patchset *s, int i,
 			       const struct built *b, const struct fw_hostfacts *host, const char *accel,
 			       const char *tree_name)
 {
@@ -372,7 +372,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	o->accel = "auto";
 	o->rounds = 2;
 	o->boots = 1;
-	o->vcpus = 2;
+	o->vcpus = 0; /* decided with the accelerator: fw_default_vcpus() */
 	o->memory_mib = 2048;
 	o->revision = 1;
 	o->timeout = 900;
@@ -452,7 +452,7 @@ int cmd_run(int argc, char **argv)
 	struct strbuf cache = STRBUF_INIT, tree = STRBUF_INIT, checkout = STRBUF_INIT, err = STRBUF_INIT,
 		      fragment = STRBUF_INIT, archive = STRBUF_INIT, name = STRBUF_INIT, work = STRBUF_INIT,
 		      spool = STRBUF_INIT, head_ref = STRBUF_INIT, bootdir = STRBUF_INIT;
-	struct fw_series s = { 0 };
+	struct fw_patchset s = { 0 };
 	struct built *b = NULL;
 	struct plan_job *jobs = NULL;
 	struct fw_hostfacts host;
@@ -521,7 +521,7 @@ int cmd_run(int argc, char **argv)
 	safe_name(&name, o.series);
 	if (o.range) {
 		progress_step(&pr, "resolving %s", o.range);
-		if (series_from_range(&s, tree.buf, o.range, &err)) {
+		if (patchset_from_range(&s, tree.buf, o.range, &err)) {
 			fprintf(stderr, "run: %s\n", err.buf);
 			goto cleanup;
 		}
@@ -529,7 +529,7 @@ int cmd_run(int argc, char **argv)
 		struct strbuf amdir = STRBUF_INIT;
 		strbuf_addf(&amdir, "%s/am/%s", cache.buf, name.buf);
 		progress_step(&pr, "applying %s with git am", o.mbox);
-		int rc = series_from_mbox(&s, tree.buf, o.base ? o.base : "HEAD", o.mbox, amdir.buf, &err);
+		int rc = patchset_from_mbox(&s, tree.buf, o.base ? o.base : "HEAD", o.mbox, amdir.buf, &err);
 		strbuf_release(&amdir);
 		if (rc) {
 			fprintf(stderr, "run: %s; nothing measured\n", err.buf);
@@ -596,6 +596,8 @@ int cmd_run(int argc, char **argv)
 			}
 			break;
 		}
+	if (!o.vcpus)
+		o.vcpus = fw_default_vcpus(accel, fw_usable_cpus());
 	fw_hostfacts_collect(&host, o.host, NULL);
 	for (int i = 0; i < s.nr; i++)
 		if (!b[i].ok && record_failed_build(&o, db, archive.buf, &po, &s, i, &b[i], &host, fw_accel_name(accel),
@@ -606,7 +608,7 @@ int cmd_run(int argc, char **argv)
 	njobs = plan_jobs(&popt, jobs);
 	progress_begin_boots(&pr, njobs);
 	for (int j = 0; j < njobs; j++) {
-		const struct fw_commit *c = &s.commits[jobs[j].commit];
+		const struct fw_patchset_commit *c = &s.commits[jobs[j].commit];
 		struct built *bc = &b[jobs[j].commit];
 		struct fw_rundoc_facts f = { 0 };
 		struct fw_measure m = { 0 };
@@ -706,7 +708,7 @@ cleanup:
 		}
 	free(b);
 	free(jobs);
-	series_release(&s);
+	patchset_release(&s);
 	fw_db_close(db);
 	strbuf_release(&cache);
 	strbuf_release(&tree);

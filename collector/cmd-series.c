@@ -6,7 +6,7 @@
 #include <stdlib.h>
 #include "cmdopt.h"
 #include "commands.h"
-#include "series.h"
+#include "patchset.h"
 
 int cmd_series(int argc, char **argv)
 {
@@ -28,7 +28,7 @@ int cmd_series(int argc, char **argv)
 		"--tree ~/linux --base v6.12 --mbox my-series.mbox --worktree /tmp/fw-am" };
 	struct fw_getopt g = FW_GETOPT_INIT(&usage);
 	const char *tree = ".", *range = NULL, *base = NULL, *mbox = NULL, *worktree = NULL;
-	struct fw_series s = { 0 };
+	struct fw_patchset s = { 0 };
 	struct strbuf err = STRBUF_INIT;
 	int opt, ret = 1;
 
@@ -60,8 +60,8 @@ int cmd_series(int argc, char **argv)
 		fw_usage_error(&usage, "--mbox needs %s", !base ? "--base REV" : "--worktree DIR");
 		goto usage;
 	}
-	if (range ? series_from_range(&s, tree, range, &err)
-		  : series_from_mbox(&s, tree, base, mbox, worktree, &err)) {
+	if (range ? patchset_from_range(&s, tree, range, &err)
+		  : patchset_from_mbox(&s, tree, base, mbox, worktree, &err)) {
 		fprintf(stderr, "series: %s\n", err.buf);
 		goto cleanup;
 	}
@@ -73,7 +73,7 @@ int cmd_series(int argc, char **argv)
 usage: /* the message is out */
 	ret = 2;
 cleanup:
-	series_release(&s);
+	patchset_release(&s);
 	strbuf_release(&err);
 	return ret;
 }

@@ -2,7 +2,7 @@
 #define FW_MEASURE_H
 #include <cjson/cJSON.h>
 #include "qemu.h"
-#include "rundoc.h"
+#include "run-doc-build.h"
 #include "strbuf.h"
 
 /*

@@ -2,6 +2,7 @@
 #include "qemu.h"
 #include "runcmd.h"
 #include <errno.h>
+#include <sched.h>
 #include <fcntl.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -29,6 +30,25 @@ int fw_accel_parse(const char *s, enum fw_accel *out)
 			return 0;
 		}
 	return -1;
+}
+
+int fw_default_vcpus(enum fw_accel accel, int host_cpus)
+{
+	/* KVM: every CPU this process may use, up to the guest's NR_CPUS (64),
+	 * so a many-core runner shows the contention seed 001 measured. TCG and
+	 * icount: 2 (icount runs one vCPU at a time; more only slows the boot). */
+	if (accel == FW_ACCEL_KVM && host_cpus > 0)
+		return host_cpus > FW_GUEST_NR_CPUS ? FW_GUEST_NR_CPUS : host_cpus;
+	return 2;
+}
+
+int fw_usable_cpus(void)
+{
+	cpu_set_t set;
+
+	if (sched_getaffinity(0, sizeof(set), &set) < 0)
+		return 1;
+	return CPU_COUNT(&set);
 }
 
 const char *fw_boot_status_name(enum fw_boot_status s)

@@ -42,6 +42,11 @@ struct fw_boot {
 
 const char *fw_accel_name(enum fw_accel a);
 int fw_accel_parse(const char *s, enum fw_accel *out);   /* 0 or -1 */
+/* CONFIG_NR_CPUS of kernel/foliowatch.config: the guest uses no more. */
+#define FW_GUEST_NR_CPUS 64
+/* --vcpus when not given: the host's usable CPUs under KVM, else 2. */
+int fw_default_vcpus(enum fw_accel accel, int host_cpus);
+int fw_usable_cpus(void); /* CPUs in this process's affinity mask */
 const char *fw_boot_status_name(enum fw_boot_status s);
 
 /* Builds QEMU's argv; free with fw_qemu_argv_free. */

@@ -144,6 +144,44 @@ static int one_of(struct ctx *c, const cJSON *obj, const char *parent, const cha
 	return -1;
 }
 
+/*
+ * created_at: ISO 8601 UTC in the one form the collector writes,
+ * YYYY-MM-DDTHH:MM:SSZ, optionally with 1-9 digits of fractional seconds
+ * before the Z (JavaScript's toISOString() writes .sss). No offsets, not even
+ * +00:00, and no lowercase t/z, so stored times compare as text (to the
+ * second). The calendar is checked too (month lengths, leap years); seconds
+ * go to 60 (a leap second, as RFC 3339 allows).
+ */
+static int is_utc_time(const char *s)
+{
+	static const int mdays[] = { 31, 29, 31, 30, 31, 30, 31, 31, 30, 31, 30, 31 };
+	static const char shape[] = "dddd-dd-ddTdd:dd:dd";
+	const char *t;
+	int y, mo, d, n = 0;
+
+	for (int i = 0; shape[i]; i++)  /* stops at a NUL: no shape character is one */
+		if (shape[i] == 'd' ? (s[i] < '0' || s[i] > '9') : s[i] != shape[i])
+			return 0;
+	t = s + sizeof(shape) - 1;
+	if (*t == '.') {
+		while (t[1 + n] >= '0' && t[1 + n] <= '9')
+			n++;
+		if (n < 1 || n > 9)
+			return 0;
+		t += 1 + n;
+	}
+	if (strcmp(t, "Z"))
+		return 0;
+#define D2(i) ((s[i] - '0') * 10 + (s[(i) + 1] - '0'))
+	y = D2(0) * 100 + D2(2);
+	mo = D2(5);
+	d = D2(8);
+	if (mo < 1 || mo > 12 || d < 1 || d > mdays[mo - 1] || D2(11) > 23 || D2(14) > 59 || D2(17) > 60)
+		return 0;
+#undef D2
+	return !(mo == 2 && d == 29 && (y % 4 || (y % 100 == 0 && y % 400)));
+}
+
 static const char *const accels[] = { "kvm", "tcg", "icount", NULL };
 static const char *const build_statuses[] = { "ok", "failed", NULL };
 static const char *const boot_statuses[] = {
@@ -420,7 +458,14 @@ static int validate_fields(const cJSON *doc, struct fw_error *e)
 		fw_error_set(e, "origin", "only letters, digits, '.', '_' and '-' are allowed");
 		return -1;
 	}
-	STR(doc, "", "created_at", REQUIRED, 1, 40, TEXT);
+	const cJSON *created = get_string(c, doc, "", "created_at", REQUIRED, 1, 40, TEXT);
+	if (!created)
+		return -1;
+	if (!is_utc_time(created->valuestring)) {
+		fw_error_set(e, "created_at", "\"%.40s\" is not a UTC time YYYY-MM-DDTHH:MM:SSZ "
+			     "(ISO 8601, optional .fraction of seconds before the Z)", created->valuestring);
+		return -1;
+	}
 	STR(doc, "", "profile", REQUIRED, 1, 32, NAME_NO_SLASH);
 	NUM(doc, "", "boot_index", REQUIRED, 0, 100000, 1, NULL);
 	wl = cJSON_GetObjectItemCaseSensitive(doc, "workloads");

@@ -4,6 +4,8 @@
  *   [--threads N] [--timeout S] [--plot-cache-mb N] [--plot-cache-days N]
  * libmicrohttpd with an internal thread pool. SIGINT/SIGTERM: stop accepting,
  * let requests in flight (ingests included) finish, then stop.
+ * One server per address: the listening socket is ours (server/listen.c), bound
+ * without SO_REUSEPORT, so a second `serve` on the address exits 1 at start.
  */
 #include <arpa/inet.h>
 #include <errno.h>
@@ -21,6 +23,7 @@
 #include "commands.h"
 #include "fw-db.h"
 #include "http.h"
+#include "listen.h"
 #include "plot.h"
 
 static int parse_listen(const char *s, struct sockaddr_in *sa)
@@ -122,6 +125,8 @@ int cmd_serve(int argc, char **argv)
 	char real[PATH_MAX];
 	int opt, sig, ret = 1;
 	unsigned int flags;
+	int lfd = -1;
+	MHD_socket quiesced;
 
 	memset(&srv, 0, sizeof(srv));
 	pthread_mutex_init(&srv.pool_lock, NULL);
@@ -166,6 +171,15 @@ int cmd_serve(int argc, char **argv)
 		goto usage;
 	}
 	raise_fd_limit(maxconn, threads);
+	/*
+	 * Bind first: a second server on this address must fail before it opens
+	 * (and migrates) the DB or prunes a plot cache it may share with the first.
+	 */
+	lfd = fw_listen_open(&sa, &err);
+	if (lfd < 0) {
+		fprintf(stderr, "serve: %s\n", err.buf);
+		goto cleanup;
+	}
 	/* Open (and migrate) once up front so a bad DB fails here, not on the first request. */
 	db = fw_db_open(srv.dbpath, &err);
 	if (!db) {
@@ -218,21 +232,22 @@ int cmd_serve(int argc, char **argv)
 	if (certf)
 		flags |= MHD_USE_TLS;
 	d = MHD_start_daemon(flags, 0, NULL, NULL, fw_http_access, &srv,
-			     MHD_OPTION_SOCK_ADDR, (struct sockaddr *)&sa,
+			     MHD_OPTION_LISTEN_SOCKET, (MHD_socket)lfd,
 			     MHD_OPTION_THREAD_POOL_SIZE, threads,
 			     MHD_OPTION_CONNECTION_LIMIT, maxconn,
 			     MHD_OPTION_NOTIFY_CONNECTION, fw_conn_notify, &srv,
 			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, perip,
 			     MHD_OPTION_CONNECTION_TIMEOUT, timeout,
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
-			     MHD_OPTION_LISTENING_ADDRESS_REUSE, 1u,
 			     MHD_OPTION_NOTIFY_COMPLETED, fw_http_completed, &srv,
 			     MHD_OPTION_UNESCAPE_CALLBACK, fw_http_no_unescape, NULL,
 			     certf ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, cert.buf,
 			     MHD_OPTION_HTTPS_MEM_KEY, key.buf,
 			     MHD_OPTION_END);
 	if (!d) {
-		fprintf(stderr, "serve: cannot listen on %s\n", listen);
+		/* Some of MHD's failure paths close the socket, some do not: leave it to exit(). */
+		lfd = -1;
+		fprintf(stderr, "serve: libmicrohttpd did not start on %s\n", listen);
 		goto cleanup;
 	}
 	info = MHD_get_daemon_info(d, MHD_DAEMON_INFO_BIND_PORT);
@@ -246,18 +261,24 @@ int cmd_serve(int argc, char **argv)
 	} while (sig != SIGINT && sig != SIGTERM);
 	fprintf(stderr, "serve: signal %d: finishing requests in flight\n", sig);
 	/* Stop accepting; then wait (bounded) for running handlers, e.g. an ingest's COMMIT. */
-	MHD_quiesce_daemon(d);
+	quiesced = MHD_quiesce_daemon(d);
 	for (int i = 0; i < 100 && atomic_load(&srv.inflight) > 0; i++) {
 		struct timespec ts = { 0, 50 * 1000 * 1000 };
 
 		nanosleep(&ts, NULL);
 	}
 	MHD_stop_daemon(d);
+	/* After quiescing, closing the socket is ours, and only after MHD_stop_daemon. */
+	if (quiesced != MHD_INVALID_SOCKET)
+		close(quiesced);
+	lfd = -1;
 	ret = 0;
 	goto cleanup;
 usage: /* the message is out */
 	ret = 2;
 cleanup:
+	if (lfd >= 0)
+		close(lfd);
 	fw_rc_free(&srv);
 	fw_server_release(&srv);
 	free(srv.static_dir);

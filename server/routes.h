@@ -52,7 +52,7 @@ cJSON *fw_series_list_json(sqlite3 *db);
 /* URL of a metric's page ("page") or plot ("small", "big"), encoded (ui-series.c). */
 void ui_metric_link(struct strbuf *sb, const struct fw_series *s, const struct fw_metric *m, const char *kind);
 /*
- * The analysis of a series (server/analysis.h, cached in analysis_cache), or
+ * The analysis of a series (analysis/analysis.h, cached in analysis_cache), or
  * NULL when it cannot be computed: callers then show "not analysed".
  */
 cJSON *req_analysis(struct fw_req *r, const char *series, int revision);

@@ -63,6 +63,17 @@ is "$(post "$TMP_T/bad5.json" "$TOK")" 400 'bad boot status: 400'
 like "$(cat "$TMP_T/post.out")" '"field":"boot\.status"' '... field boot.status'
 is "$(post "$TMP_T/bad6.json" "$TOK")" 400 'not UTF-8: 400'
 like "$(cat "$TMP_T/post.out")" '^\{"error":\{"code":"[a-z_]+","field":("[^"]*"|null),"detail":"' 'error body shape'
+# created_at must be ISO 8601 UTC (YYYY-MM-DDTHH:MM:SSZ, optional fraction); a good one is posted at the end.
+make_doc "$TMP_T/date1.json" created_at=2026-11-29T23:00:00+01:00
+make_doc "$TMP_T/date2.json" 'created_at=29 Nov 2026 22:00 UTC'
+make_doc "$TMP_T/date3.json" created_at=DELETE
+is "$(post "$TMP_T/date1.json" "$TOK")" 400 'created_at with an offset: 400'
+like "$(cat "$TMP_T/post.out")" '"field":"created_at","detail":"\\"2026-11-29T23:00:00\+01:00\\" is not a UTC time YYYY-MM-DDTHH:MM:SSZ' \
+	'... field created_at, the expected form'
+is "$(post "$TMP_T/date2.json" "$TOK")" 400 'created_at not ISO 8601: 400'
+like "$(cat "$TMP_T/post.out")" '"field":"created_at"' '... field created_at'
+is "$(post "$TMP_T/date3.json" "$TOK")" 400 'created_at missing: 400'
+like "$(cat "$TMP_T/post.out")" '"field":"created_at","detail":"required string is missing"' '... field created_at'
 
 # 413: declared length and chunked body.
 head -c $((1024 * 1024 + 10)) /dev/zero | tr '\0' ' ' >"$TMP_T/big.json"
@@ -171,6 +182,12 @@ is "$(code /metrics)" 200 '/metrics'
 like "$(cat "$TMP_T/body")" 'foliowatch_ingests_total\{result="stored"\} 2' '... ingests counted'
 like "$(cat "$TMP_T/body")" 'foliowatch_http_requests_total\{code="4xx"\} [1-9]' '... 4xx counted'
 like "$(cat "$TMP_T/body")" 'foliowatch_http_request_duration_seconds_bucket\{le="\+Inf"\} [1-9]' '... latency histogram'
+
+# A fractional-second created_at (JavaScript's toISOString()) is accepted and kept.
+make_doc "$TMP_T/date4.json" created_at=2026-11-29T22:00:00.123Z commit.key=created-at-fraction
+is "$(post "$TMP_T/date4.json" "$TOK")" 201 'created_at with fractional seconds: 201'
+is "$(sqlite3 "$DB" "SELECT r.created_at FROM runs r JOIN commits c ON c.id = r.commit_id WHERE c.commit_key = 'created-at-fraction'")" \
+	2026-11-29T22:00:00.123Z '... stored as given'
 
 stop_server
 is $? 0 'server exits 0 on SIGTERM'

@@ -6,8 +6,8 @@
 # fixed when a later commit returns to the old level. Also icount mode.
 . tests/lib/tap.sh
 DB="$TMP_T/db.sqlite"
-GEN="python3 tests/lib/gen-series.py"
-command -v python3 >/dev/null || skip_all "no python3 to generate documents"
+GEN="/usr/bin/python3 tests/lib/gen-series.py"
+[ -x /usr/bin/python3 ] || skip_all "no python3 to generate documents"
 
 load() { # load SERIES ACCEL BOOTS SPEC...: generate, seal and import
 	local dir="$TMP_T/docs-$1-$RANDOM"
@@ -44,7 +44,7 @@ is "$(verdict "$TMP_T/report.csv" 2 base split_ms)" "regression" "csv: against t
 
 "$SERVER" report --db "$DB" --series s1 --format json > "$TMP_T/report.json"
 ok $? "report (json) runs"
-python3 - "$TMP_T/report.json" <<'PYEOF'
+/usr/bin/python3 - "$TMP_T/report.json" <<'PYEOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
 rows = [x for x in r["rows"] if x["position"] == 2 and x["against"] == "parent" and x["metric"] == "split_ms"]
@@ -97,7 +97,7 @@ like "$(cat "$TMP_T/s3.txt")" "compare samples" "fewer than 3 boots: the report 
 load s4 tcg@runner-1 3 base:0:-:1:1 c1:1:base:1.1:1 && load s4 tcg@runner-2 3 base:0:-:1:1 c1:1:base:1.1:1
 ok $? "imported a series sharded over two hosts"
 "$SERVER" report --db "$DB" --series s4 --format json > "$TMP_T/s4.json"
-python3 - "$TMP_T/s4.json" <<'PYEOF'
+/usr/bin/python3 - "$TMP_T/s4.json" <<'PYEOF'
 import json, sys
 r = json.load(open(sys.argv[1]))
 c = [x for x in r["combined"] if x["metric"] == "split_ms"]
@@ -111,7 +111,7 @@ like "$(cat "$TMP_T/s4.txt")" "combined over hosts" "text shows the combination"
 # 3 boots per host cannot make either host alone significant; the combination
 # is the regression the CI gate must see.
 "$SERVER" regressions --db "$DB" --series s4 --json >"$TMP_T/s4-reg.json"
-is "$(python3 -c 'import json, sys; print(sorted((r["env_fingerprint"], r["metric"], r["status"]) for r in json.load(open(sys.argv[1]))))' "$TMP_T/s4-reg.json")" \
+is "$(/usr/bin/python3 -c 'import json, sys; print(sorted((r["env_fingerprint"], r["metric"], r["status"]) for r in json.load(open(sys.argv[1]))))' "$TMP_T/s4-reg.json")" \
 	"[('combined', 'split_ms', 'new')]" "the combined regression is stored (env 'combined')"
 "$SERVER" regressions --db "$DB" --series s4 --fail-on new >/dev/null
 is "$?" 1 "... and fails the gate"
@@ -119,7 +119,7 @@ is "$?" 1 "... and fails the gate"
 load s4 tcg@runner-1 3 c2:2:c1:1:1 && load s4 tcg@runner-2 3 c2:2:c1:1:1
 ok $? "imported, on both hosts, a commit that undoes it"
 "$SERVER" regressions --db "$DB" --series s4 --json >"$TMP_T/s4-reg2.json"
-is "$(python3 -c 'import json, sys; print(sorted((r["env_fingerprint"], r["status"], r["status_by"]) for r in json.load(open(sys.argv[1]))))' "$TMP_T/s4-reg2.json")" \
+is "$(/usr/bin/python3 -c 'import json, sys; print(sorted((r["env_fingerprint"], r["status"], r["status_by"]) for r in json.load(open(sys.argv[1]))))' "$TMP_T/s4-reg2.json")" \
 	"[('combined', 'fixed', 'analysis')]" "... and the combined regression is marked fixed by the analysis"
 "$SERVER" export --db "$DB" --out "$TMP_T/site" --series s4 >/dev/null
 is "$(cat "$TMP_T"/site/s-s4-*-m-*.html | grep -c 'worse">+[0-9.]*% <span class="muted">all hosts')" 2 \

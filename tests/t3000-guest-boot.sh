@@ -65,7 +65,8 @@ for p in problems: print('problem', p)
 for r in recs:
     if r[1] in ('error',): print('error', r[2].get('workload'), r[2].get('variant'), r[2].get('msg'))
     if r[1] == 'info': print('info', ' '.join('%s=%s' % kv for kv in r[2].items()))
-primary = {'split': [('pmd-to-0', 'split_ms')], 'mthp': [('16k', 'wall_s')],
+primary = {'split': [('pmd-to-0', 'split_ms'), ('pmd-to-0', 'split_cpu_ms')],
+           'mthp': [('16k', 'wall_s'), ('16k', 'cpu_s')],
            'lazyfree': [('pmd', 'reclaim_s')], 'filemap': [('4k', 'bw_mib_s'), ('thp', 'bw_mib_s')]}
 moving = {'split': 'thp_split_page', 'mthp': 'mthp_16kB_anon_fault_alloc',
           'lazyfree': 'pglazyfreed', 'filemap': 'workingset_refault_file'}
@@ -74,10 +75,16 @@ for wl in wls:
         s = [float(r[2]['value']) for r in recs if r[1] == 'sample' and r[2]['workload'] == wl
              and r[2]['variant'] == var and r[2]['metric'] == metric]
         c = [int(r[2].get(moving[wl], 0)) for r in recs if r[1] == 'counters'
-             and r[2]['workload'] == wl and r[2]['variant'] == var]
+             and r[2]['workload'] == wl and r[2]['variant'] == var and int(r[2]['round']) < rounds]
         print('samples %s/%s %d %s' % (wl, var, len(s), ' '.join('%.4g' % x for x in s)))
         print('moved %s/%s %d %s' % (wl, var, int(len(c) == rounds and all(x > 0 for x in c)),
                                       ' '.join(map(str, c))))
+# the untimed diagnostic round: its samples are marked, timed rounds carry no tracing
+for r in recs:
+    if r[1] == 'sample' and r[2].get('diag') == '1':
+        print('diagsample %s/%s %s round=%s' % (r[2]['workload'], r[2]['metric'], r[2]['value'], r[2]['round']))
+print('timedlock', sum(1 for r in recs if r[1] == 'counters' and int(r[2]['round']) < rounds
+                        and 'lock_contended' in r[2]))
 PY
 sed 's/^/# /' "$TMP_T/check.txt"
 is "$(grep -c '^problem' "$TMP_T/check.txt")" 0 "every line is a record with a good CRC"
@@ -94,4 +101,12 @@ grep '^moved' "$TMP_T/check.txt" | while read -r _ name moved _; do echo "$name 
 while read -r name moved; do
 	is "$moved" 1 "$name: its counter moved in every round"
 done < "$TMP_T/moved.txt"
+case ",$WORKLOADS," in *,mthp,*)
+	like "$(grep '^diagsample mthp/lru_lock_per_fault' "$TMP_T/check.txt")" "round=$ROUNDS\$" \
+		"mthp: the diagnostic round (after the $ROUNDS timed ones) counted lruvec lock round trips"
+	is "$(sed -n 's/^timedlock //p' "$TMP_T/check.txt")" 0 "mthp: no lock tracing in the timed rounds"
+	is "$(sqlite3 "$DB" "select count(*) from results where metric = 'lru_lock_per_fault' and params like '%diagnostic_round%'")" 1 \
+		"mthp: lru_lock_per_fault stored as a diagnostic-round result"
+	;;
+esac
 done_testing

@@ -212,8 +212,8 @@ int emit_info(const char *key, const char *val)
 	return rec_emit(&r);
 }
 
-int emit_sample(const char *wl, const char *variant, const struct fw_metric *m,
-		int round, double value)
+static int sample(const char *wl, const char *variant, const struct fw_metric *m,
+		  int round, double value, int diag)
 {
 	struct fw_rec r;
 
@@ -225,6 +225,20 @@ int emit_sample(const char *wl, const char *variant, const struct fw_metric *m,
 	rec_kv(&r, "direction", m->direction);
 	rec_kv(&r, "kind", m->kind);
 	rec_kvi(&r, "round", round);
+	if (diag)
+		rec_kv(&r, "diag", "1");
 	rec_kvd(&r, "value", value);
 	return rec_emit(&r);
+}
+
+int emit_sample(const char *wl, const char *variant, const struct fw_metric *m,
+		int round, double value)
+{
+	return sample(wl, variant, m, round, value, 0);
+}
+
+int emit_diag_sample(const char *wl, const char *variant, const struct fw_metric *m,
+		     int round, double value)
+{
+	return sample(wl, variant, m, round, value, 1);
 }

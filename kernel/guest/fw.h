@@ -52,6 +52,10 @@ int64_t meminfo_kb(const char *field);
 double now_s(void);
 double rusage_sys_s(void);
 double rusage_user_s(void);
+/* CPU time of all threads of the process (sum_exec_runtime: precise, not
+ * tick-sampled like the getrusage user/sys split). */
+double process_cpu_s(void);
+double thread_cpu_s(void);
 int mkdir_p(const char *path);
 /* Full errno text of the last failure, for error records. */
 extern char fw_errbuf[512];
@@ -82,6 +86,8 @@ int memcg_create(const char *name, uint64_t limit_bytes);
 int memcg_join(const char *name); /* name NULL: back to the root cgroup */
 int memcg_usage(const char *name, uint64_t *bytes);
 int memcg_path(char *buf, size_t size, const char *name, const char *file);
+int memcg_stat(const char *name, const char *key, uint64_t *v);
+int memcg_failcnt(const char *name, uint64_t *v);
 
 /* ---- THP sysfs knobs (thp.c) ---- */
 /* Sets hugepages-<kb>kB/enabled=always for size_kb and never for every other size. */
@@ -109,11 +115,24 @@ int locktrace_start(void);
 int locktrace_read(struct lockstat *ls);
 void locktrace_stop(void);
 
+/* ---- ftrace function profiler, diagnostic rounds only (fprofile.c) ---- */
+int fprof_start(const char *func);
+int fprof_hits(const char *func, uint64_t *hits);
+void fprof_stop(void);
+
+/* A sample of the untimed diagnostic round after the timed ones: round=<rounds>
+ * diag=1; the collector keeps it as a one-sample result (kernel/result-channel.md). */
+int emit_diag_sample(const char *wl, const char *variant, const struct fw_metric *m,
+		     int round, double value);
+
 /* ---- configuration and workloads ---- */
 struct fw_ctx {
 	char profile[16];
 	int rounds;
-	int locktrace;         /* fw.locktrace=0 turns the hist triggers off */
+	int locktrace;         /* fw.locktrace=0: no lock trace in the diagnostic round */
+	int diag;              /* fw.diag=0: no untimed diagnostic round */
+	long filemap_limit_mib; /* fw.filemap_limit_mib=N overrides the profile's (tests); -1: not set */
+	int mthp_fail_pct;     /* fw.mthp_fail_pct=N: inject N% order>=2 allocation failures (tests) */
 	int seed;              /* profile == seed */
 };
 typedef int (*workload_fn)(const struct fw_ctx *ctx);

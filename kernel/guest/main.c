@@ -2,7 +2,8 @@
  * fw-init: PID 1 of the foliowatch guest.
  *
  * Reads fw.workloads=a,b fw.profile=quick|seed fw.rounds=N fw.locktrace=0|1
- * fw.channel=/dev/ttyS1 from /proc/cmdline, writes begin, runs each workload
+ * fw.diag=0|1 fw.channel=/dev/ttyS1 and, for tests, fw.filemap_limit_mib=N
+ * fw.mthp_fail_pct=N from /proc/cmdline, writes begin, runs each workload
  * in its own child (a crash becomes an error record, not a dead PID 1),
  * writes end and calls reboot() so that QEMU -no-reboot exits.
  */
@@ -56,13 +57,16 @@ static void cmdline_value(const char *cmdline, const char *key, char *out, size_
 
 static int parse_opts(struct opts *o)
 {
-	char cmdline[4096], rounds[16] = "1", lt[8] = "1";
+	char cmdline[4096], rounds[16] = "1", lt[8] = "1", diag[8] = "1", limit[16] = "-1",
+	     failpct[8] = "0";
 
 	snprintf(o->workloads, sizeof(o->workloads), "split,mthp,lazyfree,filemap");
 	snprintf(o->channel, sizeof(o->channel), "/dev/ttyS1");
 	snprintf(o->ctx.profile, sizeof(o->ctx.profile), "quick");
 	o->ctx.rounds = 1;
 	o->ctx.locktrace = 1;
+	o->ctx.diag = 1;
+	o->ctx.filemap_limit_mib = -1;
 	if (read_text("/proc/cmdline", cmdline, sizeof(cmdline)) < 0)
 		return -1;
 	cmdline_value(cmdline, "fw.workloads", o->workloads, sizeof(o->workloads));
@@ -70,8 +74,14 @@ static int parse_opts(struct opts *o)
 	cmdline_value(cmdline, "fw.profile", o->ctx.profile, sizeof(o->ctx.profile));
 	cmdline_value(cmdline, "fw.rounds", rounds, sizeof(rounds));
 	cmdline_value(cmdline, "fw.locktrace", lt, sizeof(lt));
+	cmdline_value(cmdline, "fw.diag", diag, sizeof(diag));
+	cmdline_value(cmdline, "fw.filemap_limit_mib", limit, sizeof(limit));
+	cmdline_value(cmdline, "fw.mthp_fail_pct", failpct, sizeof(failpct));
 	o->ctx.rounds = atoi(rounds);
 	o->ctx.locktrace = atoi(lt) != 0;
+	o->ctx.diag = atoi(diag) != 0;
+	o->ctx.filemap_limit_mib = atol(limit);
+	o->ctx.mthp_fail_pct = atoi(failpct);
 	o->ctx.seed = !strcmp(o->ctx.profile, "seed");
 	if (o->ctx.rounds < 1 || o->ctx.rounds > 1000)
 		return fail("fw.rounds=%s out of range 1..1000", rounds);

@@ -6,6 +6,7 @@
  */
 #include <errno.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include <sys/mount.h>
 #include <sys/stat.h>
@@ -72,4 +73,33 @@ int memcg_usage(const char *name, uint64_t *bytes)
 	if (memcg_path(path, sizeof(path), name, "memory.usage_in_bytes") < 0)
 		return -1;
 	return read_u64(path, bytes);
+}
+
+/* One "key value" line of the memcg's memory.stat (v1: bytes for sizes). */
+int memcg_stat(const char *name, const char *key, uint64_t *v)
+{
+	static char buf[8192];
+	char path[256];
+	size_t klen = strlen(key);
+	const char *p;
+
+	if (memcg_path(path, sizeof(path), name, "memory.stat") < 0 ||
+	    read_text(path, buf, sizeof(buf)) < 0)
+		return -1;
+	for (p = buf; p && *p; p = strchr(p, '\n'), p = p ? p + 1 : NULL) {
+		if (!strncmp(p, key, klen) && p[klen] == ' ') {
+			*v = strtoull(p + klen + 1, NULL, 10);
+			return 0;
+		}
+	}
+	return fail("%s has no %s", path, key);
+}
+
+int memcg_failcnt(const char *name, uint64_t *v)
+{
+	char path[256];
+
+	if (memcg_path(path, sizeof(path), name, "memory.failcnt") < 0)
+		return -1;
+	return read_u64(path, v);
 }

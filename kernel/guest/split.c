@@ -19,7 +19,9 @@
 #define FILE_ DIR_ "/big"
 
 static const struct fw_metric m_split = { "split_ms", "ms", "lower_is_better", "time" };
-static const struct fw_metric m_sys = { "split_sys_ms", "ms", "lower_is_better", "time" };
+/* The write's precise CPU time (the thread's sum_exec_runtime); getrusage's
+ * tick-sampled sys time is a counter only (split_sys_ms). */
+static const struct fw_metric m_cpu = { "split_cpu_ms", "ms", "lower_is_better", "time" };
 
 static int one_round(uint64_t size, int order, int round)
 {
@@ -28,7 +30,7 @@ static int one_round(uint64_t size, int order, int round)
 	struct vmstat a, b;
 	struct fw_rec r;
 	char cmd[256];
-	double t0, t1, s0, s1;
+	double t0, t1, s0, s1, c0, c1;
 	int64_t huge_before, huge_after, want_kb = (int64_t)(size >> 10);
 	int64_t splits, want_splits = (int64_t)(size >> 21);
 	int fd = -1, mounted = 0, ret = -1;
@@ -64,10 +66,12 @@ static int one_round(uint64_t size, int order, int round)
 	if (vmstat_read(&a) < 0)
 		goto cleanup;
 	s0 = rusage_sys_s();
+	c0 = thread_cpu_s();
 	t0 = now_s();
 	if (write_text("/sys/kernel/debug/split_huge_pages", cmd) < 0)
 		goto cleanup;
 	t1 = now_s();
+	c1 = thread_cpu_s();
 	s1 = rusage_sys_s();
 	if (vmstat_read(&b) < 0)
 		goto cleanup;
@@ -80,7 +84,7 @@ static int one_round(uint64_t size, int order, int round)
 		goto cleanup;
 	}
 	if (emit_sample(WL, VARIANT, &m_split, round, (t1 - t0) * 1e3) < 0 ||
-	    emit_sample(WL, VARIANT, &m_sys, round, (s1 - s0) * 1e3) < 0)
+	    emit_sample(WL, VARIANT, &m_cpu, round, (c1 - c0) * 1e3) < 0)
 		goto cleanup;
 	rec_start(&r, "counters");
 	rec_kv(&r, "workload", WL);
@@ -88,6 +92,7 @@ static int one_round(uint64_t size, int order, int round)
 	rec_kvi(&r, "round", round);
 	rec_kvi(&r, "ShmemHugePages_before_kb", huge_before);
 	rec_kvi(&r, "ShmemHugePages_after_kb", huge_after);
+	rec_kvd(&r, "split_sys_ms", (s1 - s0) * 1e3);
 	rec_vmstat_delta(&r, &a, &b, always);
 	if (rec_emit(&r) < 0)
 		goto cleanup;

@@ -168,6 +168,25 @@ double rusage_user_s(void)
 	return tv_s(&ru.ru_utime);
 }
 
+static double clock_s(clockid_t id)
+{
+	struct timespec ts;
+
+	if (clock_gettime(id, &ts) < 0)
+		return -1;
+	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
+}
+
+double process_cpu_s(void)
+{
+	return clock_s(CLOCK_PROCESS_CPUTIME_ID);
+}
+
+double thread_cpu_s(void)
+{
+	return clock_s(CLOCK_THREAD_CPUTIME_ID);
+}
+
 int mkdir_p(const char *path)
 {
 	char tmp[512];

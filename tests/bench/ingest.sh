@@ -11,7 +11,7 @@ N=${INGEST_DOCS:-2000}
 T=$(mktemp -d /tmp/fwbench.XXXXXX)
 SP=
 trap '[ -z "$SP" ] || kill $SP; wait 2>/dev/null; rm -rf "$T"' EXIT
-PORT=$(python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
+PORT=$(/usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])')
 TOK=$("$BUILD/foliowatch-server" token add bench --db "$T/fw.db")
 "$BUILD/foliowatch-server" serve --db "$T/fw.db" --listen "127.0.0.1:$PORT" --cache-dir "$T/cache" \
 	>"$T/serve.log" 2>&1 & SP=$!

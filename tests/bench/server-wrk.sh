@@ -16,7 +16,7 @@ D=${DURATION:-10}
 T=$(mktemp -d /tmp/fwbench.XXXXXX)
 HP= SP= HP2=
 trap '[ -z "$HP2" ] || kill $HP2 2>/dev/null; [ -z "$HP" ] || kill $HP; [ -z "$SP" ] || kill $SP; wait 2>/dev/null; rm -rf "$T"' EXIT
-free_port() { python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
+free_port() { /usr/bin/python3 -c 'import socket; s=socket.socket(); s.bind(("127.0.0.1", 0)); print(s.getsockname()[1])'; }
 cc -O2 -o "$T/hello" tests/bench/hello.c $(pkg-config --cflags --libs libmicrohttpd) -lpthread
 echo "generating the DB (50 series x 20 commits x 40 metrics x 12 samples, + a 1,000-point plot series)"
 "$BUILD/bench/fwload" gen "$T/fw.db" 50 20 40 12 s

@@ -1,13 +1,12 @@
 /*
  * libFuzzer target for the result channel parser (outside input: whatever a
  * guest writes to its serial port) and for turning a parsed capture into the
- * results of a run document (as the collector does after every boot). Build, e.g.:
- *   clang -fsanitize=fuzzer,address -Ischema -Icollector tests/fuzz/fuzz-resultchan.c \
- *         collector/resultchan.c schema/crc32.c schema/strbuf.c
+ * results of a run document (as the collector does after every boot).
+ * Build: make fuzz (build/fuzz/fuzz-resultchan, linked with the libraries).
  * Seeds: the captures in tests/data/resultchan/
  */
 #include "resultchan.h"
-#include "rundoc.h"
+#include "run-doc-build.h"
 #include <stddef.h>
 #include <stdint.h>
 

@@ -10,10 +10,16 @@ free_port() {
 SRV_PID=
 # start_server DB [extra serve args...]: sets PORT, URL, SRV_PID; waits for /healthz.
 start_server() {
-	local db=$1 scheme=http i
+	local db=$1
 	shift
+	start_server_at "$(free_port)" "$db" "$@"
+}
+# start_server_at PORT DB [extra serve args...]: start_server on a given port.
+start_server_at() {
+	local db=$2 scheme=http i
+	PORT=$1
+	shift 2
 	case " $* " in *" --tls-cert "*) scheme=https ;; esac
-	PORT=$(free_port)
 	URL=$scheme://127.0.0.1:$PORT
 	"$SERVER" serve --db "$db" --listen "127.0.0.1:$PORT" --static "$PWD/static" \
 		--cache-dir "$TMP_T/cache" "$@" >>"$TMP_T/serve.log" 2>&1 &

@@ -3,9 +3,9 @@
  * other kind gives a named reason and no numbers. */
 #include "tap.h"
 #include "resultchan.h"
-#include "rundoc.h"
+#include "run-doc-build.h"
 #include "crc32.h"
-#include "rundoc-ref.h"
+#include "run-doc-ref.h"
 #include <stdlib.h>
 #include <time.h>
 
@@ -108,6 +108,64 @@ static void add_kv(struct strbuf *sb, const char *key, const char *val)
 		strbuf_addch(sb, ' ');
 	strbuf_addf(sb, "%s=", key);
 	add_enc(sb, val);
+}
+
+/* A diagnostic round's sample (diag=1, after the timed rounds) is a one-sample
+ * result marked in its params, with its own counters; the timed ones are untouched. */
+static void check_diag_round(void)
+{
+	static const char *const lines[][2] = {
+		{ "begin", "format=1 kernel=6.12.117 profile=quick workloads=mthp rounds=2" },
+		{ "param", "workload=mthp variant=16k threads=4" },
+		{ "sample", "workload=mthp variant=16k metric=wall_s unit=s direction=lower_is_better kind=time round=0 value=3.0" },
+		{ "counters", "workload=mthp variant=16k round=0 pgfault=10" },
+		{ "sample", "workload=mthp variant=16k metric=wall_s unit=s direction=lower_is_better kind=time round=1 value=3.1" },
+		{ "counters", "workload=mthp variant=16k round=1 pgfault=11" },
+		{ "sample", "workload=mthp variant=16k metric=lru_lock_per_fault unit=1/fault direction=lower_is_better kind=count round=2 diag=1 value=0.5" },
+		{ "counters", "workload=mthp variant=16k round=2 folio_batch_move_lru_calls=40960 lock_contended=7" },
+	};
+	struct strbuf cap = STRBUF_INIT;
+	unsigned long seq = 0;
+	const cJSON *r, *p;
+	cJSON *res;
+	int n_err, i;
+
+	for (i = 0; i < (int)(sizeof(lines) / sizeof(lines[0])); i++) {
+		if (strstr(lines[i][1], "unit=1/fault")) {
+			/* '/' is not plain in a value: encode the unit as the guest does */
+			struct strbuf f = STRBUF_INIT;
+			strbuf_addstr(&f, "workload=mthp variant=16k metric=lru_lock_per_fault");
+			add_kv(&f, "unit", "1/fault");
+			strbuf_addstr(&f, " direction=lower_is_better kind=count round=2 diag=1 value=0.5");
+			rec_add(&cap, &seq, lines[i][0], f.buf);
+			strbuf_release(&f);
+		} else {
+			rec_add(&cap, &seq, lines[i][0], lines[i][1]);
+		}
+	}
+	{
+		char end[32];
+		snprintf(end, sizeof(end), "records=%lu", seq);
+		rec_add(&cap, &seq, "end", end);
+	}
+	fw_chan_release(&c);
+	is_int(fw_chan_parse(cap.buf, cap.len, &c), FW_CHAN_COMPLETE, "diag: capture complete");
+	res = fw_rundoc_results(&c, "mthp", &n_err);
+	is_int(n_err, 0, "diag: no error results (1 diagnostic sample is not '1 of 2 rounds')");
+	is_int(cJSON_GetArraySize(res), 2, "diag: a timed and a diagnostic result");
+	r = cJSON_GetArrayItem(res, 0);
+	is_int(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "samples")), 2, "diag: timed result keeps 2 rounds");
+	ok(!cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(r, "params"), "diagnostic_round"),
+	   "diag: timed result not marked");
+	r = cJSON_GetArrayItem(res, 1);
+	is_str(fw_json_str(r, "metric", ""), "lru_lock_per_fault", "diag: second result is the diagnostic one");
+	is_int(cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "samples")), 1, "diag: one sample");
+	p = cJSON_GetObjectItemCaseSensitive(r, "params");
+	ok(cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "diagnostic_round")), "diag: params say diagnostic_round");
+	is_int((int)fw_json_num(cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(r, "counters"), 0),
+				"folio_batch_move_lru_calls", 0), 40960, "diag: its round's counters attached");
+	cJSON_Delete(res);
+	strbuf_release(&cap);
 }
 
 /* Fixed-seed xorshift: the random captures are the same on every run and machine. */
@@ -612,6 +670,8 @@ int main(void)
 	is_int((int)fw_json_num(cJSON_GetObjectItemCaseSensitive(r, "params"), "file_mib", 0), 512, "good: numeric param");
 	is_str(fw_json_str(cJSON_GetObjectItemCaseSensitive(r, "params"), "memcg", ""), "v1", "good: info in params");
 	cJSON_Delete(res);
+
+	check_diag_round();
 
 	/* a workload that was asked for and said nothing */
 	parse(DIR "good.txt");

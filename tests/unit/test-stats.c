@@ -1,4 +1,4 @@
-/* Unit tests of server/stats*.c and server/changepoint.c (pure statistics). */
+/* Unit tests of analysis/stats*.c and analysis/changepoint.c (pure statistics). */
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>

@@ -1,12 +1,12 @@
-#ifndef FW_RUNDOC_REF_H
-#define FW_RUNDOC_REF_H
+#ifndef FW_RUN_DOC_REF_H
+#define FW_RUN_DOC_REF_H
 /*
- * The results conversion as it was before it became O(R log R) (rundoc.c at
+ * The results conversion as it was before it became O(R log R) (collector/rundoc.c at
  * f28b4f8), kept word for word but renamed: the reference the unit test
  * compares fw_rundoc_results() against, byte for byte. It rescans the whole
  * capture for every sample (quadratic), so only small captures go through it.
  */
-#include "rundoc.h"
+#include "run-doc-build.h"
 #include <errno.h>
 #include <math.h>
 #include <stdio.h>

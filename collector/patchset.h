@@ -1,14 +1,14 @@
-#ifndef FW_SERIES_H
-#define FW_SERIES_H
+#ifndef FW_PATCHSET_H
+#define FW_PATCHSET_H
 #include "strbuf.h"
 
 /*
- * A series to measure: the base (position 0, the "Before" of the first patch)
- * and its patches in order. Commits come from a range in the user's tree, or
+ * A patch set: the commits of a series to measure, the base (position 0, the
+ * "Before" of the first patch) and its patches in order. Commits come from a range in the user's tree, or
  * from an mbox applied with `git am` onto the base in a separate worktree;
  * the user's checkout is never touched.
  */
-struct fw_commit {
+struct fw_patchset_commit {
 	char sha[41];
 	char parent[41];     /* "" for the base */
 	char key[200];       /* sha for a range; "patch-id:<id>+<base sha>" for an mbox patch */
@@ -17,27 +17,27 @@ struct fw_commit {
 	int position;
 };
 
-struct fw_series {
+struct fw_patchset {
 	char *name;
 	char *tree;          /* the user's git tree */
 	char base[41];
 	char *mbox;          /* NULL for a range */
-	struct fw_commit *commits;
+	struct fw_patchset_commit *commits;
 	int nr;
 };
 
 /* Resolves "BASE..HEAD" in tree: base plus each commit of the range, oldest first. */
-int series_from_range(struct fw_series *s, const char *tree, const char *range, struct strbuf *err);
+int patchset_from_range(struct fw_patchset *s, const char *tree, const char *range, struct strbuf *err);
 /*
  * Applies mbox onto base with `git am` in worktree (created, detached, if missing).
  * A patch that does not apply is named (number and subject) in err, the am is
  * aborted, and nothing half-applied is returned.
  */
-int series_from_mbox(struct fw_series *s, const char *tree, const char *base, const char *mbox,
-		     const char *worktree, struct strbuf *err);
-void series_release(struct fw_series *s);
+int patchset_from_mbox(struct fw_patchset *s, const char *tree, const char *base, const char *mbox,
+		       const char *worktree, struct strbuf *err);
+void patchset_release(struct fw_patchset *s);
 
 /* Makes worktree (detached at sha) if missing, else checks sha out there. */
-int series_checkout(const char *tree, const char *worktree, const char *sha, struct strbuf *err);
+int patchset_checkout(const char *tree, const char *worktree, const char *sha, struct strbuf *err);
 
 #endif

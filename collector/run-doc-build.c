@@ -1,5 +1,5 @@
-/* Run documents from a capture and the facts around a boot (see rundoc.h). */
-#include "rundoc.h"
+/* Run documents from a capture and the facts around a boot (see run-doc-build.h). */
+#include "run-doc-build.h"
 #include "runcmd.h"
 #include "fw-db.h"
 #include <errno.h>

@@ -273,3 +273,34 @@ cleanup:
 	sqlite3_finalize(st);
 	return ret;
 }
+
+/* Analyses the named series, or every series (newest revision), storing regressions. */
+int fw_regressions_refresh(sqlite3 *db, const char *series, struct strbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc, ret = -1;
+
+	if (sqlite3_prepare_v2(db, "SELECT DISTINCT name FROM series WHERE ?1 IS NULL OR name = ?1 ORDER BY name",
+			       -1, &st, NULL) != SQLITE_OK) {
+		strbuf_addf(err, "listing series: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	if (series)
+		sqlite3_bind_text(st, 1, series, -1, SQLITE_STATIC);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		cJSON *res = NULL;
+		int bad = fw_analysis_series(db, (const char *)sqlite3_column_text(st, 0), 0, NULL, &res, err) ||
+			  fw_regressions_update(db, res, err) < 0;
+		cJSON_Delete(res);
+		if (bad)
+			goto cleanup;
+	}
+	if (rc != SQLITE_DONE) {
+		strbuf_addf(err, "listing series: %s", sqlite3_errmsg(db));
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	sqlite3_finalize(st);
+	return ret;
+}

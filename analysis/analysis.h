@@ -85,14 +85,14 @@ int fw_regressions_list(sqlite3 *db, const char *series, const char *status,
 /*
  * Analyses the newest revision of `series` (NULL: of every series) and stores
  * its regressions (fw_regressions_update), so a list read next is current.
- * 0 or -1 (err). In server/cmd-regressions.c; also used by the regressions API.
+ * 0 or -1 (err). Used by `regressions` and the regressions API.
  */
 int fw_regressions_refresh(sqlite3 *db, const char *series, struct strbuf *err);
 /* Lifecycle: status one of new|acknowledged|fixed|invalid, who = token name. 0, -1 (err), 1 = no such id. */
 int fw_regression_set_status(sqlite3 *db, long long id, const char *status,
 			     const char *who, struct strbuf *err);
 
-/* The one table writer (server/report.c): renders a series JSON. */
+/* The one table writer (analysis/report.c): renders a series JSON. */
 enum fw_report_format { FW_REPORT_TEXT, FW_REPORT_JSON, FW_REPORT_CSV };
 int fw_report_format_parse(const char *s, enum fw_report_format *f);
 void fw_report_write(const cJSON *series_json, enum fw_report_format f, struct strbuf *out);

@@ -3,7 +3,7 @@
 #include "commands.h"
 #include "lock.h"
 #include "cache.h"
-#include "rundoc.h"
+#include "run-doc-build.h"
 #include <dirent.h>
 #include <stdio.h>
 #include <stdlib.h>

@@ -1,12 +1,12 @@
 /*
- * The results array of a run document from a complete capture (see rundoc.h):
+ * The results array of a run document from a complete capture (see run-doc-build.h):
  * one result per (workload, variant, metric), in order of first sample, with
  * its params, per-round counters and errors. A capture may hold 200,000
  * records, so records are sorted into groups once (O(R log R)) rather than
  * rescanned per sample; tests/unit/test-resultchan.c checks the output against
- * the old scanning code (tests/unit/rundoc-ref.h) on random captures.
+ * the old scanning code (tests/unit/run-doc-ref.h) on random captures.
  */
-#include "rundoc.h"
+#include "run-doc-build.h"
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -444,15 +444,26 @@ static cJSON *one_result(struct groups *g, const struct run *res, int *n_errors)
 	int n = (int)(res->end - res->start), have_counters = 0;
 	char rounds[64];
 
+	/* A diagnostic round's sample (diag=1): one per boot by design, after the
+	 * timed rounds; its params say so, so it is never compared with a timed one. */
+	const char *diag_val = fw_chan_get(s, "diag");
+	int diag = diag_val && !strcmp(diag_val, "1");
+	cJSON *params = cJSON_Duplicate(wv_params(g, wv), 1);
+
+	if (diag)
+		cJSON_AddTrueToObject(params, "diagnostic_round");
 	cJSON_AddStringToObject(r, "workload", first->w);
 	cJSON_AddStringToObject(r, "variant", first->v);
-	cJSON_AddItemToObject(r, "params", cJSON_Duplicate(wv_params(g, wv), 1));
+	cJSON_AddItemToObject(r, "params", params);
 	cJSON_AddStringToObject(r, "metric", first->m);
 	cJSON_AddStringToObject(r, "unit", fw_chan_get(s, "unit"));
 	cJSON_AddStringToObject(r, "direction", fw_chan_get(s, "direction"));
 	cJSON_AddStringToObject(r, "kind", fw_chan_get(s, "kind"));
 	/* error records or missing rounds: this result's numbers are not whole */
-	if (!*msg && g->c->rounds > 0 && n != g->c->rounds) {
+	if (!*msg && diag && n != 1) {
+		snprintf(rounds, sizeof(rounds), "%d diagnostic samples, expected 1", n);
+		msg = rounds;
+	} else if (!*msg && !diag && g->c->rounds > 0 && n != g->c->rounds) {
 		snprintf(rounds, sizeof(rounds), "%d of %ld rounds reported", n, g->c->rounds);
 		msg = rounds;
 	}

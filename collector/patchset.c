@@ -1,5 +1,5 @@
 /* Turning a range or an mbox into the list of commits to measure (git through runcmd only). */
-#include "series.h"
+#include "patchset.h"
 #include "runcmd.h"
 #include "sha256.h"
 #include <stdio.h>
@@ -38,7 +38,7 @@ static int valid_sha(const char *s)
 }
 
 /* Fills sha, parent, subject and author of rev from `git log -1`. */
-static int describe(const char *tree, const char *rev, struct fw_commit *c, struct strbuf *err)
+static int describe(const char *tree, const char *rev, struct fw_patchset_commit *c, struct strbuf *err)
 {
 	struct strbuf out = STRBUF_INIT;
 	/* rev is user input: after --end-of-options it can never be taken for an option */
@@ -73,9 +73,9 @@ cleanup:
 	return ret;
 }
 
-static struct fw_commit *add_commit(struct fw_series *s)
+static struct fw_patchset_commit *add_commit(struct fw_patchset *s)
 {
-	struct fw_commit *n = realloc(s->commits, sizeof(*n) * (size_t)(s->nr + 1));
+	struct fw_patchset_commit *n = realloc(s->commits, sizeof(*n) * (size_t)(s->nr + 1));
 	if (!n)
 		abort();
 	s->commits = n;
@@ -85,7 +85,8 @@ static struct fw_commit *add_commit(struct fw_series *s)
 }
 
 /* Base first, then rev-list --reverse of the range (first-parent order, merges skipped). */
-static int collect(struct fw_series *s, const char *dir, const char *base, const char *head, struct strbuf *err)
+static int collect(struct fw_patchset *s, const char *dir, const char *base, const char *head,
+		   struct strbuf *err)
 {
 	struct strbuf range = STRBUF_INIT, list = STRBUF_INIT;
 	const char *argv[] = { "git", "rev-list", "--reverse", "--first-parent", "--no-merges", "--end-of-options",
@@ -118,7 +119,7 @@ cleanup:
 	return ret;
 }
 
-int series_from_range(struct fw_series *s, const char *tree, const char *range, struct strbuf *err)
+int patchset_from_range(struct fw_patchset *s, const char *tree, const char *range, struct strbuf *err)
 {
 	const char *dots = strstr(range, "..");
 	char *base;
@@ -135,7 +136,7 @@ int series_from_range(struct fw_series *s, const char *tree, const char *range, 
 	return ret;
 }
 
-int series_checkout(const char *tree, const char *worktree, const char *sha, struct strbuf *err)
+int patchset_checkout(const char *tree, const char *worktree, const char *sha, struct strbuf *err)
 {
 	if (access(worktree, F_OK) != 0) {
 		const char *add[] = { "git", "worktree", "add", "--force", "--detach", worktree, sha, NULL };
@@ -216,8 +217,8 @@ cleanup:
 	return ret;
 }
 
-int series_from_mbox(struct fw_series *s, const char *tree, const char *base, const char *mbox,
-		     const char *worktree, struct strbuf *err)
+int patchset_from_mbox(struct fw_patchset *s, const char *tree, const char *base, const char *mbox,
+		       const char *worktree, struct strbuf *err)
 {
 	struct strbuf head = STRBUF_INIT, next = STRBUF_INIT;
 	const char *am[] = { "git", "-c", "user.name=foliowatch", "-c", "user.email=foliowatch@localhost",
@@ -228,7 +229,7 @@ int series_from_mbox(struct fw_series *s, const char *tree, const char *base, co
 	char *abs_mbox = realpath(mbox, NULL);
 	char **subjects = NULL;
 	int nsubj = 0, ret = -1;
-	struct fw_commit basec = { 0 };
+	struct fw_patchset_commit basec = { 0 };
 
 	if (!abs_mbox) {
 		strbuf_addf(err, "cannot read mbox %s", mbox);
@@ -242,7 +243,7 @@ int series_from_mbox(struct fw_series *s, const char *tree, const char *base, co
 	}
 	if (describe(tree, base, &basec, err))
 		goto cleanup;
-	if (series_checkout(tree, worktree, basec.sha, err))
+	if (patchset_checkout(tree, worktree, basec.sha, err))
 		goto cleanup;
 	git(worktree, NULL, err, abort_am); /* a previous run may have died mid-am */
 	strbuf_reset(err);
@@ -294,7 +295,7 @@ cleanup:
 	return ret;
 }
 
-void series_release(struct fw_series *s)
+void patchset_release(struct fw_patchset *s)
 {
 	for (int i = 0; i < s->nr; i++) {
 		free(s->commits[i].subject);

@@ -1,5 +1,5 @@
-#ifndef FW_RUNDOC_H
-#define FW_RUNDOC_H
+#ifndef FW_RUN_DOC_BUILD_H
+#define FW_RUN_DOC_BUILD_H
 #include <cjson/cJSON.h>
 #include "resultchan.h"
 #include "run-doc.h"

@@ -1,0 +1,15 @@
+/* --vcpus when not given (KVM cannot be tried here: the choice is tested as a function). */
+#include "tap.h"
+#include "qemu.h"
+
+int main(void)
+{
+	is_int(fw_default_vcpus(FW_ACCEL_KVM, 32), 32, "kvm: every usable host CPU");
+	is_int(fw_default_vcpus(FW_ACCEL_KVM, 1), 1, "kvm: a 1-CPU runner gives 1");
+	is_int(fw_default_vcpus(FW_ACCEL_KVM, 256), FW_GUEST_NR_CPUS, "kvm: no more than the guest's NR_CPUS");
+	is_int(fw_default_vcpus(FW_ACCEL_KVM, 0), 2, "kvm: unknown host count falls back to 2");
+	is_int(fw_default_vcpus(FW_ACCEL_TCG, 32), 2, "tcg: 2 whatever the host");
+	is_int(fw_default_vcpus(FW_ACCEL_ICOUNT, 32), 2, "icount: 2 (one vCPU runs at a time)");
+	ok(fw_usable_cpus() >= 1, "this process may use at least one CPU");
+	return done_testing();
+}
