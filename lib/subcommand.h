@@ -5,7 +5,7 @@
 /* One table of subcommands per program; main() hands argv to the one named. */
 struct fw_subcommand {
 	const char *name;
-	int (*fn)(int argc, char **argv); /* its --help prints its full usage (schema/cmdopt.h) */
+	int (*fn)(int argc, char **argv); /* its --help prints its full usage (lib/cmdopt.h) */
 	const char *summary;              /* one line for the list of commands */
 };
 

@@ -37,13 +37,13 @@ undefaulted() {
 
 # Every --word the programs could possibly parse: in their sources, or in any help.
 VOCAB="$TMP_T/vocab"
-cat "$SRC"/server/*.c "$SRC"/collector/*.c "$SRC"/schema/*.c | grep -ohE -- '--[a-z][a-z0-9-]+' |
+cat "$SRC"/server/*.c "$SRC"/collector/*.c "$SRC"/analysis/*.c "$SRC"/schema/*.c "$SRC"/lib/*.c | grep -ohE -- '--[a-z][a-z0-9-]+' |
 	sed 's/^--//' >"$VOCAB.raw"
 # and the long names of every option table (struct fw_option rows and getopt's struct option rows)
-cat "$SRC"/server/*.c "$SRC"/collector/*.c "$SRC"/schema/*.c |
+cat "$SRC"/server/*.c "$SRC"/collector/*.c "$SRC"/analysis/*.c "$SRC"/schema/*.c "$SRC"/lib/*.c |
 	grep -ohE '\{ *"[a-z][a-z0-9-]*", *([0-9]+|'"'"'.'"'"'), *(no|required|optional)_argument' |
 	sed -E 's/^\{ *"([^"]*)".*/\1/' >>"$VOCAB.raw"
-cat "$SRC"/server/*.c "$SRC"/collector/*.c "$SRC"/schema/*.c |
+cat "$SRC"/server/*.c "$SRC"/collector/*.c "$SRC"/analysis/*.c "$SRC"/schema/*.c "$SRC"/lib/*.c |
 	grep -ohE '\{ *"[a-z][a-z0-9-]*", *(no|required|optional)_argument' |
 	sed -E 's/^\{ *"([^"]*)".*/\1/' >>"$VOCAB.raw"
 
