@@ -104,11 +104,14 @@ for P in "$SERVER" "$COLLECT"; do
 	prog=$(basename "$P")
 	for c in $(cat "$TMP_T/cmds-$prog"); do
 		taken=
+		mapfile -t documented <"$TMP_T/opts-$prog-$c"
 		while read -r cand; do
 			# documented, or an abbreviation of a documented option (getopt takes unique prefixes)
-			grep -q "^$cand" "$TMP_T/opts-$prog-$c" && continue
+			skip=0
+			for d in "${documented[@]}"; do [[ $d == "$cand"* ]] && skip=1 && break; done
+			[ $skip = 1 ] && continue
 			run "$P" "$c" "--$cand" x --zz-not-an-option
-			printf '%s' "$err" | grep -qF "unrecognized option '--$cand'" && [ "$rc" = 2 ] || taken="$taken --$cand"
+			[[ $rc = 2 && $err == *"unrecognized option '--$cand'"* ]] || taken="$taken --$cand"
 		done <"$VOCAB"
 		is "$taken" "" "$prog $c accepts no option its help does not document"
 	done
