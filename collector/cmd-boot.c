@@ -33,7 +33,7 @@ static const struct fw_option boot_options[] = {
 	{ "rounds", 0, required_argument, 'r', "N", "2", "samples per workload (1..1000)" },
 	{ "accel", 0, required_argument, 'a', "MODE", "auto", "auto, kvm, tcg or icount (auto: kvm if a test boot works)" },
 	{ "timeout", 0, required_argument, 'T', "SECONDS", "900", "kill the guest after this long" },
-	{ "vcpus", 0, required_argument, 'v', "N", "the usable CPUs under kvm (at most 64), 2 otherwise",
+	{ "vcpus", 0, required_argument, 'v', "N", "the usable CPUs under kvm (at most 64), 2 under tcg, 1 under icount",
 	  "guest CPUs (1..256)" },
 	{ "memory", 0, required_argument, 'M', "MiB", "2048", "guest memory (64..1048576)" },
 	{ "append", 0, required_argument, 'A', "ARGS", "none", "more kernel command line arguments" },

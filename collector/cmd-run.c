@@ -76,7 +76,7 @@ const struct fw_option fw_run_options[] = {
 	  "auto, kvm, tcg or icount (auto: kvm if a test boot works, else tcg;\n"
 	  "icount: deterministic TCG for small effects on noisy machines)" },
 	{ "timeout", 0, required_argument, 'x', "SECONDS", "900", "per boot" },
-	{ "vcpus", 0, required_argument, 'v', "N", "the usable CPUs under kvm (at most 64), 2 otherwise",
+	{ "vcpus", 0, required_argument, 'v', "N", "the usable CPUs under kvm (at most 64), 2 under tcg, 1 under icount",
 	  "guest CPUs (1..256)" },
 	{ "memory", 0, required_argument, 'M', "MiB", "2048", "guest memory (64..1048576)" },
 	{ "append", 0, required_argument, 'A', "ARGS", "none", "more kernel command line arguments" },
