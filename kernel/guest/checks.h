@@ -21,7 +21,7 @@ int filemap_refill_check(uint64_t file_mib, uint64_t limit_mib, int64_t refaults
 
 /* filemap thp: share of the memcg's page cache held in PMD-size folios
  * (FileHugePages / memcg cache). The file is twice the limit, so what is
- * resident is what the last readahead brought (kernel/guest-notes.md has the shares measured). */
+ * resident is what the last readahead brought: 100% measured (kernel/guest-notes.md). */
 #define FILEMAP_MIN_HUGE_PCT 50
 int filemap_huge_share_check(int64_t file_huge_kb, uint64_t cache_kb, char *msg, size_t size);
 
