@@ -117,14 +117,6 @@ static int write_file(const char *path, const struct strbuf *sb)
 	return ret;
 }
 
-int fw_plot_metric(const char *cache_dir, const struct fw_series *s, int mi, int big,
-		   struct strbuf *path, char etag[72], int *rendered, struct strbuf *err)
-{
-	struct fw_plot_opts o = { .big = big };
-
-	return fw_plot_metric_ex(cache_dir, s, mi, &o, path, etag, rendered, err);
-}
-
 int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 		      const struct fw_plot_opts *o, struct strbuf *path, char etag[72], int *rendered,
 		      struct strbuf *err)
