@@ -81,7 +81,7 @@ endif
 # A tiny static init for testing boots without the real guest (tests/t3*.sh): no sanitizers.
 TEST_INIT := $(BUILD)/tests/fw-test-init
 
-.PHONY: all deps check-layers test test-quick test-unit test-asan test-kernel demo bench bench-build fuzz fuzz-smoke clean
+.PHONY: all deps check-layers check-function-length test test-quick test-unit test-asan test-kernel demo bench bench-build fuzz fuzz-smoke clean
 all: $(PROGRAMS) $(UNIT_BIN) $(TEST_INIT)
 
 # Install build, test and demo dependencies when something is missing.
@@ -154,8 +154,13 @@ check-layers: export FW_OBJ_collector = $(COLLECT_OBJ) $(BUILD)/obj/collector/ma
 check-layers: $(LIB_OBJ) $(ANALYSIS_OBJ) $(SERVER_OBJ) $(COLLECT_OBJ) $(BUILD)/obj/server/main.o $(BUILD)/obj/collector/main.o
 	@sh tests/check-layers.sh
 
+# No function over 120 lines but for the listed ones (tests/check-function-length.sh).
+check-function-length:
+	@sh tests/check-function-length.sh
+
 test-quick: all
 	$(MAKE) check-layers
+	$(MAKE) check-function-length
 	$(PROVE) $(UNIT_BIN) $(QUICK_TESTS)
 test-kernel: all
 	$(PROVE) $(KERNEL_TESTS)
@@ -167,6 +172,7 @@ STRACE_EXEC = strace -f --seccomp-bpf -qq -z -e trace=execve,execveat -e signal=
 test: deps
 	$(MAKE) all bench-build
 	$(MAKE) check-layers
+	$(MAKE) check-function-length
 	$(MAKE) test-asan
 	rm -f $(EXEC_TRACE)
 	ASAN_OPTIONS=detect_leaks=0 $(STRACE_EXEC) $(PROVE) $(UNIT_BIN) $(QUICK_TESTS) $(KERNEL_TESTS)
