@@ -1,5 +1,6 @@
 /* Run documents from a capture and the facts around a boot (see run-doc-build.h). */
 #include "run-doc-build.h"
+#include "atomic-file.h"
 #include "runcmd.h"
 #include "fw-db.h"
 #include <errno.h>
@@ -215,41 +216,18 @@ cJSON *fw_rundoc_not_run(const struct fw_rundoc_facts *f, struct fw_error *e)
 
 int fw_rundoc_write(const cJSON *doc, const char *path, struct strbuf *err)
 {
-	struct strbuf tmp = STRBUF_INIT;
-	char *text = cJSON_Print(doc);
-	FILE *fp = NULL;
-	int ret = -1;
+	struct strbuf text = STRBUF_INIT;
+	char *json = cJSON_Print(doc);
+	int ret;
 
-	if (!text) {
+	if (!json) {
 		strbuf_addstr(err, "cannot render the document");
-		goto cleanup;
+		return -1;
 	}
-	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	if (!(fp = fopen(tmp.buf, "w"))) {
-		strbuf_addf(err, "cannot create %s: %s", tmp.buf, strerror(errno));
-		goto cleanup;
-	}
-	if (fputs(text, fp) < 0 || fputc('\n', fp) < 0 || fflush(fp) || fsync(fileno(fp))) {
-		strbuf_addf(err, "cannot write %s: %s", tmp.buf, strerror(errno));
-		goto cleanup;
-	}
-	if (fclose(fp)) {
-		fp = NULL;
-		strbuf_addf(err, "cannot write %s: %s", tmp.buf, strerror(errno));
-		goto cleanup;
-	}
-	fp = NULL;
-	if (rename(tmp.buf, path)) {
-		strbuf_addf(err, "cannot rename %s to %s: %s", tmp.buf, path, strerror(errno));
-		goto cleanup;
-	}
-	ret = 0;
-cleanup:
-	if (fp)
-		fclose(fp);
-	if (ret && tmp.len)
-		unlink(tmp.buf);
-	free(text);
-	strbuf_release(&tmp);
+	strbuf_addstr(&text, json);
+	strbuf_addch(&text, '\n');
+	free(json);
+	ret = fw_write_file_atomic(path, text.buf, text.len, 0644, err);
+	strbuf_release(&text);
 	return ret;
 }

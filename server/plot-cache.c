@@ -44,6 +44,12 @@ static int by_use(const void *a, const void *b)
 	return (x->used > y->used) - (x->used < y->used);
 }
 
+/* A render's temp folder (tmp-*.d), or its output's temp (.HASH.svg.tmp-*, fw_atomic_temp). */
+static int is_temp(const char *name)
+{
+	return !strncmp(name, "tmp-", 4) || (name[0] == '.' && strstr(name, ".tmp-"));
+}
+
 /* A render's temp folder (tmp-*.d) with its two files. */
 static void remove_tmp(int dfd, const char *name)
 {
@@ -76,7 +82,7 @@ int fw_plot_cache_prune(const char *dir, unsigned long long max_bytes, time_t ma
 		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW))
 			continue;
 		/* Renders take seconds (gnuplot is killed at 20 s): an hour-old temp is debris. */
-		if (!strncmp(de->d_name, "tmp-", 4) && st.st_mtime < now - 3600) {
+		if (is_temp(de->d_name) && st.st_mtime < now - 3600) {
 			if (S_ISDIR(st.st_mode))
 				remove_tmp(dfd, de->d_name);
 			else
