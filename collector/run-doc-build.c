@@ -2,6 +2,7 @@
 #include "run-doc-build.h"
 #include "atomic-file.h"
 #include "runcmd.h"
+#include "xalloc.h"
 #include "fw-db.h"
 #include <errno.h>
 #include <math.h>
@@ -148,10 +149,8 @@ static cJSON *skeleton(const struct fw_rundoc_facts *f, const char *boot_status)
 /* Console text may hold control bytes (escape sequences): the document allows \n \t \r only. */
 static char *clean_text(const char *s)
 {
-	char *out = strdup(s ? s : ""), *p;
+	char *out = xstrdup(s ? s : ""), *p;
 
-	if (!out)
-		abort();
 	for (p = out; *p; p++) {
 		unsigned char c = (unsigned char)*p;
 		size_t n = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : 9;

@@ -16,6 +16,7 @@
 #include "commands.h"
 #include "run-doc.h"
 #include "sha256.h"
+#include "xalloc.h"
 
 static void set_str(cJSON *obj, const char *key, const char *val)
 {
@@ -76,11 +77,9 @@ cleanup:
 static int write_to(const char *dir, const char *src, const struct strbuf *data)
 {
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
-	char *copy = strdup(src);
+	char *copy = xstrdup(src);
 	int ret = 1;
 
-	if (!copy)
-		abort();
 	strbuf_addf(&path, "%s/%s", dir, basename(copy));
 	if (fw_write_file_atomic(path.buf, data->buf, data->len, 0644, &err)) {
 		fprintf(stderr, "seal: %s\n", err.buf);

@@ -14,6 +14,7 @@
 #include "http.h"
 #include "fw-db.h"
 #include "run-doc.h"
+#include "xalloc.h"
 
 const double fw_lat_bounds[FW_LAT_BUCKETS] = {
 	0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0,
@@ -334,7 +335,7 @@ enum MHD_Result fw_http_access(void *cls, struct MHD_Connection *conn, const cha
 		r->method = method;
 		r->t0 = fw_monotonic();
 		strbuf_init(&r->body, 0);
-		r->path = strdup(url);
+		r->path = xstrdup(url);
 		r->is_page = strncmp(url, "/api/", 5) != 0 && strcmp(url, "/healthz") &&
 			     strcmp(url, "/metrics");
 		*con_cls = r;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "plot.h"
+#include "xalloc.h"
 
 struct cached {
 	char *name;
@@ -99,16 +100,8 @@ int fw_plot_cache_prune(const char *dir, unsigned long long max_bytes, time_t ma
 			}
 			continue;
 		}
-		if (n == cap) {
-			struct cached *nv = realloc(v, (cap = cap ? 2 * cap : 256) * sizeof(*v));
-
-			if (!nv)
-				break;
-			v = nv;
-		}
-		v[n].name = strdup(de->d_name);
-		if (!v[n].name)
-			break;
+		FW_ALLOC_GROW(v, n + 1, cap);
+		v[n].name = xstrdup(de->d_name);
 		v[n].size = st.st_size;
 		v[n].used = st.st_atime;
 		total += (unsigned long long)st.st_size;

@@ -10,6 +10,7 @@
 #include <string.h>
 #include "routes.h"
 #include "run-doc.h"
+#include "xalloc.h"
 
 struct fw_route {
 	const char *method;
@@ -75,8 +76,8 @@ static int match(struct fw_req *r, const char *pat, const char *path)
 		pl = (size_t)(pe - pat);
 		sl = (size_t)(se - path);
 		if (pl == 2 && !strncmp(pat, "**", 2)) {
-			r->args[r->nargs++] = strdup(path);
-			return r->args[r->nargs - 1] && *path ? 1 : 0;
+			r->args[r->nargs++] = xstrdup(path);
+			return *path ? 1 : 0;
 		}
 		if (pat[0] == '*') {
 			size_t suf = pl - 1;  /* literal suffix after '*' */
