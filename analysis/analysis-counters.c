@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis-internal.h"
+#include "run-doc.h"
 #include "xalloc.h"
 #include "stats.h"
 
@@ -40,7 +41,7 @@ static int load_side(sqlite3 *db, const cJSON *row, const char *commit_key, stru
 		strbuf_addf(err, "loading counters: %s", sqlite3_errmsg(db));
 		goto cleanup;
 	}
-	sqlite3_bind_int64(st, 1, (long long)fw_json_get_num(row, commit_key));
+	sqlite3_bind_int64(st, 1, (long long)fw_json_num(row, commit_key, NAN));
 	for (int i = 0; i < 5; i++) {
 		const cJSON *it = cJSON_GetObjectItemCaseSensitive(row, keys[i]);
 		sqlite3_bind_text(st, i + 2, cJSON_IsString(it) ? it->valuestring : "", -1, SQLITE_STATIC);

@@ -54,14 +54,6 @@ int req_series(struct fw_req *r, const char *name, const char *field, struct fw_
 	return rc ? -1 : 0;
 }
 
-void json_num(cJSON *obj, const char *key, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(obj, key, v);
-	else
-		cJSON_AddNullToObject(obj, key);
-}
-
 cJSON *fw_ui_analysis(sqlite3 *db, const char *series, int revision)
 {
 	struct fw_analysis_opts o;
@@ -123,12 +115,12 @@ static double rounded(double v, int digits, int fixed)
 
 void json_pct(cJSON *obj, const char *key, double v)
 {
-	json_num(obj, key, rounded(v, 3, 1));
+	fw_json_num_or_null(obj, key, rounded(v, 3, 1));
 }
 
 void json_prob(cJSON *obj, const char *key, double v)
 {
-	json_num(obj, key, rounded(v, 3, 0));
+	fw_json_num_or_null(obj, key, rounded(v, 3, 0));
 }
 
 static double num_of(const cJSON *row, const char *from)

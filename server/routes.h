@@ -38,8 +38,6 @@ int fw_route_find(struct fw_req *r, const char *method, fw_handler *fn, struct s
  */
 int req_series(struct fw_req *r, const char *name, const char *field, struct fw_series *s,
 	       enum MHD_Result *ret);
-/* A number, or null when NAN/inf (JSON has no NaN). */
-void json_num(cJSON *obj, const char *key, double v);
 /*
  * Derived statistics at the precision they carry: percentages to 0.001, p and
  * q values to 3 significant digits. Seventeen digits of noise made the series
