@@ -151,7 +151,7 @@ int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *
 		strbuf_addf(err, "storing regressions: %s", sqlite3_errmsg(db));
 		goto cleanup;
 	}
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+	if (fw_db_begin(db, NULL)) {
 		strbuf_addf(err, "storing regressions: %s", sqlite3_errmsg(db));
 		goto cleanup;
 	}
@@ -166,16 +166,21 @@ int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *
 			n = store_row(db, si, sf, sid, now, rows, r, f == 1);
 			if (n < 0) {
 				strbuf_addf(err, "storing regressions: %s", sqlite3_errmsg(db));
-				sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+				fw_db_end(db, 0, NULL);
 				goto cleanup;
 			}
 			stored += n;
 		}
 	}
-	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		strbuf_addf(err, "storing regressions: %s", sqlite3_errmsg(db));
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		goto cleanup;
+	{
+		struct strbuf e = STRBUF_INIT;  /* COMMIT's message: read before the rollback */
+		int failed = fw_db_end(db, 1, &e);
+
+		if (failed)
+			strbuf_addf(err, "storing regressions: %s", e.buf);
+		strbuf_release(&e);
+		if (failed)
+			goto cleanup;
 	}
 	ret = stored;
 cleanup:
