@@ -63,8 +63,6 @@ enum MHD_Result api_series_list(struct fw_req *r)
 	sqlite3 *db = req_db(r);
 	cJSON *arr, *root;
 
-	if (!db)
-		return reply_error(r, 503, "db_unavailable", NULL, "cannot open the database");
 	arr = fw_series_list_json(db);
 	if (!arr)
 		return reply_error(r, 503, "db_error", NULL, sqlite3_errmsg(db));

@@ -34,10 +34,6 @@ int req_series(struct fw_req *r, const char *name, const char *field, struct fw_
 	sqlite3 *db = req_db(r);
 	int rc, rev;
 
-	if (!db) {
-		*ret = reply_error(r, 503, "db_unavailable", NULL, "cannot open the database");
-		return -1;
-	}
 	rev = req_revision(r);
 	if (rev < 0) {
 		*ret = reply_error(r, 400, "bad_parameter", "revision", "revision must be a positive number");

@@ -23,6 +23,9 @@ enum MHD_Result api_regressions_list(struct fw_req *r); /* api-regressions.c */
 enum MHD_Result api_regression_post(struct fw_req *r);
 enum MHD_Result ui_static(struct fw_req *r);          /* ui-static.c */
 
+/* What a route answers (server/routes.c's table): its errors are HTML pages or JSON. */
+enum fw_route_kind { FW_ROUTE_HTML, FW_ROUTE_JSON, FW_ROUTE_PLOT /* plots, static files */ };
+
 /*
  * The route lookup alone (no reply), so the fuzz target can drive it: 0 with
  * *fn set and r->args captured, or 400 (bad escape), 404, 405 (allow filled:
