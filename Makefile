@@ -10,6 +10,7 @@
 #   lib <- schema <- analysis <- server, collector; server and collector never see each other.
 
 CC      ?= cc
+PKG_CONFIG ?= pkg-config
 PKGS    := libmicrohttpd sqlite3 libcjson zlib
 BUILD   ?= build
 VERSION := $(shell git describe --always --dirty 2>/dev/null || echo unknown)
@@ -24,8 +25,18 @@ endif
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
 ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DFW_VERSION='"$(VERSION)"' \
-             $(shell pkg-config --cflags $(PKGS) 2>/dev/null)
-LIBS    := $(shell pkg-config --libs $(PKGS) 2>/dev/null) -lm -lpthread
+             $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
+LIBS    := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm -lpthread
+# Quiet by default ("  CC file"); V=1 prints the full commands.
+V ?= 0
+ifeq ($(V),1)
+Q :=
+quiet =
+else
+Q := @
+quiet = @printf '  %-6s %s\n' $(1) $(2);
+endif
+
 ifdef SANITIZE
 ALL_CFLAGS += -fsanitize=$(SANITIZE) -fno-omit-frame-pointer -fno-sanitize-recover=all
 LDFLAGS    += -fsanitize=$(SANITIZE)
@@ -67,8 +78,11 @@ ifneq ($(GUEST_SRC),)
 PROGRAMS += $(BUILD)/guest/fw-init
 endif
 
-.PHONY: all deps check-layers test test-quick test-unit test-asan test-kernel demo bench bench-build fuzz fuzz-smoke clean
-all: $(PROGRAMS) $(UNIT_BIN)
+# A tiny static init for testing boots without the real guest (tests/t3*.sh): no sanitizers.
+TEST_INIT := $(BUILD)/tests/fw-test-init
+
+.PHONY: all deps check-layers check-function-length test test-quick test-unit test-asan test-kernel demo bench bench-build fuzz fuzz-smoke clean
+all: $(PROGRAMS) $(UNIT_BIN) $(TEST_INIT)
 
 # Install build, test and demo dependencies when something is missing.
 deps:
@@ -76,49 +90,46 @@ deps:
 
 $(BUILD)/obj/%.o: %.c
 	@mkdir -p $(dir $@)
-	$(CC) $(call layer_inc,$<) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
+	$(call quiet,CC,$<)$(CC) $(call layer_inc,$<) $(ALL_CFLAGS) -MMD -MP -c $< -o $@
 
 # Migrations are compiled in: schema/migrations/NNNN-*.sql become C strings.
 $(BUILD)/gen/migrations.c: $(MIGRATIONS) schema/gen-migrations.sh
 	@mkdir -p $(dir $@)
-	sh schema/gen-migrations.sh $(MIGRATIONS) > $@.tmp && mv $@.tmp $@
+	$(call quiet,GEN,$@)sh schema/gen-migrations.sh $(MIGRATIONS) > $@.tmp && mv $@.tmp $@
 $(BUILD)/obj/gen/migrations.o: $(BUILD)/gen/migrations.c
 	@mkdir -p $(dir $@)
-	$(CC) $(INC_schema) $(ALL_CFLAGS) -c $< -o $@
+	$(call quiet,CC,$<)$(CC) $(INC_schema) $(ALL_CFLAGS) -c $< -o $@
 
 $(BUILD)/libfw.a: $(LIB_OBJ) $(BUILD)/obj/gen/migrations.o
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(call quiet,AR,$@)$(AR) rcs $@ $^
 $(BUILD)/libfwanalysis.a: $(ANALYSIS_OBJ)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(call quiet,AR,$@)$(AR) rcs $@ $^
 $(BUILD)/libfwserver.a: $(SERVER_OBJ)
 	@rm -f $@
-	$(AR) rcs $@ $^ $(if $(SERVER_OBJ),,)
+	$(call quiet,AR,$@)$(AR) rcs $@ $^
 $(BUILD)/libfwcollect.a: $(COLLECT_OBJ)
 	@rm -f $@
-	$(AR) rcs $@ $^
+	$(call quiet,AR,$@)$(AR) rcs $@ $^
 
 $(BUILD)/foliowatch-server: $(BUILD)/obj/server/main.o $(BUILD)/libfwserver.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 $(BUILD)/foliowatch-collect: $(BUILD)/obj/collector/main.o $(BUILD)/libfwcollect.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a
-	$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
+	$(call quiet,LD,$@)$(CC) $(LDFLAGS) -o $@ $^ $(LIBS)
 $(BUILD)/tests/%: tests/unit/%.c $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a
 	@mkdir -p $(dir $@)
-	$(CC) -Itests/unit $(INC_all) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
+	$(call quiet,CC,$<)$(CC) -Itests/unit $(INC_all) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfwcollect.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
 
 # The guest init runs as PID 1 in an initramfs: static, no sanitizers.
 GUEST_CFLAGS = $(INC_guest) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE
 $(BUILD)/guest/fw-init: $(GUEST_SRC) lib/crc32.c $(wildcard kernel/guest/*.h) lib/crc32.h
 	@mkdir -p $(dir $@)
-	$(CC) $(GUEST_CFLAGS) -static -o $@ $(GUEST_SRC) lib/crc32.c -lpthread
+	$(call quiet,CC,$@)$(CC) $(GUEST_CFLAGS) -static -o $@ $(GUEST_SRC) lib/crc32.c -lpthread
 
-# A tiny static init for testing boots without the real guest (tests/t3*.sh): no sanitizers.
-TEST_INIT := $(BUILD)/tests/fw-test-init
-all: $(TEST_INIT)
 $(TEST_INIT): tests/data/fw-test-init.c lib/crc32.c lib/crc32.h
 	@mkdir -p $(dir $@)
-	$(CC) $(GUEST_CFLAGS) -static -o $@ tests/data/fw-test-init.c lib/crc32.c
+	$(call quiet,CC,$@)$(CC) $(GUEST_CFLAGS) -static -o $@ tests/data/fw-test-init.c lib/crc32.c
 
 # Tests. test-quick: no kernel (the inner loop). test: everything, one prove summary.
 QUICK_TESTS  = $(sort $(filter-out $(wildcard tests/t3*.sh tests/t4*.sh),$(wildcard tests/t*.sh)))
@@ -143,8 +154,13 @@ check-layers: export FW_OBJ_collector = $(COLLECT_OBJ) $(BUILD)/obj/collector/ma
 check-layers: $(LIB_OBJ) $(ANALYSIS_OBJ) $(SERVER_OBJ) $(COLLECT_OBJ) $(BUILD)/obj/server/main.o $(BUILD)/obj/collector/main.o
 	@sh tests/check-layers.sh
 
+# No function over 120 lines but for the listed ones (tests/check-function-length.sh).
+check-function-length:
+	@sh tests/check-function-length.sh
+
 test-quick: all
 	$(MAKE) check-layers
+	$(MAKE) check-function-length
 	$(PROVE) $(UNIT_BIN) $(QUICK_TESTS)
 test-kernel: all
 	$(PROVE) $(KERNEL_TESTS)
@@ -156,6 +172,7 @@ STRACE_EXEC = strace -f --seccomp-bpf -qq -z -e trace=execve,execveat -e signal=
 test: deps
 	$(MAKE) all bench-build
 	$(MAKE) check-layers
+	$(MAKE) check-function-length
 	$(MAKE) test-asan
 	rm -f $(EXEC_TRACE)
 	ASAN_OPTIONS=detect_leaks=0 $(STRACE_EXEC) $(PROVE) $(UNIT_BIN) $(QUICK_TESTS) $(KERNEL_TESTS)
@@ -184,7 +201,7 @@ fuzz-smoke: fuzz
 BENCH_BIN := $(patsubst tests/bench/%.c,$(BUILD)/bench/%,$(wildcard tests/bench/*.c))
 $(BUILD)/bench/%: tests/bench/%.c $(BUILD)/libfwserver.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a
 	@mkdir -p $(dir $@)
-	$(CC) $(INC_server) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
+	$(call quiet,CC,$<)$(CC) $(INC_server) $(ALL_CFLAGS) -MMD -MP -o $@ $< $(BUILD)/libfwserver.a $(BUILD)/libfwanalysis.a $(BUILD)/libfw.a $(LDFLAGS) $(LIBS)
 bench-build: $(BENCH_BIN)
 bench: all $(BENCH_BIN)
 	@for b in $(filter $(BUILD)/bench/bench-%,$(BENCH_BIN)); do echo "== $$b"; $$b || exit 1; done
@@ -196,4 +213,8 @@ demo: deps all
 clean:
 	rm -rf $(BUILD)
 
--include $(shell find $(BUILD)/obj $(BUILD)/tests -name '*.d' 2>/dev/null)
+# Dependency files written by -MMD, named from the object lists (no `find` at parse time).
+DEP_FILES := $(patsubst %.o,%.d,$(LIB_OBJ) $(ANALYSIS_OBJ) $(SERVER_OBJ) $(COLLECT_OBJ) \
+	$(BUILD)/obj/server/main.o $(BUILD)/obj/collector/main.o) \
+	$(addsuffix .d,$(UNIT_BIN) $(BENCH_BIN))
+-include $(DEP_FILES)

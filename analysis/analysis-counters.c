@@ -8,6 +8,8 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis-internal.h"
+#include "run-doc.h"
+#include "xalloc.h"
 #include "stats.h"
 
 #define TOP_COUNTERS 3
@@ -39,7 +41,7 @@ static int load_side(sqlite3 *db, const cJSON *row, const char *commit_key, stru
 		strbuf_addf(err, "loading counters: %s", sqlite3_errmsg(db));
 		goto cleanup;
 	}
-	sqlite3_bind_int64(st, 1, (long long)fw_json_get_num(row, commit_key));
+	sqlite3_bind_int64(st, 1, (long long)fw_json_num(row, commit_key, NAN));
 	for (int i = 0; i < 5; i++) {
 		const cJSON *it = cJSON_GetObjectItemCaseSensitive(row, keys[i]);
 		sqlite3_bind_text(st, i + 2, cJSON_IsString(it) ? it->valuestring : "", -1, SQLITE_STATIC);
@@ -50,12 +52,7 @@ static int load_side(sqlite3 *db, const cJSON *row, const char *commit_key, stru
 		name = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
 		/* A name ends: its values are sorted, so the median is direct. */
 		if (cur && (!name || strcmp(name, cur))) {
-			if (*n >= alloc) {
-				alloc = alloc ? 2 * alloc : 16;
-				*out = realloc(*out, alloc * sizeof(**out));
-				if (!*out)
-					abort();
-			}
+			FW_ALLOC_GROW(*out, *n + 1, alloc);
 			(*out)[*n].name = cur;
 			(*out)[(*n)++].median = nv % 2 ? vals[nv / 2] : (vals[nv / 2 - 1] + vals[nv / 2]) / 2;
 			cur = NULL;
@@ -63,14 +60,9 @@ static int load_side(sqlite3 *db, const cJSON *row, const char *commit_key, stru
 		}
 		if (rc != SQLITE_ROW)
 			break;
-		if (!cur && !(cur = strdup(name)))
-			abort();
-		if (nv >= av) {
-			av = av ? 2 * av : 64;
-			vals = realloc(vals, av * sizeof(*vals));
-			if (!vals)
-				abort();
-		}
+		if (!cur)
+			cur = xstrdup(name);
+		FW_ALLOC_GROW(vals, nv + 1, av);
 		vals[nv++] = sqlite3_column_double(st, 1);
 	}
 	if (rc != SQLITE_DONE) {

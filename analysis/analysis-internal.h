@@ -40,8 +40,10 @@ void fw_row_finish(cJSON *row, double q, const struct fw_analysis_opts *o);
  */
 int fw_analysis_counters(sqlite3 *db, cJSON *row, struct strbuf *err);
 
-/* Number helpers: NaN/inf become null (cJSON would print them as null anyway). */
-void fw_json_num_or_null(cJSON *obj, const char *key, double v);
+/*
+ * Old name of fw_json_num(obj, key, NAN) (schema/run-doc.h), kept for
+ * analysis-row.c, analysis-db.c and report.c until they move over.
+ */
 double fw_json_get_num(const cJSON *obj, const char *key);
 
 #endif

@@ -97,4 +97,7 @@ enum fw_report_format { FW_REPORT_TEXT, FW_REPORT_JSON, FW_REPORT_CSV };
 int fw_report_format_parse(const char *s, enum fw_report_format *f);
 void fw_report_write(const cJSON *series_json, enum fw_report_format f, struct strbuf *out);
 
+/* Adds key: v, or key: null when v is NaN or infinite (the one writer of numbers that may be NaN). */
+void fw_json_num_or_null(cJSON *obj, const char *key, double v);
+
 #endif

@@ -12,6 +12,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis-internal.h"
+#include "run-doc.h"
 #include "fw-db.h"
 
 static const char *str_of(const cJSON *o, const char *k)
@@ -43,8 +44,8 @@ static int same_metric(const cJSON *x, const cJSON *y)
  */
 static int undone_later(const cJSON *rows, const cJSON *reg)
 {
-	double old = fw_json_get_num(cJSON_GetObjectItemCaseSensitive(reg, "a"), "median");
-	double pos = fw_json_get_num(reg, "position"), tol = fw_json_get_num(reg, "min_effect_pct") / 100;
+	double old = fw_json_num(cJSON_GetObjectItemCaseSensitive(reg, "a"), "median", NAN);
+	double pos = fw_json_num(reg, "position", NAN), tol = fw_json_num(reg, "min_effect_pct", NAN) / 100;
 	int hib = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(reg, "higher_is_better"));
 	const cJSON *r;
 
@@ -52,10 +53,10 @@ static int undone_later(const cJSON *rows, const cJSON *reg)
 		return 0;
 	cJSON_ArrayForEach(r, rows) {
 		double m;
-		if (fw_json_get_num(r, "position") <= pos || strcmp(str_of(r, "against"), "parent") ||
+		if (fw_json_num(r, "position", NAN) <= pos || strcmp(str_of(r, "against"), "parent") ||
 		    !same_metric(r, reg))
 			continue;
-		m = fw_json_get_num(cJSON_GetObjectItemCaseSensitive(r, "b"), "median");
+		m = fw_json_num(cJSON_GetObjectItemCaseSensitive(r, "b"), "median", NAN);
 		if (isnan(m))
 			continue;
 		if (hib ? m >= old - tol * fabs(old) : m <= old + tol * fabs(old))
@@ -71,12 +72,12 @@ static int undone_later(const cJSON *rows, const cJSON *reg)
  */
 static int combined_undone_later(const cJSON *rows, const cJSON *reg)
 {
-	double pos = fw_json_get_num(reg, "position");
+	double pos = fw_json_num(reg, "position", NAN);
 	const cJSON *r;
 	int hosts = 0;
 
 	cJSON_ArrayForEach(r, rows) {
-		if (fw_json_get_num(r, "position") != pos || strcmp(str_of(r, "against"), "parent") ||
+		if (fw_json_num(r, "position", NAN) != pos || strcmp(str_of(r, "against"), "parent") ||
 		    !same_metric_env(r, reg, 1))
 			continue;
 		if (!undone_later(rows, r))
@@ -107,11 +108,11 @@ static int store_row(sqlite3 *db, sqlite3_stmt *si, sqlite3_stmt *sf, long long 
 		sqlite3_bind_text(st, col++, str_of(r, "workload"), -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, col++, str_of(r, "variant"), -1, SQLITE_STATIC);
 		sqlite3_bind_text(st, col++, str_of(r, "metric"), -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, col++, (long long)fw_json_get_num(r, "commit_id"));
+		sqlite3_bind_int64(st, col++, (long long)fw_json_num(r, "commit_id", NAN));
 		if (pass == 0) {
-			double q = fw_json_get_num(r, "q");
+			double q = fw_json_num(r, "q", NAN);
 
-			sqlite3_bind_double(st, col++, fw_json_get_num(r, "delta_pct"));
+			sqlite3_bind_double(st, col++, fw_json_num(r, "delta_pct", NAN));
 			if (isnan(q))
 				sqlite3_bind_null(st, col++);
 			else
@@ -140,7 +141,7 @@ int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *
 	static const char *const families[] = { "rows", "combined" };  /* per host, then all hosts */
 	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(series_json, "rows");
 	sqlite3_stmt *si = NULL, *sf = NULL;
-	long long sid = (long long)fw_json_get_num(series_json, "series_id");
+	long long sid = (long long)fw_json_num(series_json, "series_id", NAN);
 	char now[32];
 	int stored = 0, ret = -1;
 
@@ -150,7 +151,7 @@ int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *
 		strbuf_addf(err, "storing regressions: %s", sqlite3_errmsg(db));
 		goto cleanup;
 	}
-	if (sqlite3_exec(db, "BEGIN IMMEDIATE", NULL, NULL, NULL) != SQLITE_OK) {
+	if (fw_db_begin(db, NULL)) {
 		strbuf_addf(err, "storing regressions: %s", sqlite3_errmsg(db));
 		goto cleanup;
 	}
@@ -165,16 +166,21 @@ int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *
 			n = store_row(db, si, sf, sid, now, rows, r, f == 1);
 			if (n < 0) {
 				strbuf_addf(err, "storing regressions: %s", sqlite3_errmsg(db));
-				sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
+				fw_db_end(db, 0, NULL);
 				goto cleanup;
 			}
 			stored += n;
 		}
 	}
-	if (sqlite3_exec(db, "COMMIT", NULL, NULL, NULL) != SQLITE_OK) {
-		strbuf_addf(err, "storing regressions: %s", sqlite3_errmsg(db));
-		sqlite3_exec(db, "ROLLBACK", NULL, NULL, NULL);
-		goto cleanup;
+	{
+		struct strbuf e = STRBUF_INIT;  /* COMMIT's message: read before the rollback */
+		int failed = fw_db_end(db, 1, &e);
+
+		if (failed)
+			strbuf_addf(err, "storing regressions: %s", e.buf);
+		strbuf_release(&e);
+		if (failed)
+			goto cleanup;
 	}
 	ret = stored;
 cleanup:

@@ -12,6 +12,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "atomic-file.h"
 #include "kernel-build.h"
 #include "lock.h"
 #include "runcmd.h"
@@ -224,25 +225,14 @@ cleanup:
 /* Records kb's entry under index (temp + rename); failures only cost speed later. */
 static void index_store(const struct fw_kbuild *kb, const char *index)
 {
-	struct strbuf dir = STRBUF_INIT, tmp = STRBUF_INIT;
+	struct strbuf dir = STRBUF_INIT;
 	const char *name = strrchr(kb->kdir.buf, '/');
-	int fd;
 
 	strbuf_addf(&dir, "%s/kernels/index", kb->cache);
 	mkdir(dir.buf, 0755);
-	strbuf_addf(&tmp, "%s.tmp-%d", index, (int)getpid());
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd >= 0 && name) {
-		ssize_t w = write(fd, name + 1, strlen(name + 1));
-		close(fd);
-		if (w < 0 || rename(tmp.buf, index) < 0)
-			unlink(tmp.buf);
-	} else if (fd >= 0) {
-		close(fd);
-		unlink(tmp.buf);
-	}
+	if (name)
+		fw_write_file_atomic(index, name + 1, strlen(name + 1), 0644, NULL);
 	strbuf_release(&dir);
-	strbuf_release(&tmp);
 }
 
 int fw_kernel_build(struct fw_kbuild *kb, struct strbuf *err)

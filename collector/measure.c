@@ -2,6 +2,7 @@
 #include "measure.h"
 #include "initramfs.h"
 #include "lock.h"
+#include "xalloc.h"
 #include "resultchan.h"
 #include "sha256.h"
 #include <errno.h>
@@ -38,12 +39,10 @@ static void bzimage_version(const char *path, char *out, size_t n)
 int fw_kernel_facts(const char *kernel, struct fw_kfacts *k)
 {
 	struct strbuf sb = STRBUF_INIT, path = STRBUF_INIT;
-	char *dup = strdup(kernel), *dir;
+	char *dup = xstrdup(kernel), *dir;
 	const char *cc;
 	int ret = -1;
 
-	if (!dup)
-		abort();
 	dir = dirname(dup);
 	strbuf_init(&k->config, 0);
 	if (strbuf_read_file(&sb, kernel, 256u * 1024 * 1024) < 0) {

@@ -1,5 +1,6 @@
 /* Turning a range or an mbox into the list of commits to measure (git through runcmd only). */
 #include "patchset.h"
+#include "xalloc.h"
 #include "runcmd.h"
 #include "sha256.h"
 #include <stdio.h>
@@ -64,7 +65,7 @@ static int describe(const char *tree, const char *rev, struct fw_patchset_commit
 	}
 	memcpy(c->sha, f[0], 41);
 	snprintf(c->parent, sizeof(c->parent), "%.40s", f[1]); /* first parent */
-	c->author = strdup(f[2]);
+	c->author = xstrdup(f[2]);
 	c->subject = strndup(f[3], 1000); /* the document's limit; git subjects are one line */
 	snprintf(c->key, sizeof(c->key), "%s", c->sha);
 	ret = 0;
@@ -75,10 +76,10 @@ cleanup:
 
 static struct fw_patchset_commit *add_commit(struct fw_patchset *s)
 {
-	struct fw_patchset_commit *n = realloc(s->commits, sizeof(*n) * (size_t)(s->nr + 1));
-	if (!n)
-		abort();
-	s->commits = n;
+	struct fw_patchset_commit *n;
+
+	FW_ALLOC_GROW(s->commits, s->nr + 1, s->alloc);
+	n = s->commits;
 	memset(&n[s->nr], 0, sizeof(*n));
 	n[s->nr].position = s->nr;
 	return &n[s->nr++];
@@ -130,7 +131,7 @@ int patchset_from_range(struct fw_patchset *s, const char *tree, const char *ran
 		return -1;
 	}
 	base = strndup(range, (size_t)(dots - range));
-	s->tree = strdup(tree);
+	s->tree = xstrdup(tree);
 	ret = collect(s, tree, base, dots + 2, err);
 	free(base);
 	return ret;
@@ -152,7 +153,7 @@ static char **mbox_subjects(const char *mbox, int *n)
 {
 	struct strbuf txt = STRBUF_INIT;
 	char **subj = NULL;
-	int in_header = 0;
+	int in_header = 0, alloc = 0;
 
 	*n = 0;
 	if (strbuf_read_file(&txt, mbox, 64 << 20))
@@ -166,11 +167,8 @@ static char **mbox_subjects(const char *mbox, int *n)
 		} else if (in_header && !*line) {
 			in_header = 0;
 		} else if (in_header && !strncmp(line, "Subject: ", 9)) {
-			char **ns = realloc(subj, sizeof(*ns) * (size_t)(*n + 1));
-			if (!ns)
-				abort();
-			subj = ns;
-			subj[(*n)++] = strdup(line + 9);
+			FW_ALLOC_GROW(subj, *n + 1, alloc);
+			subj[(*n)++] = xstrdup(line + 9);
 		}
 	}
 	strbuf_release(&txt);
@@ -272,8 +270,8 @@ int patchset_from_mbox(struct fw_patchset *s, const char *tree, const char *base
 	}
 	if (git(worktree, &head, err, revparse))
 		goto cleanup;
-	s->tree = strdup(tree);
-	s->mbox = strdup(mbox);
+	s->tree = xstrdup(tree);
+	s->mbox = xstrdup(mbox);
 	if (collect(s, worktree, basec.sha, head.buf, err))
 		goto cleanup;
 	for (int i = 1; i < s->nr; i++) {

@@ -23,7 +23,7 @@ struct fw_patchset {
 	char base[41];
 	char *mbox;          /* NULL for a range */
 	struct fw_patchset_commit *commits;
-	int nr;
+	int nr, alloc;
 };
 
 /* Resolves "BASE..HEAD" in tree: base plus each commit of the range, oldest first. */

@@ -1,4 +1,5 @@
 #include "post.h"
+#include "atomic-file.h"
 #include "runcmd.h"
 #include "sha256.h"
 #include <dirent.h>
@@ -162,8 +163,8 @@ cleanup:
 
 int post_spool(const struct post_opts *o, const char *path, struct strbuf *err)
 {
-	struct strbuf doc = STRBUF_INIT, tmp = STRBUF_INIT, dst = STRBUF_INIT;
-	int fd = -1, ret = -1;
+	struct strbuf doc = STRBUF_INIT, dst = STRBUF_INIT;
+	int ret = -1;
 
 	if (mkdir(o->spool_dir, 0755) && errno != EEXIST) {
 		strbuf_addf(err, "cannot create spool %s: %s", o->spool_dir, strerror(errno));
@@ -177,27 +178,14 @@ int post_spool(const struct post_opts *o, const char *path, struct strbuf *err)
 		/* named by content: two documents called doc.json never overwrite each other */
 		char hex[65];
 		sha256_hex(doc.buf, doc.len, hex);
-		strbuf_addf(&tmp, "%s/.tmp-%ld-%s", o->spool_dir, (long)getpid(), hex);
 		strbuf_addf(&dst, "%s/%s.json", o->spool_dir, hex);
 	}
-	fd = open(tmp.buf, O_WRONLY | O_CREAT | O_TRUNC, 0644);
-	if (fd < 0 || write(fd, doc.buf, doc.len) != (ssize_t)doc.len || fsync(fd) || close(fd)) {
-		strbuf_addf(err, "cannot write %s: %s", tmp.buf, strerror(errno));
-		fd = -1;
-		unlink(tmp.buf);
+	/* the temp is a dot file: the spool's scan (is_doc) never picks it up */
+	if (fw_write_file_atomic(dst.buf, doc.buf, doc.len, 0644, err))
 		goto cleanup;
-	}
-	fd = -1;
-	if (rename(tmp.buf, dst.buf)) {
-		strbuf_addf(err, "cannot rename into %s: %s", dst.buf, strerror(errno));
-		goto cleanup;
-	}
 	ret = 0;
 cleanup:
-	if (fd >= 0)
-		close(fd);
 	strbuf_release(&doc);
-	strbuf_release(&tmp);
 	strbuf_release(&dst);
 	return ret;
 }

@@ -1,4 +1,5 @@
 #include "prune.h"
+#include "xalloc.h"
 #include <dirent.h>
 #include <ftw.h>
 #include <stdio.h>
@@ -28,7 +29,7 @@ static int newest_first(const void *a, const void *b)
 }
 
 /* Subfolders of dir whose name starts with prefix ("" = any), with their mtimes. */
-static int list_dirs(const char *dir, const char *prefix, struct aged **out, int *n)
+static int list_dirs(const char *dir, const char *prefix, struct aged **out, int *n, int *alloc)
 {
 	DIR *d = opendir(dir);
 	struct dirent *e;
@@ -42,10 +43,10 @@ static int list_dirs(const char *dir, const char *prefix, struct aged **out, int
 			continue;
 		strbuf_addf(&p, "%s/%s", dir, e->d_name);
 		if (stat(p.buf, &st) == 0 && S_ISDIR(st.st_mode)) {
-			struct aged *na = realloc(*out, sizeof(**out) * (size_t)(*n + 1));
-			if (!na)
-				abort();
-			*out = na;
+			struct aged *na;
+
+			FW_ALLOC_GROW(*out, *n + 1, *alloc);
+			na = *out;
 			na[*n].path = strbuf_detach(&p, NULL);
 			na[*n].mtime = st.st_mtime;
 			(*n)++;
@@ -60,13 +61,13 @@ int fw_prune_cache(const char *cache, int days, int keep)
 {
 	struct strbuf dir = STRBUF_INIT;
 	struct aged *k = NULL, *b = NULL;
-	int nk = 0, nb = 0, removed = 0;
+	int nk = 0, nb = 0, ak = 0, ab = 0, removed = 0;
 	time_t cutoff = time(NULL) - (time_t)days * 86400;
 	DIR *runs;
 	struct dirent *e;
 
 	strbuf_addf(&dir, "%s/kernels", cache);
-	list_dirs(dir.buf, "", &k, &nk);
+	list_dirs(dir.buf, "", &k, &nk, &ak);
 	qsort(k, (size_t)nk, sizeof(*k), newest_first);
 	for (int i = 0; i < nk; i++) {
 		if (i >= keep && k[i].mtime < cutoff && !nftw(k[i].path, rm_entry, 16, FTW_DEPTH | FTW_PHYS))
@@ -81,7 +82,7 @@ int fw_prune_cache(const char *cache, int days, int keep)
 			if (e->d_name[0] == '.')
 				continue;
 			strbuf_addf(&work, "%s/%s/work", dir.buf, e->d_name);
-			list_dirs(work.buf, "boot-", &b, &nb);
+			list_dirs(work.buf, "boot-", &b, &nb, &ab);
 			strbuf_release(&work);
 		}
 		closedir(runs);

@@ -1,5 +1,6 @@
 /* QEMU boots: argv, timed run, console classification (see qemu.h). */
 #include "qemu.h"
+#include "xalloc.h"
 #include "runcmd.h"
 #include <errno.h>
 #include <sched.h>
@@ -78,7 +79,7 @@ void fw_boot_raise(struct fw_boot *b, enum fw_boot_status s, const char *reason)
 
 struct argv_b {
 	char **v;
-	int n;
+	int n, alloc;
 };
 
 static void push(struct argv_b *a, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
@@ -90,16 +91,14 @@ static void push(struct argv_b *a, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&sb, fmt, ap);
 	va_end(ap);
-	a->v = realloc(a->v, sizeof(*a->v) * (size_t)(a->n + 2));
-	if (!a->v)
-		abort();
+	FW_ALLOC_GROW(a->v, a->n + 2, a->alloc);   /* and the NULL after */
 	a->v[a->n++] = strbuf_detach(&sb, NULL);
 	a->v[a->n] = NULL;
 }
 
 char **fw_qemu_argv(const struct fw_qemu_opts *o)
 {
-	struct argv_b a = { NULL, 0 };
+	struct argv_b a = { NULL, 0, 0 };
 
 	push(&a, "%s", o->qemu ? o->qemu : "qemu-system-x86_64");
 	switch (o->accel) {

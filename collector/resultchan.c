@@ -1,5 +1,6 @@
 /* Result channel format 1: parse and classify a capture (see resultchan.h). */
 #include "resultchan.h"
+#include "xalloc.h"
 #include "crc32.h"
 #include "strbuf.h"
 #include <errno.h>
@@ -44,7 +45,7 @@ static void rec_free(struct fw_chan_rec *r)
 	}
 	free(r->kv);
 	r->kv = NULL;
-	r->nkv = 0;
+	r->nkv = r->akv = 0;
 }
 
 void fw_chan_release(struct fw_chan *c)
@@ -388,9 +389,7 @@ static int parse_line(struct fw_chan *c, const char *line, size_t len, int linen
 				free(kv.val);
 				return -1;
 			}
-			r->kv = realloc(r->kv, sizeof(*r->kv) * (size_t)(r->nkv + 1));
-			if (!r->kv)
-				abort();
+			FW_ALLOC_GROW(r->kv, r->nkv + 1, r->akv);
 			r->kv[r->nkv++] = kv;
 		}
 	}
@@ -445,12 +444,7 @@ enum fw_chan_status fw_chan_parse(const char *buf, size_t len, struct fw_chan *c
 			}
 			return c->status;
 		}
-		if (c->nrec == c->alloc) {
-			c->alloc = c->alloc ? c->alloc * 2 : 64;
-			c->rec = realloc(c->rec, c->alloc * sizeof(*c->rec));
-			if (!c->rec)
-				abort();
-		}
+		FW_ALLOC_GROW(c->rec, c->nrec + 1, c->alloc);
 		c->rec[c->nrec++] = r;
 		if (r.type == FW_REC_BEGIN) {
 			/* check_record() pointed these into r's strings, which now live in the array */

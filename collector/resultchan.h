@@ -37,7 +37,7 @@ struct fw_chan_rec {
 	enum fw_chan_type type;
 	unsigned long seq;
 	int line;            /* 1-based line number in the capture */
-	int nkv;
+	int nkv, akv;        /* kv: nkv used of akv */
 	struct fw_chan_kv *kv;
 	double value;        /* sample: value=, parsed */
 	long round;          /* sample/counters: round= */

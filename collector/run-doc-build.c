@@ -1,6 +1,8 @@
 /* Run documents from a capture and the facts around a boot (see run-doc-build.h). */
 #include "run-doc-build.h"
+#include "atomic-file.h"
 #include "runcmd.h"
+#include "xalloc.h"
 #include "fw-db.h"
 #include <errno.h>
 #include <math.h>
@@ -147,10 +149,8 @@ static cJSON *skeleton(const struct fw_rundoc_facts *f, const char *boot_status)
 /* Console text may hold control bytes (escape sequences): the document allows \n \t \r only. */
 static char *clean_text(const char *s)
 {
-	char *out = strdup(s ? s : ""), *p;
+	char *out = xstrdup(s ? s : ""), *p;
 
-	if (!out)
-		abort();
 	for (p = out; *p; p++) {
 		unsigned char c = (unsigned char)*p;
 		size_t n = c < 0x80 ? 0 : (c & 0xe0) == 0xc0 ? 1 : (c & 0xf0) == 0xe0 ? 2 : (c & 0xf8) == 0xf0 ? 3 : 9;
@@ -215,41 +215,18 @@ cJSON *fw_rundoc_not_run(const struct fw_rundoc_facts *f, struct fw_error *e)
 
 int fw_rundoc_write(const cJSON *doc, const char *path, struct strbuf *err)
 {
-	struct strbuf tmp = STRBUF_INIT;
-	char *text = cJSON_Print(doc);
-	FILE *fp = NULL;
-	int ret = -1;
+	struct strbuf text = STRBUF_INIT;
+	char *json = cJSON_Print(doc);
+	int ret;
 
-	if (!text) {
+	if (!json) {
 		strbuf_addstr(err, "cannot render the document");
-		goto cleanup;
+		return -1;
 	}
-	strbuf_addf(&tmp, "%s.tmp.%ld", path, (long)getpid());
-	if (!(fp = fopen(tmp.buf, "w"))) {
-		strbuf_addf(err, "cannot create %s: %s", tmp.buf, strerror(errno));
-		goto cleanup;
-	}
-	if (fputs(text, fp) < 0 || fputc('\n', fp) < 0 || fflush(fp) || fsync(fileno(fp))) {
-		strbuf_addf(err, "cannot write %s: %s", tmp.buf, strerror(errno));
-		goto cleanup;
-	}
-	if (fclose(fp)) {
-		fp = NULL;
-		strbuf_addf(err, "cannot write %s: %s", tmp.buf, strerror(errno));
-		goto cleanup;
-	}
-	fp = NULL;
-	if (rename(tmp.buf, path)) {
-		strbuf_addf(err, "cannot rename %s to %s: %s", tmp.buf, path, strerror(errno));
-		goto cleanup;
-	}
-	ret = 0;
-cleanup:
-	if (fp)
-		fclose(fp);
-	if (ret && tmp.len)
-		unlink(tmp.buf);
-	free(text);
-	strbuf_release(&tmp);
+	strbuf_addstr(&text, json);
+	strbuf_addch(&text, '\n');
+	free(json);
+	ret = fw_write_file_atomic(path, text.buf, text.len, 0644, err);
+	strbuf_release(&text);
 	return ret;
 }

@@ -27,6 +27,19 @@ int fw_db_exec(sqlite3 *db, const char *sql, struct strbuf *err)
 	return -1;
 }
 
+int fw_db_begin(sqlite3 *db, struct strbuf *err)
+{
+	return fw_db_exec(db, "BEGIN IMMEDIATE", err);
+}
+
+int fw_db_end(sqlite3 *db, int ok, struct strbuf *err)
+{
+	if (ok && !fw_db_exec(db, "COMMIT", err))
+		return 0;
+	fw_db_exec(db, "ROLLBACK", NULL);
+	return -1;
+}
+
 int fw_db_user_version(sqlite3 *db)
 {
 	sqlite3_stmt *st;
@@ -50,7 +63,7 @@ static int migrate(sqlite3 *db, int target, struct strbuf *err)
 {
 	int v;
 
-	if (fw_db_exec(db, "BEGIN IMMEDIATE", err))
+	if (fw_db_begin(db, err))
 		return -1;
 	v = fw_db_user_version(db);
 	if (v > fw_migration_count) {
@@ -68,10 +81,9 @@ static int migrate(sqlite3 *db, int target, struct strbuf *err)
 		if (fw_db_exec(db, pragma, err))
 			goto fail;
 	}
-	return fw_db_exec(db, "COMMIT", err);
+	return fw_db_end(db, 1, err);
 fail:
-	fw_db_exec(db, "ROLLBACK", NULL);
-	return -1;
+	return fw_db_end(db, 0, NULL);
 }
 
 static sqlite3 *open_db(const char *path, int target, int create, struct strbuf *err)

@@ -25,6 +25,17 @@ int fw_db_user_version(sqlite3 *db);
 int fw_db_latest_version(void);
 /* Runs SQL text that is part of the program (never outside input). */
 int fw_db_exec(sqlite3 *db, const char *sql, struct strbuf *err);
+/*
+ * Write transactions: fw_db_begin starts one (BEGIN IMMEDIATE: the write lock
+ * now, not at the first write); fw_db_end(db, ok, err) commits when ok, else
+ * (or when COMMIT fails) rolls back. Both 0 or -1 (message in err when not
+ * NULL; nothing is added for a rollback asked for with ok = 0).
+ *	if (fw_db_begin(db, err)) return -1;
+ *	... on error: return fw_db_end(db, 0, NULL);
+ *	return fw_db_end(db, 1, err);
+ */
+int fw_db_begin(sqlite3 *db, struct strbuf *err);
+int fw_db_end(sqlite3 *db, int ok, struct strbuf *err);
 /* Current UTC time as ISO 8601 "YYYY-MM-DDTHH:MM:SSZ". */
 void fw_now_iso(char out[32]);
 

@@ -273,7 +273,7 @@ enum fw_ingest_status fw_ingest_doc(sqlite3 *db, const cJSON *doc, struct fw_ing
 
 	snprintf(info->run_id, sizeof(info->run_id), "%s", fw_json_str(doc, "run_id", ""));
 	fw_doc_hash(doc, hash);
-	if (fw_db_exec(db, "BEGIN IMMEDIATE", NULL)) {
+	if (fw_db_begin(db, NULL)) {
 		db_fail(&t, "begin");
 		return info->status = FW_INGEST_DB_ERROR;
 	}
@@ -288,7 +288,7 @@ enum fw_ingest_status fw_ingest_doc(sqlite3 *db, const cJSON *doc, struct fw_ing
 	if (rc == SQLITE_ROW) {
 		int same = !strcmp((const char *)sqlite3_column_text(st, 0), hash);
 		fw_stmt_done(st);
-		fw_db_exec(db, "ROLLBACK", NULL);
+		fw_db_end(db, 0, NULL);
 		if (!same)
 			fw_error_set(&info->err, "run_id", "already stored with different content");
 		return info->status = same ? FW_INGEST_DUPLICATE : FW_INGEST_CONFLICT;
@@ -303,13 +303,20 @@ enum fw_ingest_status fw_ingest_doc(sqlite3 *db, const cJSON *doc, struct fw_ing
 	    upsert_build(&t, doc, commit, env, &build) || insert_run(&t, doc, hash, commit, build, env, &run) ||
 	    insert_results(&t, doc, run))
 		goto fail;
-	if (fw_db_exec(db, "COMMIT", NULL)) {
-		db_fail(&t, "commit");
-		goto fail;
+	{
+		struct strbuf e = STRBUF_INIT;  /* COMMIT's message: read before the rollback */
+
+		if (fw_db_end(db, 1, &e)) {
+			fw_error_set(&info->err, "", "database error (commit): %s", e.buf);
+			strbuf_release(&e);
+			info->results = info->samples = 0;
+			return info->status = FW_INGEST_DB_ERROR;
+		}
+		strbuf_release(&e);
 	}
 	return info->status = FW_INGEST_STORED;
 fail:
-	fw_db_exec(db, "ROLLBACK", NULL);
+	fw_db_end(db, 0, NULL);
 	info->results = info->samples = 0;
 	return info->status = FW_INGEST_DB_ERROR;
 }

@@ -109,8 +109,8 @@ enum MHD_Result api_compare(struct fw_req *r)
 		cJSON_AddStringToObject(jo, "unit", m->unit);
 		cJSON_AddStringToObject(jo, "direction", m->direction);
 		cJSON_AddStringToObject(jo, "env", m->env);
-		json_num(jo, "base_median", b->median);
-		json_num(jo, "head_median", h->median);
+		fw_json_num_or_null(jo, "base_median", b->median);
+		fw_json_num_or_null(jo, "head_median", h->median);
 		cJSON_AddNumberToObject(jo, "base_n", b->n);
 		cJSON_AddNumberToObject(jo, "head_n", h->n);
 		json_pct(jo, "delta_pct", d);

@@ -25,10 +25,6 @@ enum MHD_Result api_regressions_list(struct fw_req *r)
 	enum MHD_Result ret;
 	int has_series = !req_query(r, "series", &series), has_status = !req_query(r, "status", &status);
 
-	if (!db) {
-		ret = reply_error(r, 503, "db_unavailable", NULL, "cannot open the database");
-		goto cleanup;
-	}
 	if (has_status && !status_valid(status.buf)) {
 		ret = reply_error(r, 400, "bad_parameter", "status",
 				  "status must be one of new, acknowledged, fixed, invalid");

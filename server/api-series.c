@@ -5,6 +5,7 @@
  * until the analysis code provides them).
  */
 #include <string.h>
+#include "analysis.h"
 #include "routes.h"
 #include "ui.h"
 
@@ -62,8 +63,6 @@ enum MHD_Result api_series_list(struct fw_req *r)
 	sqlite3 *db = req_db(r);
 	cJSON *arr, *root;
 
-	if (!db)
-		return reply_error(r, 503, "db_unavailable", NULL, "cannot open the database");
 	arr = fw_series_list_json(db);
 	if (!arr)
 		return reply_error(r, 503, "db_error", NULL, sqlite3_errmsg(db));
@@ -94,7 +93,7 @@ cJSON *fw_series_json(const struct fw_series *s, const cJSON *an)
 		cJSON_AddStringToObject(m, "unit", s->metrics[i].unit);
 		cJSON_AddStringToObject(m, "direction", s->metrics[i].direction);
 		cJSON_AddStringToObject(m, "env", s->metrics[i].env);
-		json_num(m, "min_effect_pct", s->metrics[i].min_effect_pct);
+		fw_json_num_or_null(m, "min_effect_pct", s->metrics[i].min_effect_pct);
 		cJSON_AddItemToArray(metrics, m);
 	}
 	commits = cJSON_AddArrayToObject(root, "commits");
@@ -124,7 +123,7 @@ cJSON *fw_series_json(const struct fw_series *s, const cJSON *an)
 			cJSON_AddStringToObject(m, "env", s->metrics[i].env);
 			cJSON_AddNumberToObject(m, "n", cell->n);
 			cJSON_AddNumberToObject(m, "errors", cell->errors);
-			json_num(m, "median", cell->median);
+			fw_json_num_or_null(m, "median", cell->median);
 			json_pct(m, "delta_pct", cell->delta_pct);
 			analysis_fill(m, an_index_row(ix, cm->sha, &s->metrics[i]));
 			cJSON_AddItemToArray(ma, m);

@@ -3,6 +3,7 @@
  * one point per commit in series order with its samples and per-boot medians.
  */
 #include <math.h>
+#include "analysis.h"
 #include "routes.h"
 
 enum MHD_Result api_trend(struct fw_req *r)
@@ -49,7 +50,7 @@ enum MHD_Result api_trend(struct fw_req *r)
 		cJSON_AddNumberToObject(p, "position", s.commits[c].position);
 		cJSON_AddStringToObject(p, "sha", s.commits[c].sha);
 		cJSON_AddStringToObject(p, "subject", s.commits[c].subject);
-		json_num(p, "median", cell->median);
+		fw_json_num_or_null(p, "median", cell->median);
 		json_pct(p, "delta_pct", cell->delta_pct);
 		cJSON_AddNumberToObject(p, "errors", cell->errors);
 		sa = cJSON_AddArrayToObject(p, "samples");
@@ -61,7 +62,7 @@ enum MHD_Result api_trend(struct fw_req *r)
 
 				last = cell->vals[k].run;
 				cJSON_AddNumberToObject(b, "run", (double)last);
-				json_num(b, "median", fw_cell_run_median(cell, last));
+				fw_json_num_or_null(b, "median", fw_cell_run_median(cell, last));
 				cJSON_AddItemToArray(runs, b);
 			}
 		}

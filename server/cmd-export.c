@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "analysis.h"
+#include "atomic-file.h"
 #include "cmdopt.h"
 #include "commands.h"
 #include "fw-db.h"
@@ -35,34 +36,19 @@ struct export {
 
 static int write_file(struct export *ex, const char *name, const char *data, size_t len)
 {
-	struct strbuf path = STRBUF_INIT, tmp = STRBUF_INIT;
-	FILE *f;
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	int ret = -1;
 
 	strbuf_addf(&path, "%s/%s", ex->out, name);
-	strbuf_addf(&tmp, "%s/.tmp-%ld", ex->out, (long)getpid());
-	f = fopen(tmp.buf, "w");
-	if (!f) {
-		fprintf(stderr, "export: %s: %s\n", tmp.buf, strerror(errno));
+	if (fw_write_file_atomic(path.buf, data, len, 0644, &err)) {
+		fprintf(stderr, "export: %s\n", err.buf);
 		goto cleanup;
-	}
-	if (fwrite(data, 1, len, f) != len) {
-		fclose(f);
-		fprintf(stderr, "export: writing %s: %s\n", name, strerror(errno));
-		goto unlink;
-	}
-	if (fclose(f) || rename(tmp.buf, path.buf)) {
-		fprintf(stderr, "export: %s: %s\n", path.buf, strerror(errno));
-		goto unlink;
 	}
 	ex->files++;
 	ret = 0;
-	goto cleanup;
-unlink:
-	unlink(tmp.buf);
 cleanup:
 	strbuf_release(&path);
-	strbuf_release(&tmp);
+	strbuf_release(&err);
 	return ret;
 }
 

@@ -11,10 +11,12 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "atomic-file.h"
 #include "cmdopt.h"
 #include "commands.h"
 #include "run-doc.h"
 #include "sha256.h"
+#include "xalloc.h"
 
 static void set_str(cJSON *obj, const char *key, const char *val)
 {
@@ -74,26 +76,20 @@ cleanup:
 
 static int write_to(const char *dir, const char *src, const struct strbuf *data)
 {
-	struct strbuf path = STRBUF_INIT, tmp = STRBUF_INIT;
-	char *copy = strdup(src);
-	FILE *f;
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	char *copy = xstrdup(src);
 	int ret = 1;
 
-	if (!copy)
-		abort();
 	strbuf_addf(&path, "%s/%s", dir, basename(copy));
-	strbuf_addf(&tmp, "%s.tmp", path.buf);
-	f = fopen(tmp.buf, "w");
-	if (!f || fwrite(data->buf, 1, data->len, f) != data->len || fclose(f) ||
-	    rename(tmp.buf, path.buf)) {
-		fprintf(stderr, "seal: %s: %s\n", path.buf, strerror(errno));
+	if (fw_write_file_atomic(path.buf, data->buf, data->len, 0644, &err)) {
+		fprintf(stderr, "seal: %s\n", err.buf);
 		goto cleanup;
 	}
 	ret = 0;
 cleanup:
 	free(copy);
 	strbuf_release(&path);
-	strbuf_release(&tmp);
+	strbuf_release(&err);
 	return ret;
 }
 

@@ -25,6 +25,7 @@
 #include "http.h"
 #include "listen.h"
 #include "plot.h"
+#include "xalloc.h"
 
 static int parse_listen(const char *s, struct sockaddr_in *sa)
 {
@@ -191,7 +192,7 @@ int cmd_serve(int argc, char **argv)
 	if (fw_rc_init(&srv, &err))
 		fprintf(stderr, "serve: no response cache: %s\n", err.buf);
 	if (realpath(staticd, real))
-		srv.static_dir = strdup(real);
+		srv.static_dir = xstrdup(real);
 	else
 		fprintf(stderr, "serve: no static folder '%s': /static/ answers 404\n", staticd);
 	if (cached)

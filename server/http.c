@@ -13,7 +13,9 @@
 #include <unistd.h>
 #include "http.h"
 #include "fw-db.h"
+#include "html.h"
 #include "run-doc.h"
+#include "xalloc.h"
 
 const double fw_lat_bounds[FW_LAT_BUCKETS] = {
 	0.001, 0.0025, 0.005, 0.01, 0.025, 0.05, 0.1, 0.25, 1.0, 5.0,
@@ -211,7 +213,19 @@ enum MHD_Result reply_json(struct fw_req *r, unsigned status, cJSON *root)
 	return reply_buf(r, status, "application/json", &sb, NULL);
 }
 
-static void html_error_page(struct strbuf *sb, unsigned status, const char *detail);
+static void html_error_page(struct strbuf *sb, unsigned status, const char *detail)
+{
+	char title[32];
+
+	snprintf(title, sizeof(title), "Error %u", status);
+	html_page_begin(sb, title);
+	strbuf_addstr(sb, "<h1>");
+	html_txt(sb, title);
+	strbuf_addstr(sb, "</h1>\n<p>");
+	html_txt(sb, detail);
+	strbuf_addstr(sb, "</p>\n<p><a href=\"/\">All series</a></p>\n");
+	html_page_end(sb);
+}
 
 enum MHD_Result reply_error(struct fw_req *r, unsigned status, const char *code,
 			    const char *field, const char *detail)
@@ -232,21 +246,6 @@ enum MHD_Result reply_error(struct fw_req *r, unsigned status, const char *code,
 		cJSON_AddNullToObject(e, "field");
 	cJSON_AddStringToObject(e, "detail", detail);
 	return reply_json(r, status, root);
-}
-
-#include "html.h"
-static void html_error_page(struct strbuf *sb, unsigned status, const char *detail)
-{
-	char title[32];
-
-	snprintf(title, sizeof(title), "Error %u", status);
-	html_page_begin(sb, title);
-	strbuf_addstr(sb, "<h1>");
-	html_txt(sb, title);
-	strbuf_addstr(sb, "</h1>\n<p>");
-	html_txt(sb, detail);
-	strbuf_addstr(sb, "</p>\n<p><a href=\"/\">All series</a></p>\n");
-	html_page_end(sb);
 }
 
 static void http_date(time_t t, char out[64])
@@ -334,7 +333,8 @@ enum MHD_Result fw_http_access(void *cls, struct MHD_Connection *conn, const cha
 		r->method = method;
 		r->t0 = fw_monotonic();
 		strbuf_init(&r->body, 0);
-		r->path = strdup(url);
+		r->path = xstrdup(url);
+		/* until fw_dispatch knows the route (which sets it): errors of unknown paths */
 		r->is_page = strncmp(url, "/api/", 5) != 0 && strcmp(url, "/healthz") &&
 			     strcmp(url, "/metrics");
 		*con_cls = r;

@@ -15,6 +15,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "plot.h"
+#include "xalloc.h"
 
 struct cached {
 	char *name;
@@ -42,6 +43,12 @@ static int by_use(const void *a, const void *b)
 	const struct cached *x = a, *y = b;
 
 	return (x->used > y->used) - (x->used < y->used);
+}
+
+/* A render's temp folder (tmp-*.d), or its output's temp (.HASH.svg.tmp-*, fw_atomic_temp). */
+static int is_temp(const char *name)
+{
+	return !strncmp(name, "tmp-", 4) || (name[0] == '.' && strstr(name, ".tmp-"));
 }
 
 /* A render's temp folder (tmp-*.d) with its two files. */
@@ -76,7 +83,7 @@ int fw_plot_cache_prune(const char *dir, unsigned long long max_bytes, time_t ma
 		if (fstatat(dfd, de->d_name, &st, AT_SYMLINK_NOFOLLOW))
 			continue;
 		/* Renders take seconds (gnuplot is killed at 20 s): an hour-old temp is debris. */
-		if (!strncmp(de->d_name, "tmp-", 4) && st.st_mtime < now - 3600) {
+		if (is_temp(de->d_name) && st.st_mtime < now - 3600) {
 			if (S_ISDIR(st.st_mode))
 				remove_tmp(dfd, de->d_name);
 			else
@@ -93,16 +100,8 @@ int fw_plot_cache_prune(const char *dir, unsigned long long max_bytes, time_t ma
 			}
 			continue;
 		}
-		if (n == cap) {
-			struct cached *nv = realloc(v, (cap = cap ? 2 * cap : 256) * sizeof(*v));
-
-			if (!nv)
-				break;
-			v = nv;
-		}
-		v[n].name = strdup(de->d_name);
-		if (!v[n].name)
-			break;
+		FW_ALLOC_GROW(v, n + 1, cap);
+		v[n].name = xstrdup(de->d_name);
 		v[n].size = st.st_size;
 		v[n].used = st.st_atime;
 		total += (unsigned long long)st.st_size;

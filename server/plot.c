@@ -8,6 +8,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "analysis.h"
+#include "atomic-file.h"
 #include "plot.h"
 #include "runcmd.h"
 #include "sha256.h"
@@ -117,14 +118,6 @@ static int write_file(const char *path, const struct strbuf *sb)
 	return ret;
 }
 
-int fw_plot_metric(const char *cache_dir, const struct fw_series *s, int mi, int big,
-		   struct strbuf *path, char etag[72], int *rendered, struct strbuf *err)
-{
-	struct fw_plot_opts o = { .big = big };
-
-	return fw_plot_metric_ex(cache_dir, s, mi, &o, path, etag, rendered, err);
-}
-
 int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 		      const struct fw_plot_opts *o, struct strbuf *path, char etag[72], int *rendered,
 		      struct strbuf *err)
@@ -136,7 +129,7 @@ int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 	struct stat st;
 	char hash[65];
 	const char *ext = o->png ? "png" : "svg";
-	int any = 0, ret = -1, big = o->big, nband, nmark;
+	int any = 0, ret = -1, big = o->big, nband, nmark, fd;
 
 	*rendered = 0;
 	for (int c = 0; c < s->ncommits; c++)
@@ -177,7 +170,10 @@ int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 		strbuf_addf(err, "writing plot data: %s", strerror(errno));
 		goto rmdir;
 	}
-	strbuf_addf(&tmp, ".%s", ext);
+	/* gnuplot writes the plot into a temp next to it (the cache prunes stale ones) */
+	if ((fd = fw_atomic_temp(path->buf, &tmp, err)) < 0)
+		goto rmdir;
+	close(fd);
 	{
 		const char *argv[] = { "gnuplot", "plot.gp", NULL };
 		struct runcmd rc = { 0 };
@@ -193,11 +189,8 @@ int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 			goto rmdir;
 		}
 	}
-	if (rename(tmp.buf, path->buf)) {
-		strbuf_addf(err, "rename: %s", strerror(errno));
-		unlink(tmp.buf);
+	if (fw_atomic_commit(-1, tmp.buf, path->buf, 0644, err))
 		goto rmdir;
-	}
 	*rendered = 1;
 	ret = 0;
 rmdir:

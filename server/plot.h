@@ -36,9 +36,6 @@ struct fw_plot_opts {
 int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 		      const struct fw_plot_opts *o, struct strbuf *path, char etag[72], int *rendered,
 		      struct strbuf *err);
-/* The same as an SVG without marks. */
-int fw_plot_metric(const char *cache_dir, const struct fw_series *s, int mi, int big,
-		   struct strbuf *path, char etag[72], int *rendered, struct strbuf *err);
 /*
  * server/plot-cache.c. A cache hit refreshes the file's use time; pruning
  * removes plots unused for max_age seconds, then the least recently used

@@ -34,10 +34,6 @@ int req_series(struct fw_req *r, const char *name, const char *field, struct fw_
 	sqlite3 *db = req_db(r);
 	int rc, rev;
 
-	if (!db) {
-		*ret = reply_error(r, 503, "db_unavailable", NULL, "cannot open the database");
-		return -1;
-	}
 	rev = req_revision(r);
 	if (rev < 0) {
 		*ret = reply_error(r, 400, "bad_parameter", "revision", "revision must be a positive number");
@@ -52,14 +48,6 @@ int req_series(struct fw_req *r, const char *name, const char *field, struct fw_
 		*ret = reply_error(r, 503, "db_error", NULL, err.buf);
 	strbuf_release(&err);
 	return rc ? -1 : 0;
-}
-
-void json_num(cJSON *obj, const char *key, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(obj, key, v);
-	else
-		cJSON_AddNullToObject(obj, key);
 }
 
 cJSON *fw_ui_analysis(sqlite3 *db, const char *series, int revision)
@@ -123,12 +111,12 @@ static double rounded(double v, int digits, int fixed)
 
 void json_pct(cJSON *obj, const char *key, double v)
 {
-	json_num(obj, key, rounded(v, 3, 1));
+	fw_json_num_or_null(obj, key, rounded(v, 3, 1));
 }
 
 void json_prob(cJSON *obj, const char *key, double v)
 {
-	json_num(obj, key, rounded(v, 3, 0));
+	fw_json_num_or_null(obj, key, rounded(v, 3, 0));
 }
 
 static double num_of(const cJSON *row, const char *from)

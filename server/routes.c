@@ -10,34 +10,49 @@
 #include <string.h>
 #include "routes.h"
 #include "run-doc.h"
+#include "xalloc.h"
 
+/*
+ * kind: what the route answers, and so how its errors are written (an HTML
+ * page for FW_ROUTE_HTML, JSON otherwise); needs_db: fw_dispatch replies
+ * 503 db_unavailable itself when the database cannot be opened.
+ */
 struct fw_route {
 	const char *method;
 	const char *pattern;
 	fw_handler fn;
+	enum fw_route_kind kind;
+	int needs_db;
 };
+enum { NODB = 0, DB = 1 };
+#define HTML FW_ROUTE_HTML
+#define JSON FW_ROUTE_JSON
+#define PLOT FW_ROUTE_PLOT
 
 static const struct fw_route routes[] = {
-	{ "GET",  "/",                                 ui_index },
-	{ "GET",  "/healthz",                          api_healthz },
-	{ "GET",  "/metrics",                          api_metrics },
-	{ "POST", "/api/v1/runs",                      api_runs_post },
-	{ "GET",  "/api/v1/series",                    api_series_list },
-	{ "GET",  "/api/v1/series/*.csv",              api_series_csv },
-	{ "GET",  "/api/v1/series/*/report.txt",       api_series_report },
-	{ "GET",  "/api/v1/series/*",                  api_series_get },
-	{ "GET",  "/api/v1/trend",                     api_trend },
-	{ "GET",  "/api/v1/compare",                   api_compare },
-	{ "GET",  "/api/v1/regressions",               api_regressions_list },
-	{ "POST", "/api/v1/regressions/*",             api_regression_post },
-	{ "GET",  "/series/*",                         ui_series },
-	{ "GET",  "/series/*/metric/*/*/*",            ui_metric },
-	{ "GET",  "/series/*/commit/*",                ui_commit },
-	{ "GET",  "/config/*",                         ui_config },
-	{ "GET",  "/plot/*/*/*/*/*.svg",               ui_plot },
-	{ "GET",  "/plot/*/*/*/*/*.png",               ui_plot_png },
-	{ "GET",  "/static/**",                        ui_static },
+	{ "GET",  "/",                                 ui_index, HTML, DB },
+	{ "GET",  "/healthz",                          api_healthz, JSON, NODB },
+	{ "GET",  "/metrics",                          api_metrics, JSON, NODB },
+	{ "POST", "/api/v1/runs",                      api_runs_post, JSON, NODB },
+	{ "GET",  "/api/v1/series",                    api_series_list, JSON, DB },
+	{ "GET",  "/api/v1/series/*.csv",              api_series_csv, JSON, DB },
+	{ "GET",  "/api/v1/series/*/report.txt",       api_series_report, JSON, DB },
+	{ "GET",  "/api/v1/series/*",                  api_series_get, JSON, DB },
+	{ "GET",  "/api/v1/trend",                     api_trend, JSON, DB },
+	{ "GET",  "/api/v1/compare",                   api_compare, JSON, DB },
+	{ "GET",  "/api/v1/regressions",               api_regressions_list, JSON, DB },
+	{ "POST", "/api/v1/regressions/*",             api_regression_post, JSON, NODB },
+	{ "GET",  "/series/*",                         ui_series, HTML, DB },
+	{ "GET",  "/series/*/metric/*/*/*",            ui_metric, HTML, DB },
+	{ "GET",  "/series/*/commit/*",                ui_commit, HTML, DB },
+	{ "GET",  "/config/*",                         ui_config, HTML, DB },
+	{ "GET",  "/plot/*/*/*/*/*.svg",               ui_plot, PLOT, DB },
+	{ "GET",  "/plot/*/*/*/*/*.png",               ui_plot_png, PLOT, DB },
+	{ "GET",  "/static/**",                        ui_static, PLOT, NODB },
 };
+#undef HTML
+#undef JSON
+#undef PLOT
 
 static void drop_args(struct fw_req *r)
 {
@@ -75,8 +90,8 @@ static int match(struct fw_req *r, const char *pat, const char *path)
 		pl = (size_t)(pe - pat);
 		sl = (size_t)(se - path);
 		if (pl == 2 && !strncmp(pat, "**", 2)) {
-			r->args[r->nargs++] = strdup(path);
-			return r->args[r->nargs - 1] && *path ? 1 : 0;
+			r->args[r->nargs++] = xstrdup(path);
+			return *path ? 1 : 0;
 		}
 		if (pat[0] == '*') {
 			size_t suf = pl - 1;  /* literal suffix after '*' */
@@ -94,11 +109,12 @@ static int match(struct fw_req *r, const char *pat, const char *path)
 	return !*pat && !*path;
 }
 
-int fw_route_find(struct fw_req *r, const char *method, fw_handler *fn, struct strbuf *allow)
+static int route_find(struct fw_req *r, const char *method, const struct fw_route **route,
+		      struct strbuf *allow)
 {
 	size_t i;
 
-	*fn = NULL;
+	*route = NULL;
 	if (strlen(r->path) > FW_URL_MAX)
 		return 414;
 	/* HEAD is GET without a body; libmicrohttpd drops the body for us. */
@@ -114,7 +130,7 @@ int fw_route_find(struct fw_req *r, const char *method, fw_handler *fn, struct s
 		if (!m)
 			continue;
 		if (!strcmp(routes[i].method, method)) {
-			*fn = routes[i].fn;
+			*route = &routes[i];
 			return 0;
 		}
 		if (!strstr(allow->buf, routes[i].method)) {
@@ -129,20 +145,34 @@ int fw_route_find(struct fw_req *r, const char *method, fw_handler *fn, struct s
 	return allow->len ? 405 : 404;
 }
 
+int fw_route_find(struct fw_req *r, const char *method, fw_handler *fn, struct strbuf *allow)
+{
+	const struct fw_route *route;
+	int st = route_find(r, method, &route, allow);
+
+	*fn = route ? route->fn : NULL;
+	return st;
+}
+
 enum MHD_Result fw_dispatch(struct fw_req *r)
 {
 	struct strbuf allow = STRBUF_INIT;
-	fw_handler fn;
+	const struct fw_route *route;
 	enum MHD_Result ret;
 	int st;
 
 	if (r->too_large && strlen(r->path) <= FW_URL_MAX)
 		return reply_error(r, 413, "too_large", NULL,
 				   "request body over the document size limit");
-	st = fw_route_find(r, r->method, &fn, &allow);
+	st = route_find(r, r->method, &route, &allow);
 	switch (st) {
 	case 0:
-		ret = fn(r);
+		/* The route decides: pages answer errors as HTML, the rest as JSON. */
+		r->is_page = route->kind == FW_ROUTE_HTML;
+		if (route->needs_db && !req_db(r))
+			ret = reply_error(r, 503, "db_unavailable", NULL, "cannot open the database");
+		else
+			ret = route->fn(r);
 		break;
 	case 414:
 		ret = reply_error(r, 414, "uri_too_long", NULL, "request path too long");

@@ -23,6 +23,9 @@ enum MHD_Result api_regressions_list(struct fw_req *r); /* api-regressions.c */
 enum MHD_Result api_regression_post(struct fw_req *r);
 enum MHD_Result ui_static(struct fw_req *r);          /* ui-static.c */
 
+/* What a route answers (server/routes.c's table): its errors are HTML pages or JSON. */
+enum fw_route_kind { FW_ROUTE_HTML, FW_ROUTE_JSON, FW_ROUTE_PLOT /* plots, static files */ };
+
 /*
  * The route lookup alone (no reply), so the fuzz target can drive it: 0 with
  * *fn set and r->args captured, or 400 (bad escape), 404, 405 (allow filled:
@@ -38,8 +41,6 @@ int fw_route_find(struct fw_req *r, const char *method, fw_handler *fn, struct s
  */
 int req_series(struct fw_req *r, const char *name, const char *field, struct fw_series *s,
 	       enum MHD_Result *ret);
-/* A number, or null when NAN/inf (JSON has no NaN). */
-void json_num(cJSON *obj, const char *key, double v);
 /*
  * Derived statistics at the precision they carry: percentages to 0.001, p and
  * q values to 3 significant digits. Seventeen digits of noise made the series

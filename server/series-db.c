@@ -4,13 +4,14 @@
 #include <stdlib.h>
 #include <string.h>
 #include "series-db.h"
+#include "xalloc.h"
 #include "stats.h"  /* fw_median: the one implementation */
 
 static char *col_dup(sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
 
-	return strdup(t ? (const char *)t : "");
+	return xstrdup(t ? (const char *)t : "");
 }
 
 double fw_cell_run_median(const struct fw_cell *c, long long run)
@@ -81,12 +82,7 @@ static int commit_index(const struct fw_series *s, long long id)
 
 static void cell_add(struct fw_cell *c, double v, long long run)
 {
-	if (c->n == c->alloc) {
-		c->alloc = c->alloc ? 2 * c->alloc : 8;
-		c->vals = realloc(c->vals, sizeof(*c->vals) * (size_t)c->alloc);
-		if (!c->vals)
-			abort();
-	}
+	FW_ALLOC_GROW(c->vals, c->n + 1, c->alloc);
 	c->vals[c->n].v = v;
 	c->vals[c->n].run = run;
 	c->n++;
@@ -115,9 +111,7 @@ static int load_metrics(sqlite3 *db, struct fw_series *s, struct strbuf *err)
 			continue;
 		if (!m || strcmp(m->workload, ctext(st, 3)) || strcmp(m->variant, ctext(st, 4)) ||
 		    strcmp(m->metric, ctext(st, 5)) || strcmp(m->env, ctext(st, 2))) {
-			s->metrics = realloc(s->metrics, sizeof(*s->metrics) * (size_t)(s->nmetrics + 1));
-			if (!s->metrics)
-				abort();
+			FW_ALLOC_GROW(s->metrics, s->nmetrics + 1, s->ametrics);
 			m = &s->metrics[s->nmetrics++];
 			memset(m, 0, sizeof(*m));
 			m->workload = col_dup(st, 3);
@@ -212,9 +206,7 @@ int fw_series_load_rev(sqlite3 *db, const char *name, int revision, struct fw_se
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct fw_commit *c;
 
-		s->commits = realloc(s->commits, sizeof(*s->commits) * (size_t)(s->ncommits + 1));
-		if (!s->commits)
-			abort();
+		FW_ALLOC_GROW(s->commits, s->ncommits + 1, s->acommits);
 		c = &s->commits[s->ncommits++];
 		c->id = sqlite3_column_int64(st, 0);
 		c->sha = col_dup(st, 1);

@@ -46,9 +46,9 @@ struct fw_series {
 	char *name, *base;
 	int revision;
 	struct fw_commit *commits;
-	int ncommits;
+	int ncommits, acommits;
 	struct fw_metric *metrics;
-	int nmetrics;
+	int nmetrics, ametrics;
 	int nenvs;            /* distinct environments among metrics */
 };
 

@@ -305,8 +305,6 @@ enum MHD_Result ui_config(struct fw_req *r)
 	struct strbuf sb = STRBUF_INIT;
 	char etag[80];
 
-	if (!db)
-		return reply_error(r, 503, "db_unavailable", NULL, "cannot open the database");
 	if (sqlite3_prepare_v2(db, "SELECT body FROM configs WHERE hash = ?1", -1, &st, NULL) != SQLITE_OK) {
 		sqlite3_finalize(st);
 		return reply_error(r, 503, "db_error", NULL, sqlite3_errmsg(db));

@@ -129,8 +129,6 @@ enum MHD_Result ui_index(struct fw_req *r)
 	struct fw_ui ui = { 0 };
 
 	ui.db = req_db(r);
-	if (!ui.db)
-		return reply_error(r, 503, "db_unavailable", NULL, "cannot open the database");
 	if (ui_index_render(&ui, &sb)) {
 		strbuf_release(&sb);
 		return reply_error(r, 503, "db_error", NULL, "cannot read the series");

@@ -22,7 +22,6 @@ static enum MHD_Result plot(struct fw_req *r, int png)
 	char etag[72];
 	int mi, rendered, rc, loaded = 0;
 
-	r->is_page = 0;
 	o.big = !strcmp(r->args[4], "big");
 	o.png = png;
 	if (!o.big && strcmp(r->args[4], "small")) {

@@ -32,7 +32,6 @@ enum MHD_Result ui_static(struct fw_req *r)
 	enum MHD_Result ret;
 	size_t dl;
 
-	r->is_page = 0;
 	if (!dir)
 		goto notfound;
 	while (*p) {

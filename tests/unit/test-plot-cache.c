@@ -97,6 +97,12 @@ int main(void)
 	   "limit 0: every plot goes");
 	ok(fw_plot_cache_prune("/nonexistent/fw", 0, 0, now, &pr) < 0, "a missing folder is an error");
 
+	/* A render's output temp (fw_atomic_temp: .NAME.tmp-XXXXXX) left by a crash. */
+	make(".0123.svg.tmp-aBcDeF", 10, now - 7200, now - 7200);
+	make(".4567.svg.tmp-aBcDeF", 10, now, now);
+	ok(!fw_plot_cache_prune(dir, 0, 30 * day, now, &pr) && !exists(".0123.svg.tmp-aBcDeF") &&
+	   exists(".4567.svg.tmp-aBcDeF"), "an hour-old output temp is removed, a fresh one stays");
+
 	snprintf(sub, sizeof(sub), "rm -rf '%s'", dir);
 	if (system(sub))
 		return 1;
