@@ -1,5 +1,5 @@
 /*
- * foliowatch-server regressions --db F [--series S] [--status S] [--fail-on new] [--json]
+ * foliowatch-server regressions --db F [--series S] [--status S] [--fail-on new] [--json] [--determinism FILE]
  * foliowatch-server regressions --db F --set ID --status S --by WHO
  * Lists stored regressions after analysing the series (newest revision of
  * each, or of S) so the list is current; as a CI gate, --fail-on new exits 1
@@ -35,17 +35,20 @@ int cmd_regressions(int argc, char **argv)
 		{ "set", required_argument, NULL, 'i' },
 		{ "by", required_argument, NULL, 'b' },
 		{ "json", no_argument, NULL, 'j' },
+		{ "determinism", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dbpath = FW_DB_DEFAULT, *series = NULL, *status = NULL, *fail_on = NULL, *by = NULL;
 	struct strbuf err = STRBUF_INIT;
+	struct fw_analysis_opts o;
 	sqlite3 *db = NULL;
 	cJSON *list = NULL, *r;
 	long long set_id = 0;
 	int opt, json = 0, failing = 0, ret = 1;
 	char *end;
 
-	while ((opt = getopt_long(argc, argv, "d:s:t:f:i:b:j", opts, NULL)) != -1) {
+	fw_analysis_opts_init(&o);
+	while ((opt = getopt_long(argc, argv, "d:s:t:f:i:b:jD:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'd': dbpath = optarg; break;
 		case 's': series = optarg; break;
@@ -53,6 +56,7 @@ int cmd_regressions(int argc, char **argv)
 		case 'f': fail_on = optarg; break;
 		case 'b': by = optarg; break;
 		case 'j': json = 1; break;
+		case 'D': o.determinism_file = optarg; break;
 		case 'i':
 			set_id = strtoll(optarg, &end, 10);
 			if (*end || set_id <= 0)
@@ -77,7 +81,7 @@ int cmd_regressions(int argc, char **argv)
 		ret = rc ? 1 : 0;
 		goto cleanup;
 	}
-	if (fw_regressions_refresh(db, series, &err) || fw_regressions_list(db, series, status, &list, &err)) {
+	if (fw_regressions_refresh(db, series, &o, &err) || fw_regressions_list(db, series, status, &list, &err)) {
 		fprintf(stderr, "regressions: %s\n", err.buf);
 		goto cleanup;
 	}
@@ -111,7 +115,7 @@ int cmd_regressions(int argc, char **argv)
 	goto cleanup;
 usage:
 	fprintf(stderr, "usage: foliowatch-server regressions --db FILE [--series NAME] [--status S] "
-		"[--fail-on new] [--json]\n"
+		"[--fail-on new] [--json] [--determinism FILE]\n"
 		"       foliowatch-server regressions --db FILE --set ID --status S --by WHO\n");
 	ret = 2;
 cleanup:

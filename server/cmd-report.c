@@ -1,5 +1,6 @@
 /*
- * foliowatch-server report --db F --series S [--revision N] [--format text|json|csv] [--no-cache]:
+ * foliowatch-server report --db F --series S [--revision N] [--format text|json|csv] [--no-cache]
+ *     [--determinism FILE]:
  * the series table. Also stores the regressions it finds, so that the CI gate
  * (`regressions --fail-on new`) and the pages see what the report showed.
  */
@@ -18,6 +19,7 @@ int cmd_report(int argc, char **argv)
 		{ "revision", required_argument, NULL, 'r' },
 		{ "format", required_argument, NULL, 'f' },
 		{ "no-cache", no_argument, NULL, 'n' },
+		{ "determinism", required_argument, NULL, 'D' },
 		{ NULL, 0, NULL, 0 },
 	};
 	const char *dbpath = FW_DB_DEFAULT, *series = NULL;
@@ -30,7 +32,7 @@ int cmd_report(int argc, char **argv)
 	char *end;
 
 	fw_analysis_opts_init(&o);
-	while ((opt = getopt_long(argc, argv, "d:s:r:f:n", opts, NULL)) != -1) {
+	while ((opt = getopt_long(argc, argv, "d:s:r:f:nD:", opts, NULL)) != -1) {
 		switch (opt) {
 		case 'd':
 			dbpath = optarg;
@@ -49,6 +51,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'n':
 			o.use_cache = 0;
+			break;
+		case 'D':
+			o.determinism_file = optarg;
 			break;
 		default:
 			goto usage;
@@ -72,7 +77,7 @@ int cmd_report(int argc, char **argv)
 	goto cleanup;
 usage:
 	fprintf(stderr, "usage: foliowatch-server report --db FILE --series NAME [--revision N] "
-		"[--format text|json|csv] [--no-cache]\n");
+		"[--format text|json|csv] [--no-cache] [--determinism FILE]\n");
 	ret = 2;
 cleanup:
 	cJSON_Delete(res);
