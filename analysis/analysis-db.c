@@ -40,9 +40,18 @@ struct key_info {
 	double min_effect;   /* NaN when no result declared one */
 };
 
+/*
+ * The same-kernel evidence is bounded however long the history grows: the
+ * newest kernels of an environment until they hold FW_EVIDENCE_BOOTS boots,
+ * at most FW_EVIDENCE_KERNELS kernels (512 boots estimate a CV to about 3%
+ * of itself; more only costs time).
+ */
+#define FW_EVIDENCE_BOOTS 512
+#define FW_EVIDENCE_KERNELS 128
+
 struct env_info {
 	char *fp, *host, *accel;
-	long long cutoff;    /* oldest build of the newest 256 in this environment; -1 not looked up */
+	long long cutoff;    /* oldest build of the newest FW_EVIDENCE_KERNELS here; -1 not looked up */
 };
 
 /* Observations in parallel arrays: v/run can then be handed to stats as-is. */
@@ -561,25 +570,30 @@ static void finish_combined(struct ctx *x, double alpha)
 }
 
 /*
- * The oldest of the newest 256 kernels (builds) measured in env up to the
- * newest run read: the evidence is bounded however long the history grows.
+ * The oldest kernel (build) of the evidence of env: the newest kernels
+ * measured there up to the newest run read, until FW_EVIDENCE_BOOTS boots or
+ * FW_EVIDENCE_KERNELS kernels.
  */
 static long long env_cutoff(struct ctx *x, size_t env)
 {
 	struct env_info *e = &x->d->e[env];
-	int rc;
+	long long boots = 0;
+	int rc, kernels = 0;
 
 	if (e->cutoff >= 0)
 		return e->cutoff;
+	e->cutoff = 0;
 	sqlite3_reset(x->cut_st);
 	sqlite3_bind_text(x->cut_st, 1, e->fp, -1, SQLITE_STATIC);
 	sqlite3_bind_int64(x->cut_st, 2, x->d->max_run);
-	rc = sqlite3_step(x->cut_st);
-	if (rc == SQLITE_ROW)
-		e->cutoff = sqlite3_column_int64(x->cut_st, 0);
-	else if (rc == SQLITE_DONE)
-		e->cutoff = 0;
-	else
+	while ((rc = sqlite3_step(x->cut_st)) == SQLITE_ROW) {
+		boots += sqlite3_column_int64(x->cut_st, 1);
+		if (boots >= FW_EVIDENCE_BOOTS || ++kernels >= FW_EVIDENCE_KERNELS) {
+			e->cutoff = sqlite3_column_int64(x->cut_st, 0);
+			break;
+		}
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		x->failed = db_err(x->db, x->err, "same-kernel evidence");
 	sqlite3_reset(x->cut_st);
 	return e->cutoff;
@@ -759,16 +773,20 @@ static void sort_rows(cJSON *rows)
 }
 
 /* Runs every group, then the BH adjustment over the whole family and the verdicts. */
+/*
+ * Driven from the environment's runs of the newest kernels (runs_by_env_build),
+ * each looked up in results by its unique (run_id, workload, variant, metric).
+ */
 #define EVIDENCE_SELECT \
-	"SELECT r.build_id, r.id, s.value FROM results res JOIN runs r ON r.id = res.run_id " \
-	"JOIN environments e ON e.id = r.env_id JOIN samples s ON s.result_id = res.id " \
-	"WHERE res.workload = ?1 AND res.variant = ?2 AND res.metric = ?3 AND res.params = ?4 " \
-	"AND e.fingerprint = ?5 AND r.id <= ?6 AND r.build_id >= ?7 " \
-	"AND r.boot_status = 'ok' AND res.error IS NULL ORDER BY r.build_id, r.id, s.round"
+	"SELECT r.build_id, r.id, s.value FROM environments e CROSS JOIN runs r CROSS JOIN results res " \
+	"CROSS JOIN samples s WHERE e.fingerprint = ?5 AND r.env_id = e.id AND r.build_id >= ?7 " \
+	"AND r.id <= ?6 AND r.boot_status = 'ok' AND res.run_id = r.id AND res.workload = ?1 " \
+	"AND res.variant = ?2 AND res.metric = ?3 AND res.params = ?4 AND res.error IS NULL " \
+	"AND s.result_id = res.id ORDER BY r.build_id, r.id, s.round"
 #define CUTOFF_SELECT \
-	"SELECT DISTINCT r.build_id FROM runs r JOIN environments e ON e.id = r.env_id " \
-	"WHERE e.fingerprint = ?1 AND r.id <= ?2 AND r.boot_status = 'ok' " \
-	"ORDER BY r.build_id DESC LIMIT 1 OFFSET 255"
+	"SELECT r.build_id, COUNT(*) FROM environments e CROSS JOIN runs r " \
+	"WHERE e.fingerprint = ?1 AND r.env_id = e.id AND r.id <= ?2 AND r.boot_status = 'ok' " \
+	"GROUP BY r.build_id ORDER BY r.build_id DESC"
 
 /* The most looks any boot planned (and at least opts max_looks): the series' alpha / K. */
 static int data_looks(const struct data *d, const struct fw_analysis_opts *o)

@@ -46,7 +46,8 @@
  * - Determinism is measured. For each metric and environment (fingerprint) the
  *   same-kernel noise is the CV of per-boot medians between boots of the same
  *   kernel (build), pooled over every kernel measured there up to this series'
- *   newest boot (its own commits and earlier series; the newest 256 kernels).
+ *   newest boot (its own commits and earlier series; the newest kernels holding
+ *   512 boots, at most 128 kernels).
  *   With a 95% upper bound of that CV <= FW_DETERMINISTIC_CV_PCT (0.5%) the
  *   metric is deterministic; with a 95% lower bound above it, it is not; in
  *   between, or with no repeated boots, the determinism table decides
@@ -147,20 +148,24 @@ int fw_regression_set_status(sqlite3 *db, long long id, const char *status,
  *               workload, variant, params, metric, mode, boots_a, boots_b, delta_pct, mde_pct,
  *               min_effect_pct, boots_needed (per side; null: no number of boots decides it),
  *               reachable (boots_needed <= max_boots) } ]   (unsure rows against the parent),
- *   "commits": [ { commit_id, sha, position, env_fingerprint, host, accel, boots, boots_next } ] }
+ *   "commits": [ { commit_id, sha, position, env_fingerprint, host, accel, boots_next,
+ *                  "workloads": [ { workload, boots, boots_next } ] } ] }
  * Every commit (in each environment) on either side of an unsure row is listed
- * with the boots it has and boots_next, the total to have after the next look:
- * the largest boots_needed of its rows, at most twice what it has (so early
- * looks can stop early), at least one more, at most max_boots; at the last look
- * (look + 1 == K) the largest boots_needed up to max_boots. Rows that cannot be
- * decided within max_boots still get boots up to it (a large effect can still
- * show) but are flagged reachable: false.
+ * with, per workload of its unsure rows, the boots that workload has there
+ * and boots_next, the total to have after the next look: the largest
+ * boots_needed of its rows, at most twice what it has (so early looks can stop
+ * early), at least one more, at most max_boots; at the last look (look + 1 ==
+ * K) the largest boots_needed up to max_boots. A boot may run only the
+ * workloads listed (one boot runs every workload it is asked for; a decided
+ * workload needs no more). The commit's boots_next is the largest of its
+ * workloads'. Rows that cannot be decided within max_boots still get boots up
+ * to it (a large effect can still show) but are flagged reachable: false.
  * Only rows against the parent count (rows against the base follow from them);
  * combined (multi-host) rows are not considered. 0, or -1 with err.
  */
 struct fw_seq_opts {
 	int max_looks;   /* K >= 1: planned looks including the first (4) */
-	int max_boots;   /* budget per commit and environment (24) */
+	int max_boots;   /* budget: boots per commit, environment and workload (24) */
 };
 int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 			  const struct fw_analysis_opts *o, const struct fw_seq_opts *s,

@@ -17,27 +17,31 @@ static const char *str_of(const cJSON *o, const char *k)
 	return cJSON_IsString(it) ? it->valuestring : "";
 }
 
-/* The entry of commit id in env in `commits`, created with its boots when missing. */
-static cJSON *commit_entry(cJSON *commits, const cJSON *row, int ref, double boots)
+/* The entry of (commit, env, workload) of a row's side in `entries`, created with its boots when missing. */
+static cJSON *side_entry(cJSON *entries, const cJSON *row, int ref, double boots)
 {
 	double id = fw_json_get_num(row, ref ? "ref_commit_id" : "commit_id");
-	const char *env = str_of(row, "env_fingerprint");
+	const char *env = str_of(row, "env_fingerprint"), *wl = str_of(row, "workload");
 	cJSON *c;
 
-	cJSON_ArrayForEach(c, commits)
-		if (fw_json_get_num(c, "commit_id") == id && !strcmp(str_of(c, "env_fingerprint"), env))
+	cJSON_ArrayForEach(c, entries)
+		if (fw_json_get_num(c, "commit_id") == id && !strcmp(str_of(c, "env_fingerprint"), env) &&
+		    !strcmp(str_of(c, "workload"), wl)) {
+			/* Metrics of one workload come from the same boots; the fewest is what it has. */
+			if (boots < fw_json_get_num(c, "boots"))
+				cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "boots"), boots);
 			return c;
+		}
 	c = cJSON_CreateObject();
 	cJSON_AddNumberToObject(c, "commit_id", id);
 	cJSON_AddStringToObject(c, "sha", str_of(row, ref ? "ref_sha" : "sha"));
-	if (!ref)
-		cJSON_AddNumberToObject(c, "position", fw_json_get_num(row, "position"));
 	cJSON_AddStringToObject(c, "env_fingerprint", env);
 	cJSON_AddStringToObject(c, "host", str_of(row, "host"));
 	cJSON_AddStringToObject(c, "accel", str_of(row, "accel"));
+	cJSON_AddStringToObject(c, "workload", wl);
 	cJSON_AddNumberToObject(c, "boots", boots);
 	cJSON_AddNumberToObject(c, "need", 0);
-	cJSON_AddItemToArray(commits, c);
+	cJSON_AddItemToArray(entries, c);
 	return c;
 }
 
@@ -49,6 +53,32 @@ static void raise_need(cJSON *c, double need)
 		cJSON_SetNumberValue(n, need);
 }
 
+/* The commit (in its environment) of `commits` an entry belongs to, created when missing. */
+static cJSON *commit_of(cJSON *commits, const cJSON *e, const cJSON *positions)
+{
+	double id = fw_json_get_num(e, "commit_id");
+	const char *env = str_of(e, "env_fingerprint");
+	const cJSON *p;
+	cJSON *c;
+
+	cJSON_ArrayForEach(c, commits)
+		if (fw_json_get_num(c, "commit_id") == id && !strcmp(str_of(c, "env_fingerprint"), env))
+			return c;
+	c = cJSON_CreateObject();
+	cJSON_AddNumberToObject(c, "commit_id", id);
+	cJSON_AddStringToObject(c, "sha", str_of(e, "sha"));
+	cJSON_ArrayForEach(p, positions)
+		if (fw_json_get_num(p, "id") == id)
+			cJSON_AddNumberToObject(c, "position", fw_json_get_num(p, "position"));
+	cJSON_AddStringToObject(c, "env_fingerprint", env);
+	cJSON_AddStringToObject(c, "host", str_of(e, "host"));
+	cJSON_AddStringToObject(c, "accel", str_of(e, "accel"));
+	cJSON_AddNumberToObject(c, "boots_next", 0);
+	cJSON_AddArrayToObject(c, "workloads");
+	cJSON_AddItemToArray(commits, c);
+	return c;
+}
+
 int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 			  const struct fw_analysis_opts *o, const struct fw_seq_opts *s,
 			  cJSON **out, struct strbuf *err)
@@ -56,7 +86,7 @@ int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 	struct fw_analysis_opts oo;
 	int looks = s && s->max_looks >= 1 ? s->max_looks : 4;
 	int max_boots = s && s->max_boots >= 1 ? s->max_boots : 24;
-	cJSON *res = NULL, *ans, *rows, *commits, *c, *next;
+	cJSON *res = NULL, *ans, *rows, *entries, *e, *next;
 	const cJSON *r;
 	int look, final;
 
@@ -83,7 +113,7 @@ int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 	cJSON_AddNumberToObject(ans, "look", look);
 	cJSON_AddBoolToObject(ans, "final", final);
 	rows = cJSON_AddArrayToObject(ans, "rows");
-	commits = cJSON_CreateArray();
+	entries = cJSON_CreateArray();
 
 	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(res, "rows")) {
 		static const char *copy_str[] = { "sha", "ref_sha", "env_fingerprint", "host", "accel", "workload",
@@ -109,17 +139,17 @@ int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 		/* Out of reach: boots up to the budget still sharpen a large effect. */
 		if (isnan(need) || need > max_boots)
 			need = max_boots;
-		raise_need(commit_entry(commits, r, 0, bb), need);
-		raise_need(commit_entry(commits, r, 1, ba), need);
+		raise_need(side_entry(entries, r, 0, bb), need);
+		raise_need(side_entry(entries, r, 1, ba), need);
 	}
 
 	next = cJSON_AddArrayToObject(ans, "commits");
-	while (!final && cJSON_GetArraySize(commits)) {
-		double have, target;
+	cJSON_ArrayForEach(e, entries) {
+		double have = fw_json_get_num(e, "boots"), target = fw_json_get_num(e, "need");
+		cJSON *c, *w, *bn;
 
-		c = cJSON_DetachItemFromArray(commits, 0);
-		have = fw_json_get_num(c, "boots");
-		target = fw_json_get_num(c, "need");
+		if (final)
+			break;
 		/* Before the last look grow at most 2x, so a row decided early stops early. */
 		if (look + 1 < looks && target > 2 * have)
 			target = 2 * have;
@@ -127,15 +157,19 @@ int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 			target = have + 1;
 		if (target > max_boots)
 			target = max_boots;
-		cJSON_DeleteItemFromObjectCaseSensitive(c, "need");
-		if (target <= have) {
-			cJSON_Delete(c);
+		if (target <= have)
 			continue;
-		}
-		cJSON_AddNumberToObject(c, "boots_next", target);
-		cJSON_AddItemToArray(next, c);
+		c = commit_of(next, e, cJSON_GetObjectItemCaseSensitive(res, "commits"));
+		w = cJSON_CreateObject();
+		cJSON_AddStringToObject(w, "workload", str_of(e, "workload"));
+		cJSON_AddNumberToObject(w, "boots", have);
+		cJSON_AddNumberToObject(w, "boots_next", target);
+		cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(c, "workloads"), w);
+		bn = cJSON_GetObjectItemCaseSensitive(c, "boots_next");
+		if (target > bn->valuedouble)
+			cJSON_SetNumberValue(bn, target);
 	}
-	cJSON_Delete(commits);
+	cJSON_Delete(entries);
 	cJSON_Delete(res);
 	*out = ans;
 	return 0;

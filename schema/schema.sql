@@ -148,3 +148,6 @@ CREATE TABLE analysis_cache (
 -- design (one look). The analysis tests a row at alpha / max_looks.
 ALTER TABLE runs ADD COLUMN look INTEGER CHECK (look IS NULL OR look >= 1);
 ALTER TABLE runs ADD COLUMN max_looks INTEGER CHECK (max_looks IS NULL OR max_looks >= 1);
+-- The analysis pools same-kernel boots of an environment (the newest kernels
+-- first): boots by environment and build.
+CREATE INDEX runs_by_env_build ON runs(env_id, build_id);
