@@ -203,14 +203,15 @@ int fw_row_compute(cJSON *row, const struct fw_side *a, const struct fw_side *b,
 		decided_json(row, out.verdict, boots_a, boots_b, out.boots_needed > 0 ? out.boots_needed : NAN);
 	} else {
 		/*
-		 * Boots for the minimum effect at this look's level: from the
-		 * environment's same-kernel noise when it rests on more boots than
-		 * this row's own two sides, else from the row.
+		 * Boots for the minimum effect at this look's level, from the noise
+		 * between boots: the environment's same-kernel CV of per-boot
+		 * medians when there is one (the row's own spread comes from fewer
+		 * boots, and from rounds when it has fewer than 3 boots a side).
 		 */
 		double noise_pct = sigma * ref_pct;
 		int need;
 
-		if (m->noise && !isnan(m->noise->cv_pct) && per_boot && m->noise->df > (double)(na + nb - 2))
+		if (m->noise && !isnan(m->noise->cv_pct) && m->noise->df >= 2)
 			noise_pct = m->noise->cv_pct;
 		need = fw_boots_needed(noise_pct, m->min_effect_pct, alpha, 0.8);
 		fw_json_num_or_null(row, "mde_pct", fw_mde_pct(sigma, ma, na, nb, alpha, 0.8));
