@@ -326,7 +326,7 @@ static void write_csv(const cJSON *s, struct strbuf *sb)
 		strbuf_addch(sb, ',');
 		csv_str(sb, str_of(r, "mode_source"));
 		cJSON_ArrayForEach(c, obj_of(r, "counters"))
-			strbuf_addf(sb, "%s%s %.6g->%.6g", ct.len ? "; " : "", str_of(c, "name"),
+			strbuf_addf(&ct, "%s%s %.6g->%.6g", ct.len ? "; " : "", str_of(c, "name"),
 				    fw_json_get_num(c, "a"), fw_json_get_num(c, "b"));
 		strbuf_addch(sb, ',');
 		csv_str(sb, ct.buf);

@@ -4,6 +4,7 @@
  * (validated) -> --out file (temp + rename) and/or --db (fw_ingest).
  * Exit: 0 boot ok, 3 document stored but boot status not ok, 1 failure, 2 usage.
  */
+#include "cmdopt.h"
 #include "commands.h"
 #include "fw-db.h"
 #include "ingest.h"
@@ -25,15 +26,41 @@ struct boot_opts {
 	double timeout;
 };
 
-static void usage(void)
-{
-	fprintf(stderr,
-		"usage: foliowatch-collect boot --kernel bzImage [--series S --commit C]\n"
-		"       [--workloads split,mthp,lazyfree,filemap] [--profile quick|seed] [--rounds N]\n"
-		"       [--accel auto|kvm|tcg|icount] [--timeout S] [--host LABEL] [--out doc.json] [--db FILE]\n"
-		"       [--vcpus N] [--memory MiB] [--boot-index N] [--append 'kernel args'] [--init PATH]\n"
-		"       [--no-virtfs] [--workdir DIR] [--tree NAME] [--origin NAME]\n");
-}
+static const struct fw_option boot_options[] = {
+	{ "kernel", 0, required_argument, 'k', "bzImage", "required", "the kernel image to boot" },
+	{ "workloads", 0, required_argument, 'w', "LIST", "split,mthp,lazyfree,filemap", "comma-separated workloads" },
+	{ "profile", 0, required_argument, 'p', "NAME", "quick", "workload parameters: quick or seed" },
+	{ "rounds", 0, required_argument, 'r', "N", "2", "samples per workload (1..1000)" },
+	{ "accel", 0, required_argument, 'a', "MODE", "auto", "auto, kvm, tcg or icount (auto: kvm if a test boot works)" },
+	{ "timeout", 0, required_argument, 'T', "SECONDS", "900", "kill the guest after this long" },
+	{ "vcpus", 0, required_argument, 'v', "N", "the usable CPUs under kvm (at most 64), 2 under tcg, 1 under icount",
+	  "guest CPUs (1..256)" },
+	{ "memory", 0, required_argument, 'M', "MiB", "2048", "guest memory (64..1048576)" },
+	{ "append", 0, required_argument, 'A', "ARGS", "none", "more kernel command line arguments" },
+	{ "init", 0, required_argument, 'i', "PATH", "guest/fw-init beside this program", "the guest's init program" },
+	{ "no-virtfs", 0, no_argument, 'V', NULL, "off", "do not share the host's / read-only over 9p (filemap needs it: fio)" },
+	{ .help = "Where the run document goes (neither: printed on stdout):" },
+	{ "out", 0, required_argument, 'o', "FILE", "none", "write it to FILE" },
+	{ "db", 0, required_argument, 'd', "FILE", "none", "store it in the database (created if missing)" },
+	{ .help = "What the document says it measured:" },
+	{ "series", 0, required_argument, 's', "NAME", "adhoc-<kernel version>", "series name (with --commit)" },
+	{ "commit", 0, required_argument, 'c', "SHA", "the image's hash", "commit (with --series)" },
+	{ "host", 0, required_argument, 'H', "LABEL", "the host name", "host label in the environment" },
+	{ "boot-index", 0, required_argument, 'b', "N", "0", "which boot of this kernel this is, 0..99999 (part of the run id)" },
+	{ "tree", 0, required_argument, 't', "NAME", "local", "tree name" },
+	{ "origin", 0, required_argument, 'O', "NAME", "none", "who or what produced the run" },
+	{ .help = "Debugging:" },
+	{ "workdir", 0, required_argument, 'W', "DIR", "a temp folder", "keep console, channel and initramfs here" },
+	{ "keep", 0, no_argument, 'K', NULL, "off", "keep the temp folder" },
+	{ 0 },
+};
+
+static const struct fw_usage boot_usage = { "foliowatch-collect", "boot", "--kernel bzImage [options]",
+	"One measured boot: builds the initramfs, boots the kernel under QEMU, runs\n"
+	"the workloads and writes a validated run document.\n"
+	"Exit: 0 boot ok, 3 document written but the boot failed, 1 error, 2 usage error.",
+	boot_options, "--kernel ~/.cache/foliowatch/kernels/6.12-abc/bzImage --accel tcg --workloads split\n"
+	"--kernel bzImage --series my-series --commit 1a2b3c --db foliowatch.db" };
 
 
 static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *f)
@@ -66,52 +93,65 @@ int cmd_boot(int argc, char **argv)
 	o.memory_mib = 2048;
 	o.timeout = 900;
 	o.virtfs = 1;
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i], *v = i + 1 < argc ? argv[i + 1] : NULL;
-#define OPT(name, field) if (!strcmp(a, name) && v) { o.field = v; i++; continue; }
-#define IOPT(name, field) if (!strcmp(a, name) && v) { o.field = atoi(v); i++; continue; }
-		OPT("--kernel", kernel) OPT("--series", series) OPT("--commit", commit)
-		OPT("--workloads", workloads) OPT("--profile", profile) OPT("--accel", accel)
-		OPT("--host", host) OPT("--out", out) OPT("--db", db) OPT("--init", init)
-		OPT("--append", append) OPT("--workdir", workdir) OPT("--tree", tree) OPT("--origin", origin)
-		IOPT("--rounds", rounds) IOPT("--vcpus", vcpus) IOPT("--memory", memory_mib)
-		IOPT("--boot-index", boot_index)
-		if (!strcmp(a, "--timeout") && v) {
-			o.timeout = atof(v);
-			i++;
-			continue;
+	struct fw_getopt g = FW_GETOPT_INIT(&boot_usage);
+	static const char *const accels[] = { "auto", "kvm", "tcg", "icount", NULL };
+	int opt, bad = 0;
+
+	while (!bad && (opt = fw_getopt(&g, argc, argv)) != -1) {
+		switch (opt) {
+		case 'k': o.kernel = optarg; break;
+		case 's': o.series = optarg; break;
+		case 'c': o.commit = optarg; break;
+		case 'w': o.workloads = optarg; break;
+		case 'p': o.profile = optarg; break;
+		case 'a':
+			o.accel = optarg;
+			bad = fw_opt_choice(&boot_usage, "accel", optarg, accels);
+			break;
+		case 'H': o.host = optarg; break;
+		case 'o': o.out = optarg; break;
+		case 'd': o.db = optarg; break;
+		case 'i': o.init = optarg; break;
+		case 'A': o.append = optarg; break;
+		case 'W': o.workdir = optarg; break;
+		case 't': o.tree = optarg; break;
+		case 'O': o.origin = optarg; break;
+		case 'r': bad = fw_opt_int(&boot_usage, "rounds", optarg, 1, 1000, &o.rounds); break;
+		case 'v': bad = fw_opt_int(&boot_usage, "vcpus", optarg, 1, 256, &o.vcpus); break;
+		case 'M': bad = fw_opt_int(&boot_usage, "memory", optarg, 64, 1 << 20, &o.memory_mib); break;
+		case 'b': bad = fw_opt_int(&boot_usage, "boot-index", optarg, 0, 99999, &o.boot_index); break;
+		case 'T': bad = fw_opt_double(&boot_usage, "timeout", optarg, 0, 86400, 1, &o.timeout); break;
+		case 'V': o.virtfs = 0; break;
+		case 'K': o.keep = 1; break;
+		default:
+			ret = g.exit;
+			goto cleanup;
 		}
-		if (!strcmp(a, "--no-virtfs")) {
-			o.virtfs = 0;
-			continue;
-		}
-		if (!strcmp(a, "--keep")) {
-			o.keep = 1;
-			continue;
-		}
-#undef OPT
-#undef IOPT
-		fprintf(stderr, "foliowatch-collect boot: unknown or incomplete option %s\n", a);
-		usage();
+	}
+	if (bad) {
 		ret = 2;
 		goto cleanup;
 	}
-	if (!o.kernel || !fw_plain_list(o.workloads) || !fw_plain_list(o.profile) || o.rounds < 1 ||
-	    o.rounds > 1000 || o.vcpus < 0 || o.memory_mib < 64 || o.timeout <= 0 || o.boot_index < 0 ||
-	    (!o.series != !o.commit)) {
-		fprintf(stderr, "foliowatch-collect boot: need --kernel, plain --workloads/--profile names, "
-			"sane numbers, and --series with --commit (or neither)\n");
-		usage();
+	if (optind != argc)
+		bad = fw_usage_error(&boot_usage, "unexpected argument '%s'", argv[optind]);
+	else if (!o.kernel)
+		bad = fw_usage_error(&boot_usage, "--kernel bzImage is required");
+	else if (!fw_plain_list(o.workloads))
+		bad = fw_usage_error(&boot_usage, "--workloads must be names (a-z, 0-9, '_', '-') separated by ',', "
+				     "not '%s'", o.workloads);
+	else if (!fw_plain_list(o.profile))
+		bad = fw_usage_error(&boot_usage, "--profile must be a name (a-z, 0-9, '_', '-'), not '%s'", o.profile);
+	else if (!o.series != !o.commit)
+		bad = fw_usage_error(&boot_usage, "%s needs %s (or give neither)", o.series ? "--series" : "--commit",
+				     o.series ? "--commit" : "--series");
+	if (bad) {
 		ret = 2;
 		goto cleanup;
 	}
 	if (!strcmp(o.accel, "auto"))
 		accel = fw_probe_auto(o.kernel);
-	else if (fw_accel_parse(o.accel, &accel)) {
-		fprintf(stderr, "foliowatch-collect boot: --accel must be auto, kvm, tcg or icount\n");
-		ret = 2;
-		goto cleanup;
-	}
+	else
+		fw_accel_parse(o.accel, &accel); /* checked above */
 	if (!o.vcpus)
 		o.vcpus = fw_default_vcpus(accel, fw_usable_cpus());
 	if (fw_kernel_facts(o.kernel, &k))

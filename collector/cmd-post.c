@@ -2,45 +2,69 @@
  * foliowatch-collect post --url URL --token-file F [--spool DIR] [--retries N] [--cacert F] [doc.json...]
  * Sends run documents; what cannot be sent waits in the spool and goes first next time.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "cache.h"
+#include "cmdopt.h"
 #include "commands.h"
 #include "post.h"
 
 int cmd_post(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "url", required_argument, NULL, 'u' },
-		{ "token-file", required_argument, NULL, 't' },
-		{ "spool", required_argument, NULL, 's' },
-		{ "retries", required_argument, NULL, 'r' },
-		{ "backoff", required_argument, NULL, 'b' },
-		{ "cacert", required_argument, NULL, 'c' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 },
+	static const struct fw_option opts[] = {
+		{ "url", 0, required_argument, 'u', "URL", "required", "the server (http[s]://host:port)" },
+		{ "token-file", 0, required_argument, 't', "FILE", "required",
+		  "file holding the API token ('foliowatch-server token add')" },
+		{ "spool", 0, required_argument, 's', "DIR", "<cache>/spool",
+		  "where documents wait while the server is unreachable\n(<cache>: $FOLIOWATCH_CACHE or ~/.cache/foliowatch)" },
+		{ "retries", 0, required_argument, 'r', "N", "4", "attempts after the first one, per document" },
+		{ "backoff", 0, required_argument, 'b', "SECONDS", "1", "wait before the first retry (doubles each time)" },
+		{ "cacert", 0, required_argument, 'c', "FILE", "the system's CAs", "CA certificate to check an HTTPS server with" },
+		{ "quiet", 'q', no_argument, 'q', NULL, "off", "print nothing for documents stored or unchanged" },
+		{ 0 },
 	};
+	static const struct fw_usage usage = { "foliowatch-collect", "post",
+		"--url URL --token-file FILE [options] [doc.json...]",
+		"Sends run documents to a server's POST /api/v1/runs. Documents waiting in\n"
+		"the spool go first (oldest first); what cannot be sent now waits there for\n"
+		"the next post. Without documents it only sends the spool.\n"
+		"Exit: 0 all sent, 1 something refused or still waiting, 2 usage error.",
+		opts, "--url https://fw.example.org --token-file runner.token run.json\n"
+		"--url http://127.0.0.1:8080 --token-file runner.token    # only the spool" };
+	struct fw_getopt g = FW_GETOPT_INIT(&usage);
 	struct post_opts o = { 0 };
 	struct strbuf spool = STRBUF_INIT;
 	int opt, ret = 0, quiet = 0, left;
 
 	o.retries = 4;
 	o.backoff_s = 1;
-	while ((opt = getopt_long(argc, argv, "q", opts, NULL)) != -1) {
+	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
 		switch (opt) {
 		case 'u': o.url = optarg; break;
 		case 't': o.token_file = optarg; break;
-		case 's': strbuf_addstr(&spool, optarg); break;
-		case 'r': o.retries = atoi(optarg); break;
-		case 'b': o.backoff_s = atof(optarg); break;
+		case 's':
+			strbuf_reset(&spool);
+			strbuf_addstr(&spool, optarg);
+			break;
+		case 'r':
+			if (fw_opt_int(&usage, "retries", optarg, 0, 100, &o.retries))
+				goto usage;
+			break;
+		case 'b':
+			if (fw_opt_double(&usage, "backoff", optarg, 0, 3600, 1, &o.backoff_s))
+				goto usage;
+			break;
 		case 'c': o.cacert = optarg; break;
 		case 'q': quiet = 1; break;
-		default: goto usage;
+		default:
+			ret = g.exit;
+			goto cleanup;
 		}
 	}
-	if (!o.url || !o.token_file || o.retries < 0)
+	if (!o.url || !o.token_file) {
+		fw_usage_error(&usage, "%s is required", !o.url ? "--url URL" : "--token-file FILE");
 		goto usage;
+	}
 	if (!spool.len) {
 		fw_kcache_root(&spool);
 		strbuf_addstr(&spool, "/spool");
@@ -75,9 +99,7 @@ int cmd_post(int argc, char **argv)
 	if (left > 0)
 		fprintf(stderr, "post: %d document(s) wait in %s; run post again to send them\n", left, spool.buf);
 	goto cleanup;
-usage:
-	fprintf(stderr, "usage: foliowatch-collect post --url URL --token-file F [--spool DIR] [--retries N] "
-			"[--backoff S] [--cacert F] [doc.json...]\n");
+usage: /* the message is out */
 	ret = 2;
 cleanup:
 	strbuf_release(&spool);

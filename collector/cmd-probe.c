@@ -1,4 +1,5 @@
 /* `foliowatch-collect probe`: which accelerators really boot a kernel here. */
+#include "cmdopt.h"
 #include "commands.h"
 #include "lock.h"
 #include "cache.h"
@@ -110,16 +111,28 @@ int cmd_probe(int argc, char **argv)
 		enum fw_accel a;
 		double timeout;
 	} modes[] = { { FW_ACCEL_KVM, 20 }, { FW_ACCEL_TCG, 120 }, { FW_ACCEL_ICOUNT, 180 } };
+	static const struct fw_option opts[] = {
+		{ "kernel", 0, required_argument, 'k', "bzImage", "the newest kernel in the cache",
+		  "the kernel to test-boot" },
+		{ 0 },
+	};
+	static const struct fw_usage usage = { "foliowatch-collect", "probe", "[--kernel bzImage]",
+		"Test-boots a kernel (no initramfs: it must get as far as its \"no root\"\n"
+		"panic) under each accelerator and says which work here: kvm (if /dev/kvm is\n"
+		"usable), tcg, icount. Takes up to about 5 minutes.\n"
+		"Exit: 0 probed, 1 no kernel to probe with, 2 usage error.",
+		opts, "\n--kernel \"$(foliowatch-collect kernel)\"" };
+	struct fw_getopt g = FW_GETOPT_INIT(&usage);
 	char kernel[8400] = "", why[300];
+	int opt;
 
-	for (int i = 1; i < argc; i++) {
-		if (!strcmp(argv[i], "--kernel") && i + 1 < argc)
-			snprintf(kernel, sizeof(kernel), "%s", argv[++i]);
-		else {
-			fprintf(stderr, "usage: foliowatch-collect probe [--kernel bzImage]\n");
-			return 2;
-		}
+	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
+		if (opt != 'k')
+			return g.exit;
+		snprintf(kernel, sizeof(kernel), "%s", optarg);
 	}
+	if (optind != argc)
+		return fw_usage_error(&usage, "unexpected argument '%s'", argv[optind]);
 	if (!*kernel && fw_find_cached_kernel(kernel, sizeof(kernel))) {
 		fprintf(stderr, "foliowatch-collect probe: no cached kernel (build one with "
 			"`foliowatch-collect kernel`, or pass --kernel)\n");

@@ -11,7 +11,6 @@
  */
 #include <errno.h>
 #include <ftw.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -19,6 +18,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "cmdopt.h"
 #include "commands.h"
 #include "fw-db.h"
 #include "ingest.h"
@@ -52,15 +52,67 @@ struct built {
 	struct strbuf log_tail;
 };
 
-static void usage(void)
-{
-	fprintf(stderr,
-		"usage: foliowatch-collect run --series NAME [--tree DIR] (--range BASE..HEAD | [--base REV] --mbox FILE)\n"
-		"       [--workloads LIST] [--profile quick|seed] [--rounds N] [--boots N] [--interleave]\n"
-		"       [--accel auto|kvm|tcg|icount] [--jobs N] [--shard K/N] [--host LABEL] [--revision N]\n"
-		"       [--db FILE | --post URL --token-file FILE] [--timeout S] [--quiet] [--no-report]\n");
-}
+/* watch passes these on to run (all but --range, --mbox, --base and --first-position): see commands.h */
+const struct fw_option fw_run_options[] = {
+	{ .help = "What to measure:" },
+	{ "series", 0, required_argument, 'S', "NAME", "required", "the series' name (what reports and pages show)" },
+	{ "tree", 0, required_argument, 't', "DIR", "linux-source-6.12 in the cache",
+	  "the git tree (never touched: commits are checked out in a\nworktree in the cache)" },
+	{ "range", 0, required_argument, 'r', "BASE..HEAD", "none",
+	  "the base and the commits up to HEAD (give --range or --mbox)" },
+	{ "mbox", 0, required_argument, 'm', "FILE", "none", "patches applied with git am onto --base" },
+	{ "base", 0, required_argument, 'b', "REV", "HEAD of the tree", "with --mbox: the commit the patches apply to" },
+	{ "revision", 0, required_argument, 'V', "N", "1", "revision of the series (a re-post of the patches is 2, ...)" },
+	{ "first-position", 0, required_argument, 'F', "N", "0",
+	  "position of the base, 0..90000 (watch continues a history)" },
+	{ .help = "How to measure:" },
+	{ "workloads", 0, required_argument, 'w', "LIST", "split,mthp,lazyfree,filemap", "comma-separated workloads" },
+	{ "profile", 0, required_argument, 'p', "NAME", "quick", "workload parameters: quick or seed" },
+	{ "boots", 0, required_argument, 'B', "N", "1", "boots per commit (1..1000)" },
+	{ "rounds", 0, required_argument, 'R', "N", "2", "samples per workload per boot (1..1000)" },
+	{ "interleave", 0, no_argument, 'i', NULL, "off",
+	  "boot base, p1, p2, ..., base, p1, ... (machine drift spreads evenly)" },
+	{ "accel", 0, required_argument, 'a', "MODE", "auto",
+	  "auto, kvm, tcg or icount (auto: kvm if a test boot works, else tcg;\n"
+	  "icount: deterministic TCG for small effects on noisy machines)" },
+	{ "timeout", 0, required_argument, 'x', "SECONDS", "900", "per boot" },
+	{ "vcpus", 0, required_argument, 'v', "N", "the usable CPUs under kvm (at most 64), 2 under tcg, 1 under icount",
+	  "guest CPUs (1..256)" },
+	{ "memory", 0, required_argument, 'M', "MiB", "2048", "guest memory (64..1048576)" },
+	{ "append", 0, required_argument, 'A', "ARGS", "none", "more kernel command line arguments" },
+	{ "shard", 0, required_argument, 's', "K/N", "1/1", "this runner's share of the boots (CI runners K of N)" },
+	{ "host", 0, required_argument, 'H', "LABEL", "the host name", "host label in the documents" },
+	{ "origin", 0, required_argument, 'o', "NAME", "none", "who or what produced the runs (e.g. the CI job)" },
+	{ .help = "Building:" },
+	{ "cache", 0, required_argument, 'c', "DIR", "$FOLIOWATCH_CACHE or ~/.cache/foliowatch",
+	  "trees, worktrees, build folders, kernels and run documents" },
+	{ "config", 0, required_argument, 'f', "FRAGMENT", "kernel/foliowatch.config",
+	  "config fragment merged into the defconfig" },
+	{ "jobs", 0, required_argument, 'j', "N", "the number of CPUs", "parallel make jobs (1..1024)" },
+	{ .help = "Where the results go:" },
+	{ "db", 0, required_argument, 'd', "FILE", FW_DB_DEFAULT " unless --post", "the database (created if missing)" },
+	{ "post", 0, required_argument, 'P', "URL", "none", "send the documents to a server instead of --db" },
+	{ "token-file", 0, required_argument, 'T', "FILE", "none", "the API token file (required with --post)" },
+	{ "quiet", 0, no_argument, 'q', NULL, "off", "no progress and no series table" },
+	{ "no-report", 0, no_argument, 'n', NULL, "off", "no series table at the end" },
+	{ 0 },
+};
 
+static const struct fw_usage run_usage = { "foliowatch-collect", "run",
+	"--series NAME [--tree DIR] --range BASE..HEAD [options]\n"
+	"--series NAME [--tree DIR] [--base REV] --mbox FILE [options]",
+	"Measures a patch series: every commit (the base too) is checked out and\n"
+	"built incrementally, then booted under QEMU --boots times; each boot's run\n"
+	"document goes to --db or to a server (--post). A commit that does not build\n"
+	"is recorded as such and the series goes on. Killing run and starting the\n"
+	"same command again measures only what is missing. At the end it prints the\n"
+	"series table (foliowatch-server report).\n"
+	"Exit: 0 ok, 1 some build, boot or delivery failed, 2 usage error.",
+	fw_run_options, "--series my-series --mbox my-series.mbox\n"
+	"--series my-series --tree ~/linux --range v6.12..my-branch --workloads split,lazyfree \\\n"
+	"      --boots 5 --rounds 3 --interleave --accel auto --db foliowatch.db\n"
+	"--series my-series --tree ~/linux --range v6.12..my-branch --shard 1/2 --host runner-1 \\\n"
+	"      --post https://fw.example.org --token-file runner.token" };
 
 /* A folder name from arbitrary text: a readable prefix plus a hash, never a path. */
 static void safe_name(struct strbuf *out, const char *text)
@@ -308,26 +360,13 @@ static int print_report(const struct run_opts *o)
 	return ret;
 }
 
+/* -1: go on; else the exit code (help printed, or a usage error named). */
 static int parse_args(int argc, char **argv, struct run_opts *o)
 {
-	static const struct option opts[] = {
-		{ "series", required_argument, NULL, 'S' }, { "tree", required_argument, NULL, 't' },
-		{ "range", required_argument, NULL, 'r' }, { "base", required_argument, NULL, 'b' },
-		{ "mbox", required_argument, NULL, 'm' }, { "workloads", required_argument, NULL, 'w' },
-		{ "profile", required_argument, NULL, 'p' }, { "rounds", required_argument, NULL, 'R' },
-		{ "boots", required_argument, NULL, 'B' }, { "interleave", no_argument, NULL, 'i' },
-		{ "accel", required_argument, NULL, 'a' }, { "jobs", required_argument, NULL, 'j' },
-		{ "db", required_argument, NULL, 'd' }, { "post", required_argument, NULL, 'P' },
-		{ "token-file", required_argument, NULL, 'T' }, { "host", required_argument, NULL, 'h' },
-		{ "origin", required_argument, NULL, 'o' }, { "shard", required_argument, NULL, 's' },
-		{ "cache", required_argument, NULL, 'c' }, { "config", required_argument, NULL, 'f' },
-		{ "append", required_argument, NULL, 'A' }, { "timeout", required_argument, NULL, 'x' },
-		{ "vcpus", required_argument, NULL, 'v' }, { "memory", required_argument, NULL, 'M' },
-		{ "revision", required_argument, NULL, 'V' }, { "quiet", no_argument, NULL, 'q' },
-		{ "first-position", required_argument, NULL, 'F' },
-		{ "no-report", no_argument, NULL, 'n' }, { NULL, 0, NULL, 0 },
-	};
-	int opt;
+	static const char *const accels[] = { "auto", "kvm", "tcg", "icount", NULL };
+	const struct fw_usage *u = &run_usage;
+	struct fw_getopt g = FW_GETOPT_INIT(u);
+	int opt, bad = 0;
 
 	o->workloads = "split,mthp,lazyfree,filemap";
 	o->profile = "quick";
@@ -339,8 +378,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	o->revision = 1;
 	o->timeout = 900;
 	o->shard = "1/1";
-	optind = 0; /* full getopt reset: watch calls run many times in one process */
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while (!bad && (opt = fw_getopt(&g, argc, argv)) != -1) {
 		switch (opt) {
 		case 'S': o->series = optarg; break;
 		case 't': o->tree = optarg; break;
@@ -349,44 +387,64 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		case 'm': o->mbox = optarg; break;
 		case 'w': o->workloads = optarg; break;
 		case 'p': o->profile = optarg; break;
-		case 'R': o->rounds = atoi(optarg); break;
-		case 'B': o->boots = atoi(optarg); break;
+		case 'R': bad = fw_opt_int(u, "rounds", optarg, 1, 1000, &o->rounds); break;
+		case 'B': bad = fw_opt_int(u, "boots", optarg, 1, 1000, &o->boots); break;
 		case 'i': o->interleave = 1; break;
-		case 'a': o->accel = optarg; break;
-		case 'j': o->jobs = atoi(optarg); break;
+		case 'a':
+			o->accel = optarg;
+			bad = fw_opt_choice(u, "accel", optarg, accels);
+			break;
+		case 'j': bad = fw_opt_int(u, "jobs", optarg, 1, 1024, &o->jobs); break;
 		case 'd': o->db = optarg; break;
 		case 'P': o->post_url = optarg; break;
 		case 'T': o->token_file = optarg; break;
-		case 'h': o->host = optarg; break;
+		case 'H': o->host = optarg; break;
 		case 'o': o->origin = optarg; break;
 		case 's': o->shard = optarg; break;
 		case 'c': o->cache = optarg; break;
 		case 'f': o->fragment = optarg; break;
 		case 'A': o->append = optarg; break;
-		case 'x': o->timeout = atof(optarg); break;
-		case 'v': o->vcpus = atoi(optarg); break;
-		case 'M': o->memory_mib = atoi(optarg); break;
-		case 'V': o->revision = atoi(optarg); break;
-		case 'F': o->first_position = atoi(optarg); break;
+		case 'x': bad = fw_opt_double(u, "timeout", optarg, 0, 86400, 1, &o->timeout); break;
+		case 'v': bad = fw_opt_int(u, "vcpus", optarg, 1, 256, &o->vcpus); break;
+		case 'M': bad = fw_opt_int(u, "memory", optarg, 64, 1 << 20, &o->memory_mib); break;
+		case 'V': bad = fw_opt_int(u, "revision", optarg, 1, 1000000, &o->revision); break;
+		case 'F': bad = fw_opt_int(u, "first-position", optarg, 0, 90000, &o->first_position); break;
 		case 'q': o->quiet = 1; break;
 		case 'n': o->no_report = 1; break;
-		default: return -1;
+		default: return g.exit;
 		}
 	}
-	if (optind != argc || !o->series || !*o->series || !(o->range || o->mbox) || (o->range && o->mbox) ||
-	    (o->range && o->base) || !fw_plain_list(o->workloads) || !fw_plain_list(o->profile) ||
-	    o->rounds < 1 || o->rounds > 1000 || o->boots < 1 || o->boots > 1000 || o->revision < 1 ||
-	    (o->post_url && (o->db || !o->token_file)) || o->timeout <= 0 || o->first_position < 0 ||
-	    o->first_position > 90000) {
-		fprintf(stderr, "run: need --series, exactly one of --range or --mbox, plain --workloads and "
-				"--profile names, sane counts, and --db or --post with --token-file\n");
-		return -1;
-	}
+	if (bad)
+		return 2;
+	/* one message per condition: the first that fails */
+	if (optind != argc)
+		return fw_usage_error(u, "unexpected argument '%s'", argv[optind]);
+	if (!o->series)
+		return fw_usage_error(u, "--series NAME is required (the name reports and pages show)");
+	if (!*o->series)
+		return fw_usage_error(u, "--series must not be empty");
+	if (!o->range && !o->mbox)
+		return fw_usage_error(u, "what to measure: give --range BASE..HEAD or --mbox FILE");
+	if (o->range && o->mbox)
+		return fw_usage_error(u, "--range and --mbox exclude each other: give one of them");
+	if (o->range && o->base)
+		return fw_usage_error(u, "--base goes with --mbox (a --range names its own base)");
+	if (!fw_plain_list(o->workloads))
+		return fw_usage_error(u, "--workloads must be names (a-z, 0-9, '_', '-') separated by ',', not '%s'",
+				      o->workloads);
+	if (!fw_plain_list(o->profile))
+		return fw_usage_error(u, "--profile must be a name (a-z, 0-9, '_', '-'), not '%s'", o->profile);
+	if (o->post_url && o->db)
+		return fw_usage_error(u, "--post and --db exclude each other: results go to one place");
+	if (o->post_url && !o->token_file)
+		return fw_usage_error(u, "--post needs --token-file FILE (from 'foliowatch-server token add')");
+	if (!o->post_url && o->token_file)
+		return fw_usage_error(u, "--token-file goes with --post URL");
 	if (!o->post_url && !o->db)
 		o->db = FW_DB_DEFAULT;
 	if (!o->jobs)
 		o->jobs = (int)sysconf(_SC_NPROCESSORS_ONLN);
-	return 0;
+	return -1;
 }
 
 int cmd_run(int argc, char **argv)
@@ -405,14 +463,11 @@ int cmd_run(int argc, char **argv)
 	enum fw_accel accel = FW_ACCEL_TCG;
 	int ret = 1, shard = 1, shards = 1, njobs, default_tree = 0, measured = 0, skipped = 0, failed = 0;
 
-	if (parse_args(argc, argv, &o)) {
-		usage();
-		return 2;
-	}
-	if (plan_parse_shard(o.shard, &shard, &shards)) {
-		fprintf(stderr, "run: --shard must be K/N with 1 <= K <= N, got \"%s\"\n", o.shard);
-		return 2;
-	}
+	if ((ret = parse_args(argc, argv, &o)) != -1)
+		return ret;
+	ret = 1;
+	if (plan_parse_shard(o.shard, &shard, &shards))
+		return fw_usage_error(&run_usage, "--shard must be K/N with 1 <= K <= N, not '%s'", o.shard);
 	progress_init(&pr, o.quiet);
 	if (o.cache)
 		strbuf_addstr(&cache, o.cache);

@@ -2,39 +2,64 @@
  * foliowatch-collect series --tree DIR (--range BASE..HEAD | --base REV --mbox FILE) [--worktree DIR]
  * Lists what a run would measure: position, sha, commit key and subject, one per line.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
+#include "cmdopt.h"
 #include "commands.h"
 #include "patchset.h"
 
 int cmd_series(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "tree", required_argument, NULL, 't' },
-		{ "range", required_argument, NULL, 'r' },
-		{ "base", required_argument, NULL, 'b' },
-		{ "mbox", required_argument, NULL, 'm' },
-		{ "worktree", required_argument, NULL, 'w' },
-		{ NULL, 0, NULL, 0 },
+	static const struct fw_option opts[] = {
+		{ "tree", 0, required_argument, 't', "DIR", ".", "the git tree" },
+		{ "range", 0, required_argument, 'r', "BASE..HEAD", "none", "the series is BASE and the commits up to HEAD" },
+		{ "base", 0, required_argument, 'b', "REV", "none", "with --mbox: the commit the patches apply to" },
+		{ "mbox", 0, required_argument, 'm', "FILE", "none", "patches to apply with git am onto --base" },
+		{ "worktree", 0, required_argument, 'w', "DIR", "none", "with --mbox: the worktree to apply the patches in" },
+		{ 0 },
 	};
+	static const struct fw_usage usage = { "foliowatch-collect", "series",
+		"[--tree DIR] --range BASE..HEAD\n[--tree DIR] --base REV --mbox FILE --worktree DIR",
+		"Lists what 'run' would measure, one commit per line: position (0 is the\n"
+		"base), sha, commit key and subject. Give either --range, or --base, --mbox\n"
+		"and --worktree.\n"
+		"Exit: 0 ok, 1 error (bad range, a patch that does not apply), 2 usage error.",
+		opts, "--tree ~/linux --range v6.12..my-branch\n"
+		"--tree ~/linux --base v6.12 --mbox my-series.mbox --worktree /tmp/fw-am" };
+	struct fw_getopt g = FW_GETOPT_INIT(&usage);
 	const char *tree = ".", *range = NULL, *base = NULL, *mbox = NULL, *worktree = NULL;
 	struct fw_patchset s = { 0 };
 	struct strbuf err = STRBUF_INIT;
 	int opt, ret = 1;
 
-	while ((opt = getopt_long(argc, argv, "", opts, NULL)) != -1) {
+	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
 		switch (opt) {
 		case 't': tree = optarg; break;
 		case 'r': range = optarg; break;
 		case 'b': base = optarg; break;
 		case 'm': mbox = optarg; break;
 		case 'w': worktree = optarg; break;
-		default: goto usage;
+		default:
+			ret = g.exit;
+			goto cleanup;
 		}
 	}
-	if (range ? (mbox || base) : !(mbox && base && worktree))
+	if (optind != argc) {
+		fw_usage_error(&usage, "unexpected argument '%s'", argv[optind]);
 		goto usage;
+	}
+	if (!range && !mbox) {
+		fw_usage_error(&usage, "give --range BASE..HEAD, or --base REV --mbox FILE --worktree DIR");
+		goto usage;
+	}
+	if (range && (mbox || base || worktree)) {
+		fw_usage_error(&usage, "--range excludes %s", mbox ? "--mbox" : base ? "--base" : "--worktree");
+		goto usage;
+	}
+	if (mbox && (!base || !worktree)) {
+		fw_usage_error(&usage, "--mbox needs %s", !base ? "--base REV" : "--worktree DIR");
+		goto usage;
+	}
 	if (range ? patchset_from_range(&s, tree, range, &err)
 		  : patchset_from_mbox(&s, tree, base, mbox, worktree, &err)) {
 		fprintf(stderr, "series: %s\n", err.buf);
@@ -45,9 +70,7 @@ int cmd_series(int argc, char **argv)
 		       s.commits[i].subject);
 	ret = 0;
 	goto cleanup;
-usage:
-	fprintf(stderr, "usage: foliowatch-collect series --tree DIR (--range BASE..HEAD | "
-			"--base REV --mbox FILE --worktree DIR)\n");
+usage: /* the message is out */
 	ret = 2;
 cleanup:
 	patchset_release(&s);

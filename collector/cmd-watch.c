@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cache.h"
+#include "cmdopt.h"
 #include "commands.h"
 #include "runcmd.h"
 #include "sha256.h"
@@ -60,51 +61,97 @@ static int write_state(const char *path, const char *sha, int pos)
 	return ret;
 }
 
+/* watch's val for run's option i (fw_run_options[i]): passed on to run */
+#define RUN_OPT 1000
+
 int cmd_watch(int argc, char **argv)
 {
+	static const struct fw_option own[] = {
+		{ "tree", 0, required_argument, 't', "DIR", "required", "the git repository to poll (run's --tree)" },
+		{ "branch", 0, required_argument, 'b', "NAME", "required", "the branch whose new commits are measured" },
+		{ "series", 0, required_argument, 's', "NAME", "required", "the series they are measured as (run's --series)" },
+		{ "interval", 0, required_argument, 'i', "SECONDS", "300", "poll this often (at least 1)" },
+		{ "once", 0, no_argument, 'o', NULL, "off", "one pass, then exit (for cron or CI)" },
+	};
+	/* run's options that watch decides itself */
+	static const char *const decided[] = { "series", "tree", "range", "mbox", "base", "first-position", NULL };
 	char *tree = NULL, *series = NULL;
 	const char *branch = NULL;
 	/* run parses a char ** argv: writable copies of the option names */
 	static char o_run[] = "run", o_series[] = "--series", o_tree[] = "--tree", o_range[] = "--range",
 		    o_first[] = "--first-position";
 	double interval = 300;
-	int once = 0, ret = 1, nrun = 0;
-	char **run_argv = calloc((size_t)argc + 16, sizeof(*run_argv));
+	int once = 0, ret = 1, nrun = 0, nopts = 0, nowned = 0, opt;
+	char **run_argv = calloc((size_t)argc + 16, sizeof(*run_argv)), **owned = calloc((size_t)argc + 1, sizeof(*owned));
+	struct fw_option *opts = calloc(sizeof(own) / sizeof(own[0]) + 64, sizeof(*opts));
+	struct fw_usage usage = { "foliowatch-collect", "watch",
+		"--tree DIR --branch NAME --series NAME [--interval SECONDS] [--once] [run options]",
+		"Continuous mode: measures each commit that appears on a branch, so that a\n"
+		"history builds up for change-point analysis. It polls the repository (or\n"
+		"looks once, for cron or CI) and hands each new stretch of history to run as\n"
+		"a range, continuing the series' positions; the last measured commit is kept\n"
+		"in <cache>/watch/. The first pass measures the branch head and its parent.\n"
+		"Run options other than --range, --mbox, --base and --first-position (which\n"
+		"watch decides) are passed on to run.\n"
+		"Exit (--once): 0 measured or nothing new, 1 a run failed, 2 usage error.",
+		opts, "--tree ~/linux --branch mm-unstable --series mm-unstable --db foliowatch.db\n"
+		"--tree ~/linux --branch mm-unstable --series mm-unstable --once --workloads split \\\n"
+		"      --accel icount --post https://fw.example.org --token-file runner.token" };
+	struct fw_getopt g = FW_GETOPT_INIT(&usage);
 	struct strbuf state = STRBUF_INIT, out = STRBUF_INIT, range = STRBUF_INIT, pos = STRBUF_INIT,
 		      ref = STRBUF_INIT, hex = STRBUF_INIT;
 	char hash[65];
 
-	if (!run_argv)
+	if (!run_argv || !owned || !opts)
 		abort();
+	/* the table: watch's own options, then run's (as run documents them) */
+	opts[nopts++] = (struct fw_option){ .help = "Watch options:" };
+	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
+		opts[nopts++] = own[i];
+	opts[nopts++] = (struct fw_option){ .help = "Run options (passed on to each run; 'foliowatch-collect run --help'):" };
+	for (int i = 0; fw_run_options[i].name || fw_run_options[i].help; i++) {
+		int skip = !fw_run_options[i].name;
+		for (int k = 0; !skip && decided[k]; k++)
+			skip = !strcmp(decided[k], fw_run_options[i].name);
+		if (skip)
+			continue;
+		if (nopts + 2 >= (int)(sizeof(own) / sizeof(own[0])) + 64)
+			abort();
+		opts[nopts] = fw_run_options[i];
+		opts[nopts++].val = RUN_OPT + i;
+	}
 	run_argv[nrun++] = o_run;
-	/* watch's own options; everything else is passed to run */
-	for (int i = 1; i < argc; i++) {
-		const char *a = argv[i];
-		char *v = i + 1 < argc ? argv[i + 1] : NULL;
-		if (!strcmp(a, "--once")) {
-			once = 1;
-		} else if (!strcmp(a, "--tree") && v) {
-			tree = v;
-			i++;
-		} else if (!strcmp(a, "--branch") && v) {
-			branch = v;
-			i++;
-		} else if (!strcmp(a, "--interval") && v) {
-			interval = atof(v);
-			i++;
-		} else if (!strcmp(a, "--series") && v) {
-			series = v;
-			i++;
-		} else if (!strcmp(a, "--range") || !strcmp(a, "--mbox") || !strcmp(a, "--base") ||
-			   !strcmp(a, "--first-position")) {
-			fprintf(stderr, "watch: %s is decided by watch itself\n", a);
-			goto usage;
-		} else {
-			run_argv[nrun++] = argv[i];
+	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
+		switch (opt) {
+		case 't': tree = optarg; break;
+		case 'b': branch = optarg; break;
+		case 's': series = optarg; break;
+		case 'o': once = 1; break;
+		case 'i':
+			if (fw_opt_double(&usage, "interval", optarg, 1, 1e9, 0, &interval))
+				goto usage;
+			break;
+		default:
+			if (opt < RUN_OPT) {
+				ret = g.exit;
+				goto cleanup;
+			}
+			/* run's option, as --name=value: run parses it again */
+			struct strbuf a = STRBUF_INIT;
+			strbuf_addf(&a, "--%s", fw_run_options[opt - RUN_OPT].name);
+			if (fw_run_options[opt - RUN_OPT].has_arg)
+				strbuf_addf(&a, "=%s", optarg);
+			run_argv[nrun++] = owned[nowned++] = strbuf_detach(&a, NULL);
 		}
 	}
-	if (!tree || !branch || !series || interval < 1)
+	if (optind != argc) {
+		fw_usage_error(&usage, "unexpected argument '%s'", argv[optind]);
 		goto usage;
+	}
+	if (!tree || !branch || !series) {
+		fw_usage_error(&usage, "%s is required", !tree ? "--tree DIR" : !branch ? "--branch NAME" : "--series NAME");
+		goto usage;
+	}
 	sha256_hex(series, strlen(series), hash);
 	fw_kcache_root(&state);
 	strbuf_addstr(&state, "/watch");
@@ -178,11 +225,13 @@ idle:
 			sleep(1);
 	}
 	goto cleanup;
-usage:
-	fprintf(stderr, "usage: foliowatch-collect watch --tree DIR --branch NAME --series NAME [--interval S] "
-			"[--once] [run options: --workloads, --boots, --db, --post, ...]\n");
+usage: /* the message is out */
 	ret = 2;
 cleanup:
+	for (int i = 0; i < nowned; i++)
+		free(owned[i]);
+	free(owned);
+	free(opts);
 	free(run_argv);
 	strbuf_release(&state);
 	strbuf_release(&out);

@@ -1,5 +1,6 @@
 #ifndef FW_COLLECT_COMMANDS_H
 #define FW_COLLECT_COMMANDS_H
+#include "cmdopt.h"
 #include "qemu.h"
 
 /* foliowatch-collect subcommands, one file each (collector/cmd-*.c); main.c holds the table. */
@@ -9,6 +10,8 @@ int cmd_probe(int argc, char **argv);
 int cmd_boot(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
+/* run's options (lib/cmdopt.h): watch accepts and documents most of them too. */
+extern const struct fw_option fw_run_options[];
 
 /*
  * Test-boots kernel under accel (no initramfs: the kernel must get as far

@@ -35,11 +35,14 @@ int fw_accel_parse(const char *s, enum fw_accel *out)
 int fw_default_vcpus(enum fw_accel accel, int host_cpus)
 {
 	/* KVM: every CPU this process may use, up to the guest's NR_CPUS (64),
-	 * so a many-core runner shows the contention seed 001 measured. TCG and
-	 * icount: 2 (icount runs one vCPU at a time; more only slows the boot). */
+	 * so a many-core runner shows the contention seed 001 measured. TCG: 2.
+	 * icount: 1. It runs one vCPU at a time, so a second adds no parallelism
+	 * (mthp wall_s 0.691 s with 1 or 2), only spin-waiting whose amount
+	 * depends on where the round-robin slices fall: mthp cpu_s varied 3.6%
+	 * between boots with 2 vCPUs, 0.11% with 1 (kernel/guest-notes.md). */
 	if (accel == FW_ACCEL_KVM && host_cpus > 0)
 		return host_cpus > FW_GUEST_NR_CPUS ? FW_GUEST_NR_CPUS : host_cpus;
-	return 2;
+	return accel == FW_ACCEL_ICOUNT ? 1 : 2;
 }
 
 int fw_usable_cpus(void)

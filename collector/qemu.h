@@ -44,7 +44,7 @@ const char *fw_accel_name(enum fw_accel a);
 int fw_accel_parse(const char *s, enum fw_accel *out);   /* 0 or -1 */
 /* CONFIG_NR_CPUS of kernel/foliowatch.config: the guest uses no more. */
 #define FW_GUEST_NR_CPUS 64
-/* --vcpus when not given: the host's usable CPUs under KVM, else 2. */
+/* --vcpus when not given: the host's usable CPUs under KVM, 2 under TCG, 1 under icount. */
 int fw_default_vcpus(enum fw_accel accel, int host_cpus);
 int fw_usable_cpus(void); /* CPUs in this process's affinity mask */
 const char *fw_boot_status_name(enum fw_boot_status s);

@@ -5,11 +5,14 @@
 /* One table of subcommands per program; main() hands argv to the one named. */
 struct fw_subcommand {
 	const char *name;
-	int (*fn)(int argc, char **argv);
-	const char *help;
+	int (*fn)(int argc, char **argv); /* its --help prints its full usage (lib/cmdopt.h) */
+	const char *summary;              /* one line for the list of commands */
 };
 
-/* --help/--version/usage handling and dispatch; returns the exit code. */
+/*
+ * Dispatch, and the help around it: `PROG help` / --help / -h print the list of
+ * commands, `PROG help CMD` is `PROG CMD --help`; returns the exit code.
+ */
 int fw_subcommand_main(const char *prog, const struct fw_subcommand *cmds, size_t n, int argc, char **argv);
 
 #endif

@@ -1,6 +1,9 @@
 #include "fw-db.h"
 #include "fw-migrations.h"
+#include <errno.h>
 #include <stdio.h>
+#include <string.h>
+#include <sys/stat.h>
 #include <time.h>
 
 void fw_now_iso(char out[32])
@@ -71,13 +74,13 @@ fail:
 	return -1;
 }
 
-sqlite3 *fw_db_open_at(const char *path, int target, struct strbuf *err)
+static sqlite3 *open_db(const char *path, int target, int create, struct strbuf *err)
 {
 	sqlite3 *db = NULL;
 
 	if (target < 0 || target > fw_migration_count)
 		target = fw_migration_count;
-	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | SQLITE_OPEN_CREATE |
+	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) |
 			    SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
 		strbuf_addf(err, "cannot open database %s: %s", path,
 			    db ? sqlite3_errmsg(db) : "out of memory");
@@ -99,7 +102,28 @@ fail:
 	return NULL;
 }
 
+sqlite3 *fw_db_open_at(const char *path, int target, struct strbuf *err)
+{
+	return open_db(path, target, 1, err);
+}
+
 sqlite3 *fw_db_open(const char *path, struct strbuf *err)
 {
-	return fw_db_open_at(path, -1, err);
+	return open_db(path, -1, 1, err);
+}
+
+sqlite3 *fw_db_open_existing(const char *path, struct strbuf *err)
+{
+	struct stat st;
+
+	if (stat(path, &st)) {
+		strbuf_addf(err, "no database %s: %s (check --db; import or serve create one)", path, strerror(errno));
+		return NULL;
+	}
+	if (!S_ISREG(st.st_mode)) {
+		strbuf_addf(err, "%s is not a database file", path);
+		return NULL;
+	}
+	/* without SQLITE_OPEN_CREATE: a file removed since stat() is not made again */
+	return open_db(path, -1, 0, err);
 }

@@ -13,6 +13,12 @@
  * A DB newer than this program (user_version > known migrations) is refused.
  */
 sqlite3 *fw_db_open(const char *path, struct strbuf *err);
+/*
+ * The same for commands that only read (report, regressions, export, token
+ * list): a missing file is an error naming it, and is not created (a mistyped
+ * --db must not look like an empty database).
+ */
+sqlite3 *fw_db_open_existing(const char *path, struct strbuf *err);
 /* Applies migrations up to `target` (for tests of old versions); -1 = all. */
 sqlite3 *fw_db_open_at(const char *path, int target, struct strbuf *err);
 int fw_db_user_version(sqlite3 *db);

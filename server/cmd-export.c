@@ -12,13 +12,13 @@
  * into a scratch folder inside DIR and moved to their names.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
 #include "analysis.h"
+#include "cmdopt.h"
 #include "commands.h"
 #include "fw-db.h"
 #include "plot.h"
@@ -255,36 +255,47 @@ cleanup:
 
 int cmd_export(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "out", required_argument, NULL, 'o' },
-		{ "series", required_argument, NULL, 's' },
-		{ "static", required_argument, NULL, 'S' },
-		{ NULL, 0, NULL, 0 },
+	static const struct fw_option opts[] = {
+		{ "db", 'd', required_argument, 'd', "FILE", "required", "the database; must exist" },
+		{ "out", 'o', required_argument, 'o', "DIR", "required", "where the files go (created if missing)" },
+		{ "series", 's', required_argument, 's', "NAME", "every series", "only this series" },
+		{ "static", 'S', required_argument, 'S', "DIR", "static", "the folder with style.css and favicon.svg" },
+		{ 0 },
 	};
+	static const struct fw_usage usage = { "foliowatch-server", "export",
+		"--db FILE --out DIR [--series NAME] [--static DIR]",
+		"Writes the dashboard's pages, SVG plots, report.txt/CSV/JSON and .config\n"
+		"files as flat files with relative links into DIR, for any static web host.\n"
+		"Exit: 0 ok, 1 error (no such database or series, a file not written), 2 usage error.",
+		opts, "--db foliowatch.db --out site\n--db foliowatch.db --out site --series my-series" };
+	struct fw_getopt g = FW_GETOPT_INIT(&usage);
 	struct export ex = { .static_dir = "static" };
 	struct strbuf err = STRBUF_INIT, page = STRBUF_INIT, scratch = STRBUF_INIT;
 	const char *dbpath = NULL, *series = NULL;
 	cJSON *list = NULL, *it;
 	int opt, ret = 1;
 
-	while ((opt = getopt_long(argc, argv, "d:o:s:S:", opts, NULL)) != -1) {
+	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
 		switch (opt) {
 		case 'd': dbpath = optarg; break;
 		case 'o': ex.out = optarg; break;
 		case 's': series = optarg; break;
 		case 'S': ex.static_dir = optarg; break;
-		default: goto usage;
+		default:
+			ret = g.exit;
+			goto cleanup;
 		}
 	}
-	if (!dbpath || !ex.out || optind != argc)
+	if (optind != argc) {
+		fw_usage_error(&usage, "unexpected argument '%s'", argv[optind]);
 		goto usage;
-	/* Export reads an existing DB; opening would otherwise create an empty one. */
-	if (access(dbpath, R_OK)) {
-		fprintf(stderr, "export: %s: %s\n", dbpath, strerror(errno));
-		goto cleanup;
 	}
-	ex.ui.db = fw_db_open(dbpath, &err);
+	if (!dbpath || !ex.out) {
+		fw_usage_error(&usage, "%s is required", !dbpath ? "--db FILE" : "--out DIR");
+		goto usage;
+	}
+	/* Export reads an existing DB; opening would otherwise create an empty one. */
+	ex.ui.db = fw_db_open_existing(dbpath, &err);
 	if (!ex.ui.db) {
 		fprintf(stderr, "export: %s\n", err.buf);
 		goto cleanup;
@@ -333,8 +344,7 @@ int cmd_export(int argc, char **argv)
 	printf("exported %d files to %s\n", ex.files, ex.out);
 	ret = 0;
 	goto cleanup;
-usage:
-	fprintf(stderr, "usage: foliowatch-server export --db FILE --out DIR [--series NAME] [--static DIR]\n");
+usage: /* the message is out */
 	ret = 2;
 cleanup:
 	/* Only gnuplot's leftovers of a failed render can remain in the scratch folder. */

@@ -1,34 +1,45 @@
 /* foliowatch-server import --db FILE doc.json...: the file path into the one ingest. */
 #include <errno.h>
-#include <getopt.h>
 #include <stdio.h>
 #include <string.h>
+#include "cmdopt.h"
 #include "commands.h"
 #include "fw-db.h"
 #include "ingest.h"
 
 int cmd_import(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "quiet", no_argument, NULL, 'q' },
-		{ NULL, 0, NULL, 0 },
+	static const struct fw_option opts[] = {
+		{ "db", 'd', required_argument, 'd', "FILE", FW_DB_DEFAULT, "the database; created if missing" },
+		{ "quiet", 'q', no_argument, 'q', NULL, "off", "print nothing for documents stored or unchanged" },
+		{ 0 },
 	};
+	static const struct fw_usage usage = { "foliowatch-server", "import", "[--db FILE] [--quiet] doc.json...",
+		"Stores sealed run documents (see 'foliowatch-server seal') in the database: one\n"
+		"line per document, \"stored\" or \"unchanged\" (already there). A document that\n"
+		"fails validation is named with the field at fault; the others are still stored.\n"
+		"Exit: 0 all stored, 1 some document refused, 2 usage error.",
+		opts, "--db foliowatch.db schema/examples/run-ok.json\n--db fw.db -q runs/*.json" };
+	struct fw_getopt g = FW_GETOPT_INIT(&usage);
 	const char *dbpath = FW_DB_DEFAULT;
 	struct strbuf err = STRBUF_INIT;
 	sqlite3 *db = NULL;
 	int opt, quiet = 0, ret = 1;
 
-	while ((opt = getopt_long(argc, argv, "d:q", opts, NULL)) != -1) {
-		if (opt == 'd')
+	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
+		if (opt == 'd') {
 			dbpath = optarg;
-		else if (opt == 'q')
+		} else if (opt == 'q') {
 			quiet = 1;
-		else
-			goto usage;
+		} else {
+			ret = g.exit;
+			goto cleanup;
+		}
 	}
-	if (optind >= argc)
-		goto usage;
+	if (optind >= argc) {
+		ret = fw_usage_error(&usage, "no documents given (doc.json...)");
+		goto cleanup;
+	}
 	db = fw_db_open(dbpath, &err);
 	if (!db) {
 		fprintf(stderr, "import: %s\n", err.buf);
@@ -63,10 +74,6 @@ int cmd_import(int argc, char **argv)
 		}
 		strbuf_release(&doc);
 	}
-	goto cleanup;
-usage:
-	fprintf(stderr, "usage: foliowatch-server import [--db FILE] doc.json...\n");
-	ret = 2;
 cleanup:
 	fw_db_close(db);
 	strbuf_release(&err);

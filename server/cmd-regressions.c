@@ -1,15 +1,15 @@
 /*
- * foliowatch-server regressions --db F [--series S] [--status S] [--fail-on new] [--json] [--determinism FILE]
+ * foliowatch-server regressions --db F [--series S] [--status S] [--fail-on new] [--json]
  * foliowatch-server regressions --db F --set ID --status S --by WHO
  * Lists stored regressions after analysing the series (newest revision of
  * each, or of S) so the list is current; as a CI gate, --fail-on new exits 1
  * when any regression is new. --set changes one regression's status.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analysis.h"
+#include "cmdopt.h"
 #include "commands.h"
 #include "fw-db.h"
 
@@ -27,17 +27,34 @@ static double num_of(const cJSON *o, const char *k)
 
 int cmd_regressions(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "series", required_argument, NULL, 's' },
-		{ "status", required_argument, NULL, 't' },
-		{ "fail-on", required_argument, NULL, 'f' },
-		{ "set", required_argument, NULL, 'i' },
-		{ "by", required_argument, NULL, 'b' },
-		{ "json", no_argument, NULL, 'j' },
-		{ "determinism", required_argument, NULL, 'D' },
-		{ NULL, 0, NULL, 0 },
+	static const struct fw_option opts[] = {
+		{ "db", 'd', required_argument, 'd', "FILE", FW_DB_DEFAULT, "the database; must exist" },
+		{ "series", 's', required_argument, 's', "NAME", "every series", "only this series" },
+		{ "status", 't', required_argument, 't', "STATUS", "every status",
+		  "new, acknowledged, fixed or invalid: list only these;\nwith --set: the new status" },
+		{ "fail-on", 'f', required_argument, 'f', "new", "off",
+		  "exit 1 if any regression is new (whatever --status lists)" },
+		{ "json", 'j', no_argument, 'j', NULL, "off", "print the list as JSON" },
+		{ "determinism", 0, required_argument, 'D', "FILE", "$FOLIOWATCH_DETERMINISM, else none",
+		  "determinism table for the analysis (README \"Deciding\")" },
+		{ .help = "Changing a status:" },
+		{ "set", 'i', required_argument, 'i', "ID", "off", "change regression ID (the first column) to --status" },
+		{ "by", 'b', required_argument, 'b', "WHO", "none", "who changes it, kept with it (required with --set)" },
+		{ 0 },
 	};
+	static const char *const statuses[] = { "new", "acknowledged", "fixed", "invalid", NULL };
+	static const char *const fail_ons[] = { "new", NULL };
+	static const struct fw_usage usage = { "foliowatch-server", "regressions",
+		"[--db FILE] [--series NAME] [--status STATUS] [--fail-on new] [--json]\n"
+		"[--db FILE] --set ID --status STATUS --by WHO",
+		"Lists the stored regressions, all of them unless filtered, one per line: id,\n"
+		"status, series and revision, commit, workload/variant metric, delta, who set\n"
+		"the status. The series are analysed first (their newest revision), so the\n"
+		"list is current. As a CI gate, --fail-on new exits 1 when any is new.\n"
+		"Exit: 0 ok, 1 new regressions with --fail-on new (or an error), 2 usage error.",
+		opts, "--db foliowatch.db\n--db foliowatch.db --series my-series --fail-on new\n"
+		"--db foliowatch.db --status new --json\n--db foliowatch.db --set 12 --status acknowledged --by alice" };
+	struct fw_getopt g = FW_GETOPT_INIT(&usage);
 	const char *dbpath = FW_DB_DEFAULT, *series = NULL, *status = NULL, *fail_on = NULL, *by = NULL;
 	struct strbuf err = STRBUF_INIT;
 	struct fw_analysis_opts o;
@@ -48,26 +65,52 @@ int cmd_regressions(int argc, char **argv)
 	char *end;
 
 	fw_analysis_opts_init(&o);
-	while ((opt = getopt_long(argc, argv, "d:s:t:f:i:b:jD:", opts, NULL)) != -1) {
+	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
 		switch (opt) {
 		case 'd': dbpath = optarg; break;
 		case 's': series = optarg; break;
-		case 't': status = optarg; break;
-		case 'f': fail_on = optarg; break;
+		case 't':
+			if (fw_opt_choice(&usage, "status", optarg, statuses))
+				goto usage;
+			status = optarg;
+			break;
+		case 'f':
+			if (fw_opt_choice(&usage, "fail-on", optarg, fail_ons))
+				goto usage;
+			fail_on = optarg;
+			break;
 		case 'b': by = optarg; break;
 		case 'j': json = 1; break;
 		case 'D': o.determinism_file = optarg; break;
 		case 'i':
 			set_id = strtoll(optarg, &end, 10);
-			if (*end || set_id <= 0)
+			if (end == optarg || *end || set_id <= 0) {
+				fw_usage_error(&usage, "--set must be a regression id (a number above 0), not '%s'", optarg);
 				goto usage;
+			}
 			break;
-		default: goto usage;
+		default:
+			ret = g.exit;
+			goto cleanup;
 		}
 	}
-	if (optind != argc || (fail_on && strcmp(fail_on, "new")) || (set_id && (!status || !by)))
+	if (optind != argc) {
+		fw_usage_error(&usage, "unexpected argument '%s'", argv[optind]);
 		goto usage;
-	db = fw_db_open(dbpath, &err);
+	}
+	if (set_id && !status) {
+		fw_usage_error(&usage, "--set needs --status (new, acknowledged, fixed or invalid)");
+		goto usage;
+	}
+	if (set_id && (!by || !*by)) {
+		fw_usage_error(&usage, "--set needs --by WHO (who changes the status)");
+		goto usage;
+	}
+	if (!set_id && by) {
+		fw_usage_error(&usage, "--by goes with --set ID");
+		goto usage;
+	}
+	db = fw_db_open_existing(dbpath, &err);
 	if (!db) {
 		fprintf(stderr, "regressions: %s\n", err.buf);
 		goto cleanup;
@@ -90,6 +133,10 @@ int cmd_regressions(int argc, char **argv)
 		printf("%s\n", text ? text : "[]");
 		cJSON_free(text);
 	}
+	/* an empty list is an answer too: say so, on stderr (stdout stays one line per regression) */
+	if (!json && !cJSON_GetArraySize(list))
+		fprintf(stderr, "regressions: none%s%s%s%s\n", status ? " with status " : "", status ? status : "",
+			series ? " in series " : "", series ? series : "");
 	cJSON_ArrayForEach(r, list) {
 		if (!json)
 			printf("%.0f\t%s\t%s v%.0f\t%.12s\t%s/%s %s\t%+.1f%%\t(by %s at %s)\n", num_of(r, "id"),
@@ -113,10 +160,7 @@ int cmd_regressions(int argc, char **argv)
 	if (ret)
 		fprintf(stderr, "regressions: new regressions found\n");
 	goto cleanup;
-usage:
-	fprintf(stderr, "usage: foliowatch-server regressions --db FILE [--series NAME] [--status S] "
-		"[--fail-on new] [--json] [--determinism FILE]\n"
-		"       foliowatch-server regressions --db FILE --set ID --status S --by WHO\n");
+usage: /* the message is out */
 	ret = 2;
 cleanup:
 	cJSON_Delete(list);

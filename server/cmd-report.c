@@ -1,27 +1,38 @@
 /*
- * foliowatch-server report --db F --series S [--revision N] [--format text|json|csv] [--no-cache]
- *     [--determinism FILE]:
+ * foliowatch-server report --db F --series S [--revision N] [--format text|json|csv] [--no-cache]:
  * the series table. Also stores the regressions it finds, so that the CI gate
  * (`regressions --fail-on new`) and the pages see what the report showed.
  */
-#include <getopt.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include "analysis.h"
+#include "cmdopt.h"
 #include "commands.h"
 #include "fw-db.h"
 
 int cmd_report(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "series", required_argument, NULL, 's' },
-		{ "revision", required_argument, NULL, 'r' },
-		{ "format", required_argument, NULL, 'f' },
-		{ "no-cache", no_argument, NULL, 'n' },
-		{ "determinism", required_argument, NULL, 'D' },
-		{ NULL, 0, NULL, 0 },
+	static const struct fw_option opts[] = {
+		{ "db", 'd', required_argument, 'd', "FILE", FW_DB_DEFAULT, "the database; must exist" },
+		{ "series", 's', required_argument, 's', "NAME", "required", "the series" },
+		{ "revision", 'r', required_argument, 'r', "N", "the newest", "revision of the series (1, 2, ...)" },
+		{ "format", 'f', required_argument, 'f', "FMT", "text", "text, json or csv" },
+		{ "no-cache", 'n', no_argument, 'n', NULL, "off", "recompute instead of using cached analysis results" },
+		{ "determinism", 0, required_argument, 'D', "FILE", "$FOLIOWATCH_DETERMINISM, else none",
+		  "determinism table read before the built-in one: lines\n"
+		  "ACCEL WORKLOAD/VARIANT/METRIC deterministic|rank (README \"Deciding\")" },
+		{ 0 },
 	};
+	static const char *const formats[] = { "text", "json", "csv", NULL };
+	static const struct fw_usage usage = { "foliowatch-server", "report", "--series NAME [--db FILE] [options]",
+		"The series table: every commit against its parent and against the base,\n"
+		"per workload and metric, with delta, confidence interval, q value and a\n"
+		"verdict (improvement, regression, no change, unsure). The regressions it\n"
+		"finds are stored, so 'regressions --fail-on new' and the pages see them.\n"
+		"Exit: 0 ok, 1 error (no such series or database), 2 usage error.",
+		opts, "--db foliowatch.db --series my-series\n"
+		"--db foliowatch.db --series my-series --revision 2 --format csv > table.csv" };
+	struct fw_getopt g = FW_GETOPT_INIT(&usage);
 	const char *dbpath = FW_DB_DEFAULT, *series = NULL;
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	enum fw_report_format fmt = FW_REPORT_TEXT;
@@ -29,10 +40,9 @@ int cmd_report(int argc, char **argv)
 	sqlite3 *db = NULL;
 	cJSON *res = NULL;
 	int opt, revision = 0, ret = 1;
-	char *end;
 
 	fw_analysis_opts_init(&o);
-	while ((opt = getopt_long(argc, argv, "d:s:r:f:nD:", opts, NULL)) != -1) {
+	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
 		switch (opt) {
 		case 'd':
 			dbpath = optarg;
@@ -41,12 +51,11 @@ int cmd_report(int argc, char **argv)
 			series = optarg;
 			break;
 		case 'r':
-			revision = (int)strtol(optarg, &end, 10);
-			if (*end || revision <= 0)
+			if (fw_opt_int(&usage, "revision", optarg, 1, 1000000000, &revision))
 				goto usage;
 			break;
 		case 'f':
-			if (fw_report_format_parse(optarg, &fmt))
+			if (fw_opt_choice(&usage, "format", optarg, formats) || fw_report_format_parse(optarg, &fmt))
 				goto usage;
 			break;
 		case 'n':
@@ -56,12 +65,19 @@ int cmd_report(int argc, char **argv)
 			o.determinism_file = optarg;
 			break;
 		default:
-			goto usage;
+			ret = g.exit;
+			goto cleanup;
 		}
 	}
-	if (!series || optind != argc)
+	if (optind != argc) {
+		fw_usage_error(&usage, "unexpected argument '%s'", argv[optind]);
 		goto usage;
-	db = fw_db_open(dbpath, &err);
+	}
+	if (!series) {
+		fw_usage_error(&usage, "--series NAME is required");
+		goto usage;
+	}
+	db = fw_db_open_existing(dbpath, &err);
 	if (!db) {
 		fprintf(stderr, "report: %s\n", err.buf);
 		goto cleanup;
@@ -75,9 +91,7 @@ int cmd_report(int argc, char **argv)
 	fwrite(out.buf, 1, out.len, stdout);
 	ret = 0;
 	goto cleanup;
-usage:
-	fprintf(stderr, "usage: foliowatch-server report --db FILE --series NAME [--revision N] "
-		"[--format text|json|csv] [--no-cache] [--determinism FILE]\n");
+usage: /* the message is out */
 	ret = 2;
 cleanup:
 	cJSON_Delete(res);

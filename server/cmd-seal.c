@@ -7,11 +7,11 @@
  * one process (DIR/<basename of FILE>), so a test can seal thousands quickly.
  */
 #include <errno.h>
-#include <getopt.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include "cmdopt.h"
 #include "commands.h"
 #include "run-doc.h"
 #include "sha256.h"
@@ -99,38 +99,53 @@ cleanup:
 
 int cmd_seal(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "out-dir", required_argument, NULL, 'o' },
-		{ NULL, 0, NULL, 0 },
+	static const struct fw_option opts[] = {
+		{ "out-dir", 'o', required_argument, 'o', "DIR", "off: one document, to stdout",
+		  "seal every FILE into DIR/<its file name>" },
+		{ 0 },
 	};
+	static const struct fw_usage usage = { "foliowatch-server", "seal", "[FILE]\n--out-dir DIR FILE...",
+		"Fills in what a run document derives from its other fields: environment.\n"
+		"fingerprint, build.config_hash (when build.config is given) and run_id,\n"
+		"then validates it. For CI systems and tests that write their own documents:\n"
+		"the server refuses a document without them (\"environment.fingerprint:\n"
+		"required string is missing\"). Reads FILE, or stdin without one.\n"
+		"Exit: 0 ok, 1 a document invalid or unreadable, 2 usage error.",
+		opts, "my-doc.json > sealed.json\n--out-dir sealed/ docs/*.json\n"
+		"# then: foliowatch-server import --db foliowatch.db sealed.json" };
+	struct fw_getopt g = FW_GETOPT_INIT(&usage);
 	struct strbuf out = STRBUF_INIT;
 	const char *dir = NULL;
 	int opt, ret = 0;
 
-	while ((opt = getopt_long(argc, argv, "o:", opts, NULL)) != -1) {
-		if (opt != 'o')
-			goto usage;
+	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
+		if (opt != 'o') {
+			ret = g.exit;
+			goto cleanup;
+		}
 		dir = optarg;
 	}
 	if (!dir) {
-		if (argc - optind > 1)
+		if (argc - optind > 1) {
+			fw_usage_error(&usage, "one FILE at a time to stdout; for several use --out-dir DIR");
 			goto usage;
+		}
 		ret = seal_one(optind < argc ? argv[optind] : "/dev/stdin", &out);
 		if (!ret)
 			fwrite(out.buf, 1, out.len, stdout);
 		goto cleanup;
 	}
-	if (optind == argc)
+	if (optind == argc) {
+		fw_usage_error(&usage, "--out-dir needs the documents to seal (FILE...)");
 		goto usage;
+	}
 	for (int i = optind; i < argc; i++) {
 		strbuf_reset(&out);
 		if (seal_one(argv[i], &out) || write_to(dir, argv[i], &out))
 			ret = 1;
 	}
 	goto cleanup;
-usage:
-	fprintf(stderr, "usage: foliowatch-server seal [FILE]\n"
-		"       foliowatch-server seal --out-dir DIR FILE...\n");
+usage: /* the message is out */
 	ret = 2;
 cleanup:
 	strbuf_release(&out);

@@ -9,7 +9,6 @@
  */
 #include <arpa/inet.h>
 #include <errno.h>
-#include <getopt.h>
 #include <limits.h>
 #include <netinet/in.h>
 #include <signal.h>
@@ -20,6 +19,7 @@
 #include <sys/stat.h>
 #include <time.h>
 #include <unistd.h>
+#include "cmdopt.h"
 #include "commands.h"
 #include "fw-db.h"
 #include "http.h"
@@ -86,21 +86,32 @@ static void raise_fd_limit(unsigned maxconn, unsigned threads)
 
 int cmd_serve(int argc, char **argv)
 {
-	static const struct option opts[] = {
-		{ "db", required_argument, NULL, 'd' },
-		{ "listen", required_argument, NULL, 'l' },
-		{ "tls-cert", required_argument, NULL, 'c' },
-		{ "tls-key", required_argument, NULL, 'k' },
-		{ "static", required_argument, NULL, 's' },
-		{ "cache-dir", required_argument, NULL, 'C' },
-		{ "max-connections", required_argument, NULL, 'm' },
-		{ "per-ip-limit", required_argument, NULL, 'p' },
-		{ "threads", required_argument, NULL, 't' },
-		{ "timeout", required_argument, NULL, 'T' },
-		{ "plot-cache-mb", required_argument, NULL, 'P' },
-		{ "plot-cache-days", required_argument, NULL, 'D' },
-		{ NULL, 0, NULL, 0 },
+	static const struct fw_option opts[] = {
+		{ "db", 'd', required_argument, 'd', "FILE", FW_DB_DEFAULT, "the database; created if missing" },
+		{ "listen", 'l', required_argument, 'l', "ADDR:PORT", "127.0.0.1:8080",
+		  "IPv4 address and port (port 0: any free one; ':8080': all addresses)" },
+		{ "tls-cert", 0, required_argument, 'c', "FILE", "none: plain HTTP", "PEM certificate: serve HTTPS (with --tls-key)" },
+		{ "tls-key", 0, required_argument, 'k', "FILE", "none", "PEM private key of --tls-cert" },
+		{ "static", 0, required_argument, 's', "DIR", "static", "the folder served as /static/" },
+		{ "cache-dir", 0, required_argument, 'C', "DIR", "<db>.cache/plots", "where rendered plots are cached" },
+		{ "max-connections", 0, required_argument, 'm', "N", "256", "open connections at most (1..1000000)" },
+		{ "per-ip-limit", 0, required_argument, 'p', "N", "32", "open connections per client address at most (0: no limit)" },
+		{ "threads", 0, required_argument, 't', "N", "4", "worker threads (1..256)" },
+		{ "timeout", 0, required_argument, 'T', "SECONDS", "30", "close a connection idle this long (0: never)" },
+		{ "plot-cache-mb", 0, required_argument, 'P', "N", "256", "plot cache size above which the least recently used go" },
+		{ "plot-cache-days", 0, required_argument, 'D', "N", "30", "plots unused this long are removed" },
+		{ 0 },
 	};
+	static const struct fw_usage usage = { "foliowatch-server", "serve", "[--db FILE] [--listen ADDR:PORT] [options]",
+		"The dashboard and the HTTP API (GET pages, plots and JSON; POST run\n"
+		"documents with a token from 'foliowatch-server token add'). Runs until\n"
+		"SIGINT or SIGTERM, then finishes the requests in flight. Plain HTTP is for\n"
+		"loopback: give --tls-cert and --tls-key for anything else.\n"
+		"Exit: 0 stopped by a signal, 1 error (database, listen address), 2 usage error.",
+		opts, "--db foliowatch.db\n"
+		"--db /var/lib/foliowatch/foliowatch.db --listen 0.0.0.0:8443 --tls-cert cert.pem --tls-key key.pem" };
+	struct fw_getopt g = FW_GETOPT_INIT(&usage);
+	int n;
 	struct fw_server srv;
 	struct strbuf err = STRBUF_INIT, cert = STRBUF_INIT, key = STRBUF_INIT, cache = STRBUF_INIT;
 	const char *listen = "127.0.0.1:8080", *certf = NULL, *keyf = NULL, *staticd = "static", *cached = NULL;
@@ -121,7 +132,7 @@ int cmd_serve(int argc, char **argv)
 	pthread_mutex_init(&srv.pool_lock, NULL);
 	pthread_mutex_init(&srv.prune_lock, NULL);
 	srv.dbpath = FW_DB_DEFAULT;
-	while ((opt = getopt_long(argc, argv, "d:l:", opts, NULL)) != -1) {
+	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
 		switch (opt) {
 		case 'd': srv.dbpath = optarg; break;
 		case 'l': listen = optarg; break;
@@ -129,19 +140,34 @@ int cmd_serve(int argc, char **argv)
 		case 'k': keyf = optarg; break;
 		case 's': staticd = optarg; break;
 		case 'C': cached = optarg; break;
-		case 'm': maxconn = (unsigned)strtoul(optarg, NULL, 10); break;
-		case 'p': perip = (unsigned)strtoul(optarg, NULL, 10); break;
-		case 't': threads = (unsigned)strtoul(optarg, NULL, 10); break;
-		case 'T': timeout = (unsigned)strtoul(optarg, NULL, 10); break;
-		case 'P': cache_mb = (unsigned)strtoul(optarg, NULL, 10); break;
-		case 'D': cache_days = (unsigned)strtoul(optarg, NULL, 10); break;
-		default: goto usage;
+#define UINT_OPT(name, var, lo, hi) \
+	if (fw_opt_int(&usage, name, optarg, lo, hi, &n)) \
+		goto usage; \
+	var = (unsigned)n; \
+	break;
+		case 'm': UINT_OPT("max-connections", maxconn, 1, 1000000)
+		case 'p': UINT_OPT("per-ip-limit", perip, 0, 1000000)
+		case 't': UINT_OPT("threads", threads, 1, 256)
+		case 'T': UINT_OPT("timeout", timeout, 0, 86400)
+		case 'P': UINT_OPT("plot-cache-mb", cache_mb, 0, 4000000)
+		case 'D': UINT_OPT("plot-cache-days", cache_days, 0, 100000)
+#undef UINT_OPT
+		default:
+			ret = g.exit;
+			goto cleanup;
 		}
 	}
-	if (optind != argc || parse_listen(listen, &sa) || !!certf != !!keyf || !threads || !maxconn)
+	if (optind != argc) {
+		fw_usage_error(&usage, "unexpected argument '%s'", argv[optind]);
 		goto usage;
-	if (threads > 256 || maxconn > 1000000) {
-		fprintf(stderr, "serve: --threads (at most 256) or --max-connections (at most 1000000) too large\n");
+	}
+	if (parse_listen(listen, &sa)) {
+		fw_usage_error(&usage, "--listen must be IPV4-ADDRESS:PORT (e.g. 127.0.0.1:8080), not '%s'", listen);
+		goto usage;
+	}
+	if (!!certf != !!keyf) {
+		fw_usage_error(&usage, "%s needs %s too", certf ? "--tls-cert" : "--tls-key",
+			       certf ? "--tls-key" : "--tls-cert");
 		goto usage;
 	}
 	raise_fd_limit(maxconn, threads);
@@ -248,10 +274,7 @@ int cmd_serve(int argc, char **argv)
 	lfd = -1;
 	ret = 0;
 	goto cleanup;
-usage:
-	fprintf(stderr, "usage: foliowatch-server serve --db FILE [--listen ADDR:PORT] [--tls-cert F --tls-key F]\n"
-		"       [--static DIR] [--cache-dir DIR] [--max-connections N] [--per-ip-limit N]\n"
-		"       [--threads N] [--timeout SECONDS] [--plot-cache-mb N (256)] [--plot-cache-days N (30)]\n");
+usage: /* the message is out */
 	ret = 2;
 cleanup:
 	if (lfd >= 0)

@@ -3,14 +3,14 @@
 #include "subcommand.h"
 
 static const struct fw_subcommand commands[] = {
-	{ "import", cmd_import, "import --db FILE doc.json...   store run documents" },
-	{ "serve", cmd_serve, "serve --db FILE [--listen ADDR:PORT] ...   HTTP dashboard and API" },
-	{ "token", cmd_token, "token add NAME|list|revoke NAME --db FILE   API tokens" },
-	{ "regressions", cmd_regressions, "regressions --db FILE [--series S] [--status S] [--fail-on new]   stored regressions (CI gate)" },
-	{ "report", cmd_report, "report --db FILE --series S [--revision N] [--format text|json|csv]   the series table" },
-	{ "undecided", cmd_undecided, "undecided --db FILE --series S [--max-looks K] [--max-boots N]   rows still unsure, boots to add (JSON)" },
-	{ "export", cmd_export, "export --db FILE --out DIR [--series S] [--static DIR]   pages and plots as static files" },
-	{ "seal", cmd_seal, "seal [FILE] | seal --out-dir DIR FILE...   fill in fingerprint and run_id of documents" },
+	{ "import", cmd_import, "store run documents in the database (creating it)" },
+	{ "serve", cmd_serve, "HTTP dashboard and API" },
+	{ "token", cmd_token, "API tokens for the runners that POST documents: add, list, revoke" },
+	{ "regressions", cmd_regressions, "list stored regressions, change their status; a CI gate" },
+	{ "report", cmd_report, "the series table: each commit against its parent and the base" },
+	{ "undecided", cmd_undecided, "rows still unsure and the boots that would decide them (JSON)" },
+	{ "export", cmd_export, "the dashboard's pages and plots as static files" },
+	{ "seal", cmd_seal, "fill in fingerprint, config hash and run_id of run documents" },
 };
 
 int main(int argc, char **argv)

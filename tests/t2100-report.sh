@@ -65,7 +65,7 @@ is "$(grep -c . "$TMP_T/regs2.txt")" 1 "re-analysing does not duplicate it"
 id=$(cut -f1 "$TMP_T/regs.txt")
 
 "$SERVER" regressions --db "$DB" --set "$id" --status bogus --by alice 2>/dev/null
-is "$?" 1 "an unknown status is refused"
+is "$?" 2 "an unknown status is refused (usage error)"
 "$SERVER" regressions --db "$DB" --set "$id" --status acknowledged --by alice > /dev/null
 ok $? "acknowledge the regression"
 "$SERVER" regressions --db "$DB" --fail-on new > "$TMP_T/regs3.txt"
