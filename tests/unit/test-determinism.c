@@ -95,8 +95,10 @@ static void test_table(void)
 	is_str(src, "default table", "... by the default table");
 	is_int(fw_det_table_lookup(&t, "icount", "mthp", "16k", "sys_s", "time", &src), 0,
 	       "icount sys_s (tick-sampled): not deterministic");
-	is_int(fw_det_table_lookup(&t, "icount", "lazyfree", "pmd", "reclaim_s", "time", &src), 0,
-	       "icount lazyfree (repeats to ~1%): not deterministic");
+	is_int(fw_det_table_lookup(&t, "icount", "lazyfree", "pmd", "reclaim_s", "time", &src), 1,
+	       "icount lazyfree: deterministic");
+	is_int(fw_det_table_lookup(&t, "icount", "filemap", "4k", "bw_mib_s", "rate", &src), 0,
+	       "icount filemap: not deterministic");
 	is_int(fw_det_table_lookup(&t, "tcg", "mthp", "16k", "cpu_s", "time", &src), 0, "tcg cpu_s: not deterministic");
 	is_str(src, "default for times and rates", "... by the default for times");
 	is_int(fw_det_table_lookup(&t, "tcg", "mthp", "16k", "lru_lock_per_fault", "count", &src), 1,
@@ -327,7 +329,8 @@ static void test_false_alarm(const char *dir)
 	/* The user's table assumes sys_s is deterministic, as the old rule did for every icount row. */
 	snprintf(table, sizeof(table), "%s/det.txt", dir);
 	f = fopen(table, "w");
-	ok(f && fputs("icount mthp/*/sys_s deterministic\n", f) >= 0 && !fclose(f), "a table calling sys_s deterministic");
+	ok(f && fputs("icount mthp/*/sys_s deterministic\nicount lazyfree/*/* rank\n", f) >= 0 && !fclose(f),
+	   "a table calling sys_s deterministic and lazyfree not");
 	fw_analysis_opts_init(&o);
 	o.determinism_file = table;
 	ok(!fw_analysis_series(db, "comment", 0, &o, &res, &err), "analysed the comment-only patch");
@@ -356,6 +359,7 @@ static void test_false_alarm(const char *dir)
 
 	r = row_of(res, 1, "reclaim_s");
 	is_str(str(r, "mode"), "deterministic", "lazyfree reclaim_s repeats here: deterministic although the table says rank");
+	is_str(str(r, "mode_source"), "data", "... the data overruled the table the other way too");
 	r = row_of(res, 1, "lru_lock_per_fault");
 	is_str(str(r, "mode"), "exact", "lru_lock_per_fault: an exact count");
 	is_str(str(r, "verdict"), "no change", "... unchanged: no change");
