@@ -66,6 +66,7 @@ struct data {
 	size_t *ob_key, *ob_env, *ob_commit;
 	long *ob_run;
 	int *ob_looks;       /* planned looks of the boot (sequential.max_looks; 1: fixed design) */
+	int *ob_look;        /* the boot's look (sequential.look; 1 when not recorded) */
 	double *ob_v;
 	size_t no, ao;
 	long max_run;        /* newest run read: the same-kernel evidence stops there */
@@ -114,6 +115,7 @@ static void data_free(struct data *d)
 	free(d->ob_commit);
 	free(d->ob_run);
 	free(d->ob_looks);
+	free(d->ob_look);
 	free(d->ob_v);
 	free(d->sorted_ids);
 	free(d->sorted_idx);
@@ -265,8 +267,10 @@ static int load_obs(sqlite3 *db, sqlite3_stmt *st, struct data *d, struct strbuf
 			d->ob_commit = realloc(d->ob_commit, d->ao * sizeof(*d->ob_commit));
 			d->ob_run = realloc(d->ob_run, d->ao * sizeof(*d->ob_run));
 			d->ob_looks = realloc(d->ob_looks, d->ao * sizeof(*d->ob_looks));
+			d->ob_look = realloc(d->ob_look, d->ao * sizeof(*d->ob_look));
 			d->ob_v = realloc(d->ob_v, d->ao * sizeof(*d->ob_v));
-			if (!d->ob_key || !d->ob_env || !d->ob_commit || !d->ob_run || !d->ob_looks || !d->ob_v)
+			if (!d->ob_key || !d->ob_env || !d->ob_commit || !d->ob_run || !d->ob_looks || !d->ob_look ||
+			    !d->ob_v)
 				abort();
 		}
 		d->ob_key[d->no] = d->nk - 1;
@@ -277,8 +281,9 @@ static int load_obs(sqlite3 *db, sqlite3_stmt *st, struct data *d, struct strbuf
 		d->ob_looks[d->no] = sqlite3_column_type(st, 14) == SQLITE_NULL ? 1 : sqlite3_column_int(st, 14);
 		if (d->ob_looks[d->no] < 1)
 			d->ob_looks[d->no] = 1;
-		if (sqlite3_column_type(st, 15) != SQLITE_NULL && sqlite3_column_int(st, 15) > d->max_look)
-			d->max_look = sqlite3_column_int(st, 15);
+		d->ob_look[d->no] = sqlite3_column_type(st, 15) == SQLITE_NULL ? 1 : sqlite3_column_int(st, 15);
+		if (sqlite3_column_type(st, 15) != SQLITE_NULL && d->ob_look[d->no] > d->max_look)
+			d->max_look = d->ob_look[d->no];
 		if (d->ob_run[d->no] > d->max_run)
 			d->max_run = d->ob_run[d->no];
 		d->no++;
@@ -346,14 +351,17 @@ static cJSON *row_head(const struct ctx *x, size_t key, size_t env, size_t cb, s
 	return row;
 }
 
-/* Planned looks of the boots of a slice (the most any boot planned). */
-static int slice_looks(const struct data *d, const struct slice *s)
+/* Planned looks of the boots of a slice (the most any boot planned), and the newest boot's look. */
+static int slice_looks(const struct data *d, const struct slice *s, int *look)
 {
 	int k = 1;
 
-	for (size_t i = s->start; i < s->end; i++)
+	for (size_t i = s->start; i < s->end; i++) {
 		if (d->ob_looks[i] > k)
 			k = d->ob_looks[i];
+		if (d->ob_look[i] > *look)
+			*look = d->ob_look[i];
+	}
 	return k;
 }
 
@@ -365,10 +373,11 @@ static void add_row(struct ctx *x, size_t key, size_t env, const struct slice *s
 	struct fw_side b = { d->ob_v + sb->start, d->ob_run + sb->start, sb->end - sb->start };
 	struct fw_row_meta m = *gm;
 	cJSON *row = row_head(x, key, env, sb->commit, sa->commit, against);
-	int la = slice_looks(d, sa), lb = slice_looks(d, sb);
+	int look = 1, la = slice_looks(d, sa, &look), lb = slice_looks(d, sb, &look);
 	double p;
 
 	m.looks = la > lb ? la : lb;
+	m.look = look;
 	if (x->o->max_looks > m.looks)
 		m.looks = x->o->max_looks;
 	if (fw_row_compute(row, &a, &b, &m, x->o, &p)) {
@@ -673,6 +682,7 @@ static void classify_group(struct ctx *x, size_t key, size_t env, struct fw_nois
 	m->mode_source = from_data ? "data" : source;
 	m->noise = nz;
 	m->looks = 1;
+	m->look = 1;
 	m->min_effect_pct = isnan(k->min_effect) ? x->o->min_effect_pct : k->min_effect;
 
 	o = cJSON_CreateObject();
@@ -788,7 +798,7 @@ static void sort_rows(cJSON *rows)
 	"WHERE e.fingerprint = ?1 AND r.env_id = e.id AND r.id <= ?2 AND r.boot_status = 'ok' " \
 	"GROUP BY r.build_id ORDER BY r.build_id DESC"
 
-/* The most looks any boot planned (and at least opts max_looks): the series' alpha / K. */
+/* The most looks any boot planned (and at least opts max_looks): the series' K. */
 static int data_looks(const struct data *d, const struct fw_analysis_opts *o)
 {
 	int k = o->max_looks > 1 ? o->max_looks : 1;
@@ -809,8 +819,12 @@ static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o
 	int ret = -1, looks = data_looks(d, o);
 
 	cJSON_AddNumberToObject(out, "looks", looks);
-	cJSON_AddNumberToObject(out, "alpha_per_look", o->alpha / looks);
 	cJSON_AddNumberToObject(out, "look", d->max_look);
+	{
+		cJSON *a = cJSON_AddArrayToObject(out, "alpha_at_looks");
+		for (int k = 1; k <= looks; k++)
+			cJSON_AddItemToArray(a, cJSON_CreateNumber(fw_alpha_at_look(o->alpha, k, looks)));
+	}
 	if (sqlite3_prepare_v2(db, EVIDENCE_SELECT, -1, &x.ev_st, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, CUTOFF_SELECT, -1, &x.cut_st, NULL) != SQLITE_OK) {
 		db_err(db, err, "same-kernel evidence");
@@ -843,7 +857,7 @@ static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o
 		s = e;
 	}
 	if (!pair_mode)
-		finish_combined(&x, o->alpha / looks);
+		finish_combined(&x, fw_alpha_at_look(o->alpha, d->max_look, looks));
 	q = malloc((x.np + 1) * sizeof(*q));
 	if (!q)
 		abort();
@@ -878,7 +892,8 @@ static void opts_json(cJSON *out, const struct fw_analysis_opts *o)
 	cJSON_AddNumberToObject(out, "noise_floor_pct", o->noise_floor_pct);
 	cJSON_AddNumberToObject(out, "floor_alpha", o->floor_alpha);
 	cJSON_AddNumberToObject(out, "deterministic_cv_pct", FW_DETERMINISTIC_CV_PCT);
-	cJSON_AddStringToObject(out, "alpha_spending", "bonferroni: alpha / K at each of K planned looks");
+	cJSON_AddStringToObject(out, "alpha_spending", "rank rows: O'Brien-Fleming-type shares of alpha per look "
+				"(alpha_at_looks, union bound); floors: floor_alpha / K at every look");
 	cJSON_AddNumberToObject(out, "ci_level_requested", o->ci_level);
 	cJSON_AddStringToObject(out, "analysis", FW_ANALYSIS_VERSION);
 }

@@ -25,6 +25,7 @@ struct fw_row_meta {
 	const char *mode_source;    /* what decided the mode: "data", "default table", "table file", ... */
 	const struct fw_noise *noise;   /* the environment's same-kernel evidence (NULL: none) */
 	int looks;                  /* planned looks of the data (alpha spending), >= 1 */
+	int look;                   /* the look of the row's newest boot (1..looks) */
 	double min_effect_pct;
 };
 

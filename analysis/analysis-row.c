@@ -123,10 +123,12 @@ int fw_row_compute(cJSON *row, const struct fw_side *a, const struct fw_side *b,
 		   const struct fw_row_meta *m, const struct fw_analysis_opts *o, double *p)
 {
 	size_t boots_a = count_boots(a), boots_b = count_boots(b), na = 0, nb = 0;
-	int looks = m->looks >= 1 ? m->looks : 1;
+	int looks = m->looks >= 1 ? m->looks : 1, look = m->look >= 1 ? (m->look <= looks ? m->look : looks) : 1;
 	/* The floor modes always compare per-boot medians: their noise is that of boots. */
 	int per_boot = (boots_a >= 3 && boots_b >= 3) || m->mode != FW_MODE_RANK;
-	double *ua = NULL, *ub = NULL, ma, mb, delta, sigma, ref_pct, alpha = o->alpha / looks;
+	/* Rank rows spend alpha O'Brien-Fleming-like over the looks; boots are sized for the last look's share. */
+	double alpha = fw_alpha_at_look(o->alpha, look, looks), alpha_last = fw_alpha_at_look(o->alpha, looks, looks);
+	double *ua = NULL, *ub = NULL, ma, mb, delta, sigma, ref_pct;
 	struct fw_mwu mw;
 	struct fw_hl hl;
 	int ret = -1;
@@ -171,7 +173,8 @@ int fw_row_compute(cJSON *row, const struct fw_side *a, const struct fw_side *b,
 	cJSON_AddStringToObject(row, "mode_source", m->mode_source ? m->mode_source : "");
 	fw_noise_json(row, m->noise);
 	cJSON_AddNumberToObject(row, "looks", looks);
-	cJSON_AddNumberToObject(row, "alpha_used", alpha);
+	cJSON_AddNumberToObject(row, "look", look);
+	cJSON_AddNumberToObject(row, "alpha_used", m->mode == FW_MODE_RANK ? alpha : o->floor_alpha / looks);
 
 	if (m->mode != FW_MODE_RANK) {
 		struct fw_noise none;
@@ -213,7 +216,7 @@ int fw_row_compute(cJSON *row, const struct fw_side *a, const struct fw_side *b,
 
 		if (m->noise && !isnan(m->noise->cv_pct) && m->noise->df >= 2)
 			noise_pct = m->noise->cv_pct;
-		need = fw_boots_needed(noise_pct, m->min_effect_pct, alpha, 0.8);
+		need = fw_boots_needed(noise_pct, m->min_effect_pct, alpha_last, 0.8);
 		fw_json_num_or_null(row, "mde_pct", fw_mde_pct(sigma, ma, na, nb, alpha, 0.8));
 		fw_json_num_or_null(row, "boots_for_min_effect", need > 0 && need < 1000000 ? need : NAN);
 		*p = mw.p;

@@ -26,7 +26,8 @@
  *     "mode": "rank"|"deterministic"|"exact", "mode_source": "data"|"default table"|"table file"|"default for counts"|"default for times and rates",
  *     "same_kernel": { "cv_pct", "cv_lo_pct", "cv_hi_pct", "df", "boots", "kernels", "range_pct" }?,
  *     "floor_pct"?, "floor_boots"? (deterministic/exact: the floor and how many boots its noise rests on),
- *     "looks", "alpha_used" (alpha / looks), "boots_for_min_effect" (per side, null: unreachable),
+ *     "looks" (K), "look" (of its newest boot), "alpha_used" (rank: that look's share of alpha,
+ *     fw_alpha_at_look; floors: floor_alpha / K), "boots_for_min_effect" (per side, null: unreachable),
  *     "verdict": "improvement"|"regression"|"no change"|"unsure",
  *     "decided": bool, "decided_at_boots"? (decided: boots per side it rests on),
  *     "boots_needed"? (unsure: boots per side to reach mde <= min effect; null: no number does),
@@ -39,7 +40,8 @@
  *                        "before", "after", "delta_pct", "p" } ],
  *   "determinism": [ { env_fingerprint, host, accel, workload, variant, params, metric, kind,
  *                      mode, mode_source, same_kernel } ]  (one per metric and environment),
- *   "looks": K (the most planned looks of any boot), "alpha_per_look": alpha / K }
+ *   "looks": K (the most planned looks of any boot), "look": the newest boot's look (0: none recorded),
+ *   "alpha_at_looks": [ the share of alpha of look 1..K ] }
  * q is BH-adjusted over every rank row of the series (one family per series).
  *
  * Deciding (issue 12; README "Deciding"):
@@ -58,14 +60,19 @@
  * - Counts shown (or declared) deterministic ("exact"): floor = the largest
  *   same-kernel spread ever seen (0 for a count that always agreed), no
  *   minimum: any difference beyond it is a change.
- * - Everything else ("rank"): Mann-Whitney U, BH over the series, q <= alpha/K
- *   and |delta| >= min effect.
+ * - Everything else ("rank"): Mann-Whitney U, BH over the series, q <= the
+ *   look's share of alpha and |delta| >= min effect.
  * - Looks: boots added between rounds of analysis (fw_analysis_undecided) are
- *   paid for by a Bonferroni split of alpha over the K planned looks: every look
- *   tests at alpha/K (and floor_alpha/K), so the chance of a false alarm at any
- *   of the K looks stays below alpha whatever the collector does between them.
- *   K is the largest `sequential.max_looks` of the boots of a row (1 when none:
- *   a fixed design spends nothing); opts max_looks raises it.
+ *   paid for by spending alpha over the K planned looks, each look tested at
+ *   its share alone (a union bound: the chance of a false alarm at any of the
+ *   K looks stays below alpha whatever the collector boots between them).
+ *   Rank rows: O'Brien-Fleming-type shares (fw_alpha_at_look; K = 4: 0.00009,
+ *   0.0055, 0.018, 0.026), at the look of the row's newest boot, so rows run to
+ *   the budget keep most of alpha; floors (decided at the first look): an equal
+ *   split, floor_alpha / K. K is the largest `sequential.max_looks` of the boots
+ *   of a row (1 when none: a fixed design spends nothing); opts max_looks
+ *   raises it. A row's data at look k are what look k saw, so the report and
+ *   the look agree.
  */
 #include <sqlite3.h>
 #include <cjson/cJSON.h>
@@ -77,7 +84,7 @@ struct fw_analysis_opts {
 	double noise_floor_pct;  /* 0.5: the smallest floor of a deterministic (non-count) row */
 	double floor_alpha;      /* 0.001: two-sided level of the floor rule per row (before spending) */
 	double ci_level;         /* 0.95 */
-	int max_looks;           /* 0: as the boots record; K > 0: at least K looks (alpha / K) */
+	int max_looks;           /* 0: as the boots record; K > 0: at least K looks */
 	const char *determinism_file;  /* user table read before the built-in one; NULL/"" none
 					* (init: $FOLIOWATCH_DETERMINISM) */
 	int use_cache;           /* 1: read/write analysis_cache */
@@ -135,13 +142,13 @@ int fw_regression_set_status(sqlite3 *db, long long id, const char *status,
  * The sequential design's question (the collector asks it between rounds of
  * boots): which rows of `series` (revision <= 0: newest) are still unsure
  * while an effect of the metric's minimum size is still possible, and how many
- * boots would decide them. Analyses with K = s->max_looks looks (alpha / K per
- * look, as the report will when the boots record `sequential.max_looks` K).
+ * boots would decide them. Analyses with K = s->max_looks looks (alpha spent
+ * over them as the report will when the boots record `sequential.max_looks` K).
  * The collector must write look k (1..K) and max_looks K into each document it
  * boots for look k, and ask again after each look; at most K looks.
  *
  * *out (caller cJSON_Delete()s):
- * { "series", "revision", "max_looks": K, "alpha_per_look", "max_boots",
+ * { "series", "revision", "max_looks": K, "alpha_at_looks": [...], "max_boots",
  *   "look": the largest look recorded so far (0: none recorded),
  *   "final": true when look >= K: no further look may be taken (commits is empty),
  *   "rows": [ { commit_id, sha, position, ref_commit_id, ref_sha, env_fingerprint, host, accel,
@@ -153,9 +160,10 @@ int fw_regression_set_status(sqlite3 *db, long long id, const char *status,
  * Every commit (in each environment) on either side of an unsure row is listed
  * with, per workload of its unsure rows, the boots that workload has there
  * and boots_next, the total to have after the next look: the largest
- * boots_needed of its rows, at most twice what it has (so early looks can stop
- * early), at least one more, at most max_boots; at the last look (look + 1 ==
- * K) the largest boots_needed up to max_boots. A boot may run only the
+ * boots_needed of its rows (sized for the last look's share of alpha), at most
+ * twice what it has (so early looks can stop early), at least one more, at
+ * most max_boots; at the last look (look + 1 == K) the largest boots_needed up
+ * to max_boots. A boot may run only the
  * workloads listed (one boot runs every workload it is asked for; a decided
  * workload needs no more). The commit's boots_next is the largest of its
  * workloads'. Rows that cannot be decided within max_boots still get boots up

@@ -183,13 +183,18 @@ static void write_text(const cJSON *s, struct strbuf *sb)
 		    "deterministic rows (same-kernel boots agree within %.3g%%) compare the delta with a floor\n"
 		    "from the environment's same-kernel noise (at least %.3g%%); exact counts: any difference\n"
 		    "beyond their same-kernel spread.\n",
-		    tests, fw_json_get_num(s, "alpha_per_look"), fw_json_get_num(s, "min_effect_pct"),
+		    tests, fw_json_get_num(s, "alpha"), fw_json_get_num(s, "min_effect_pct"),
 		    fw_json_get_num(s, "deterministic_cv_pct"), fw_json_get_num(s, "noise_floor_pct"));
-	if (fw_json_get_num(s, "looks") > 1)
-		strbuf_addf(sb, "Boots were added over up to %.0f looks: alpha %.3g / %.0f = %.3g at each "
-			    "(Bonferroni), the floors' level likewise.\n", fw_json_get_num(s, "looks"),
-			    fw_json_get_num(s, "alpha"), fw_json_get_num(s, "looks"),
-			    fw_json_get_num(s, "alpha_per_look"));
+	if (fw_json_get_num(s, "looks") > 1) {
+		const cJSON *a;
+		int k = 0;
+		strbuf_addf(sb, "Boots were added over up to %.0f looks: a rank row tests at the share of alpha of the "
+			    "look of its\nnewest boot (", fw_json_get_num(s, "looks"));
+		cJSON_ArrayForEach(a, obj_of(s, "alpha_at_looks"))
+			strbuf_addf(sb, "%s%.2g", k++ ? ", " : "", a->valuedouble);
+		strbuf_addf(sb, "; O'Brien-Fleming-type), a floor at %.3g / %.0f.\n",
+			    fw_json_get_num(s, "floor_alpha"), fw_json_get_num(s, "looks"));
+	}
 	if (samples_rows)
 		strbuf_addf(sb, "n ending in s: fewer than 3 boots on a side, so %d row(s) compare samples "
 			    "(rounds of one boot are not independent: read their q with care).\n", samples_rows);

@@ -1,9 +1,10 @@
 /*
  * The sequential design (issue 12): between rounds of boots ("looks") the
  * collector asks which rows are still unsure and how many boots would decide
- * them. Error control: a Bonferroni split of alpha over the K planned looks
- * (every look tests at alpha / K; see analysis.h), applied by the analysis
- * itself from the looks the boots record, so this only has to ask the
+ * them. Error control: alpha spent over the K planned looks (rank rows an
+ * O'Brien-Fleming-type share at each look, floors floor_alpha / K; see
+ * analysis.h), applied by the analysis itself from the looks the boots
+ * record, so this only has to ask the
  * analysis with K and read the answer. Contract in analysis.h.
  */
 #include <math.h>
@@ -108,7 +109,8 @@ int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 	cJSON_AddStringToObject(ans, "series", series);
 	cJSON_AddNumberToObject(ans, "revision", fw_json_get_num(res, "revision"));
 	cJSON_AddNumberToObject(ans, "max_looks", looks);
-	cJSON_AddNumberToObject(ans, "alpha_per_look", fw_json_get_num(res, "alpha_per_look"));
+	cJSON_AddItemToObject(ans, "alpha_at_looks",
+			      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(res, "alpha_at_looks"), 1));
 	cJSON_AddNumberToObject(ans, "max_boots", max_boots);
 	cJSON_AddNumberToObject(ans, "look", look);
 	cJSON_AddBoolToObject(ans, "final", final);

@@ -99,6 +99,21 @@ double fw_t_ppf(double p, double df)
 	return (lo + hi) / 2;
 }
 
+double fw_alpha_at_look(double alpha, int look, int looks)
+{
+	double z, prev;
+
+	if (looks <= 1)
+		return alpha;
+	z = fw_norm_ppf(1 - alpha / 2);
+	if (look < 1)
+		look = 1;
+	if (look > looks)
+		look = looks;
+	prev = look == 1 ? 0 : 2 * fw_norm_sf(z / sqrt((double)(look - 1) / looks));
+	return 2 * fw_norm_sf(z / sqrt((double)look / looks)) - prev;
+}
+
 void fw_noise_init(struct fw_noise *n)
 {
 	n->cv_pct = NAN;

@@ -160,6 +160,21 @@ const char *fw_mode_name(enum fw_mode m);   /* "rank", "deterministic", "exact" 
  * medians of at most this many percent.
  */
 #define FW_DETERMINISTIC_CV_PCT 0.5
+/*
+ * Alpha spending of the rank rows over K planned looks (issue 12): the share
+ * of alpha look k (1..K) tests at, the increment of an O'Brien-Fleming-type
+ * spending function a(t) = 2 - 2 Phi(z(1 - alpha/2) / sqrt(t)) at t = k/K
+ * (Lan-DeMets). The shares sum to alpha, and each look is tested at its share
+ * alone (a union bound, so no correlation between looks is assumed): the
+ * chance of a false alarm at any look stays below alpha whatever is booted
+ * between looks. Early looks get little (K = 4, alpha 0.05: 0.00009, 0.0055,
+ * 0.018, 0.026): a rank row with 3 boots cannot be significant anyway, and one
+ * that runs to the budget keeps half of alpha instead of a quarter. (The
+ * floors, decided at the first look, split theirs equally: floor_alpha / K.)
+ * K <= 1: alpha (a fixed design).
+ */
+double fw_alpha_at_look(double alpha, int look, int looks);
+
 /* One-sided confidence of the "shown" / "refuted" decisions of fw_classify. */
 #define FW_CLASSIFY_LEVEL 0.95
 
@@ -187,7 +202,7 @@ enum fw_mode fw_classify(const struct fw_noise *n, int is_count, int default_det
  *   |delta| <= floor: no change if mde = floor + z(power) * se <= min_effect_pct
  *           (an effect of the minimum size would have shown), else unsure.
  * FLOOR needs >= 2 boots per side and df >= 1; EXACT >= 1 boot per side (df 0:
- * exact by construction, floor 0). alpha is the per-look level (FW_FLOOR_ALPHA / looks).
+ * exact by construction, floor 0). alpha is the look's level (fw_alpha_at_look of floor_alpha).
  */
 struct fw_floor_in {
 	const double *a, *b;

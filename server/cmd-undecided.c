@@ -21,7 +21,7 @@ int cmd_undecided(int argc, char **argv)
 		{ "revision", 'r', required_argument, 'r', "N", "the newest", "revision of the series (1, 2, ...)" },
 		{ "max-looks", 0, required_argument, 'k', "K", "4",
 		  "looks (rounds of analysis) the design plans, the first included:\n"
-		  "each tests at alpha/K; the boots must record the same K" },
+		  "alpha is spent over them; the boots must record the same K" },
 		{ "max-boots", 0, required_argument, 'b', "N", "24", "budget: boots per commit, environment and workload" },
 		{ "determinism", 0, required_argument, 'D', "FILE", "$FOLIOWATCH_DETERMINISM, else none",
 		  "determinism table for the analysis (README \"Deciding\")" },

@@ -15,7 +15,8 @@
  * alarms and detection of a change of the class' size with fixed 3 and 12
  * boots (one look) and with adaptive boots (the sequential rule of
  * fw_analysis_undecided: 3 boots, then up to 2x per look toward the boots the
- * row needs, at most 24, K = 4 looks at alpha/4 each), with the boots spent;
+ * row needs, at most 24, K = 4 looks, alpha spent O'Brien-Fleming-like over
+ * them, floors at 0.001/4), with the boots spent;
  * and the old icount rule (floor = max(0.5%, spread of 3 per-boot medians))
  * next to it. Floors rest on simulated same-kernel evidence of the class
  * (20 kernels x 3 boots), as a real environment's history would give.
@@ -250,6 +251,7 @@ static enum outcome one_row(const struct mclass *c, const struct fw_noise *nz, e
 			return old_rule_change(ua, na, ub, nb) ? CHANGE : NO_CHANGE;
 		}
 		row = cJSON_CreateObject();
+		m.look = look;
 		fw_row_compute(row, &a, &b, &m, &o, &p);
 		fw_row_finish(row, p, &o);
 		v = cJSON_GetObjectItemCaseSensitive(row, "verdict")->valuestring;
@@ -360,7 +362,8 @@ static void series_adaptive(int commits, int nseries)
 					struct fw_side a = { r->va, r->ba, (size_t)(r->have * rounds) };
 					struct fw_side b = { r->vb, r->bb, (size_t)(r->have * rounds) };
 					struct fw_row_meta m = { .mode = mode[r->cls], .mode_source = "bench",
-								 .noise = &nz[r->cls], .looks = d->looks, .min_effect_pct = 2 };
+								 .noise = &nz[r->cls], .looks = d->looks, .look = look,
+								 .min_effect_pct = 2 };
 					js[i] = cJSON_CreateObject();
 					fw_row_compute(js[i], &a, &b, &m, &o, &p[i]);
 				}
@@ -440,7 +443,8 @@ static void decided_by_default(int sims)
 	       "(single rows: q = p). FA: unchanged rows called a change, with its one-sided 95%% upper\n"
 	       "bound (Wilson); unsure: unchanged rows left undecided; det: changed rows found; boots:\n"
 	       "per side on average, unchanged / changed. adaptive: 3 boots, then up to 2x per look toward\n"
-	       "the boots the row needs, at most 24, 4 looks at alpha/4 (the sequential rule); old rule:\n"
+	       "the boots the row needs, at most 24, 4 looks (the sequential rule, alpha spent\n"
+	       "O'Brien-Fleming-like over them: 0.0001, 0.0055, 0.018, 0.026); old rule:\n"
 	       "the icount floor before issue 12, max(0.5%%, spread of 3 per-boot medians).\n",
 	       n0, sims);
 	for (size_t i = 0; i < NCLASSES; i++) {

@@ -119,6 +119,21 @@ static void test_verdicts(void)
 	is_str(fw_verdict_name(fw_verdict_decide(&in)), "unsure", "too few boots to ever be significant");
 }
 
+static void test_spending(void)
+{
+	/* scipy: 2 - 2 Phi(z(0.975) / sqrt(k/4)), differences */
+	static const double want[] = { 8.857543832130332e-05, 0.005486021242463002, 0.018050524636817,
+				       0.02637487868239874 };
+	double sum = 0;
+
+	for (int k = 1; k <= 4; k++) {
+		near(fw_alpha_at_look(0.05, k, 4), want[k - 1], 1e-12, "O'Brien-Fleming-type share of look k of 4");
+		sum += fw_alpha_at_look(0.05, k, 4);
+	}
+	near(sum, 0.05, 1e-12, "the shares spend alpha exactly");
+	near(fw_alpha_at_look(0.05, 1, 1), 0.05, 0, "one look: all of alpha");
+}
+
 static void test_quantiles(void)
 {
 	/* scipy.stats.chi2 / scipy.stats.t */
@@ -275,6 +290,7 @@ int main(void)
 	test_coverage();
 	test_verdicts();
 	test_quantiles();
+	test_spending();
 	test_noise();
 	test_floor();
 	test_mde();
