@@ -10,13 +10,20 @@
 #     and no metric has more than 2 per 100 of its own unchanged commits;
 #   - the same generator with +2% on an exact metric and +15% on a noisy one
 #     finds both in at least 95% of series.
-# The real boots are imported too: they are the environments' history.
+# The real boots are imported too: they are the environments' history. With
+# only one of the two folders, what it allows is checked and the rest is
+# skipped, saying so (the noisy metric needs TCG boots).
 . tests/lib/tap.sh
 DATA=${SAME_KERNEL_BOOTS:-tests/data/same-kernel-boots}
 [ -x /usr/bin/python3 ] || skip_all "no python3 to generate documents"
-if ! ls "$DATA"/icount/*.json >/dev/null 2>&1 || ! ls "$DATA"/tcg/*.json >/dev/null 2>&1; then
-	skip_all "no real same-kernel boots in $DATA/icount/*.json and $DATA/tcg/*.json (run documents of repeated boots of one kernel recorded by the collector; the test reads its noise from them)"
-fi
+ACCELS=""
+for a in icount tcg; do
+	ls "$DATA/$a"/*.json >/dev/null 2>&1 && ACCELS="$ACCELS $a"
+done
+[ -n "$ACCELS" ] || skip_all "no real same-kernel boots in $DATA/icount/*.json or $DATA/tcg/*.json (run documents of repeated boots of one kernel recorded by the collector; the test reads its noise from them)"
+for a in icount tcg; do
+	case " $ACCELS " in *" $a "*) ;; *) diag "no real same-kernel boots in $DATA/$a/*.json: $a is left out" ;; esac
+done
 GEN="/usr/bin/python3 tests/lib/gen-same-kernel.py"
 DB="$TMP_T/db.sqlite"
 LOOKS=4
@@ -28,11 +35,12 @@ COMMITS=11          # base + 10 unchanged patches per series
 DET_SERIES=40
 
 # (sealed first: documents the collector wrote pass unchanged; file names may repeat across the folders)
-mkdir -p "$TMP_T/real/icount" "$TMP_T/real/tcg" &&
-	"$SERVER" seal --out-dir "$TMP_T/real/icount" "$DATA"/icount/*.json >/dev/null &&
-	"$SERVER" seal --out-dir "$TMP_T/real/tcg" "$DATA"/tcg/*.json >/dev/null &&
-	"$SERVER" import --db "$DB" -q "$TMP_T"/real/icount/*.json "$TMP_T"/real/tcg/*.json
-ok $? "imported the real same-kernel boots (the history of both environments)"
+rc=0
+for a in $ACCELS; do
+	mkdir -p "$TMP_T/real/$a" && "$SERVER" seal --out-dir "$TMP_T/real/$a" "$DATA/$a"/*.json >/dev/null &&
+		"$SERVER" import --db "$DB" -q "$TMP_T/real/$a"/*.json || rc=1
+done
+ok $rc "imported the real same-kernel boots ($(echo $ACCELS): the history of each environment)"
 $GEN spreads "$DATA" > "$TMP_T/spreads.json"
 ok $? "read the spreads of the real boots"
 /usr/bin/python3 - "$TMP_T/spreads.json" <<'PY'
@@ -46,8 +54,8 @@ PY
 nmetrics=$(/usr/bin/python3 -c 'import json, sys; print(sum(len(a["metrics"]) for a in json.load(open(sys.argv[1])).values()))' "$TMP_T/spreads.json")
 read -r EXACT NOISY <<< "$($GEN pick "$DATA")"
 diag "exact metric: $EXACT; noisy metric: $NOISY"
-[ "$EXACT" != - ] && [ "$NOISY" != - ]
-ok $? "the real boots have an exact count and a noisy TCG metric"
+[ "$EXACT" != - ]
+ok $? "the real boots have an exact count"
 
 # Seals and imports the documents written since the last call, then removes them.
 import_new() { # DIR
@@ -144,9 +152,12 @@ ok "$(awk -v w="${WORST:-1}" 'BEGIN { exit !(w <= 0.02) }'; echo $?)" \
 	"... and at most 2 per 100 for every metric (worst $WORST)"
 
 # --- +2% on the exact metric and +15% on the noisy one, at position 1 ---
+CHANGES="$EXACT:2@1"
+[ "$NOISY" = - ] || CHANGES="$CHANGES $NOISY:15@1"
 start=$(date +%s)
-measure det "$DET_SERIES" 2 "$EXACT:2@1" "$NOISY:15@1"
-ok $? "measured $DET_SERIES series with +2% on $EXACT and +15% on $NOISY"
+# shellcheck disable=SC2086
+measure det "$DET_SERIES" 2 $CHANGES
+ok $? "measured $DET_SERIES series with +2% on $EXACT$([ "$NOISY" = - ] || echo " and +15% on $NOISY")"
 diag "in $(( $(date +%s) - start )) s"
 for s in $(seq 0 $((DET_SERIES - 1))); do
 	"$SERVER" report --db "$DB" --series "det-$s" --format json > "$TMP_T/det-$s.json" || break
@@ -159,27 +170,35 @@ def name(r):
     return "%s:%s/%s/%s" % (r["accel"], r["workload"], r["variant"], r["metric"])
 def found(r):   # a rise: a regression when lower is better, an improvement when higher is
     return r["verdict"] == ("improvement" if r["higher_is_better"] else "regression")
-both, seen = 0, {exact: 0, noisy: 0}
-boots = {exact: 0, noisy: 0}
+planted = [m for m in (exact, noisy) if m != "-"]
+both, seen = 0, {m: 0 for m in planted}
+boots = {m: 0 for m in planted}
 for i in range(n):
     rows = {name(r): r for r in json.load(open("%s/det-%d.json" % (tmp, i)))["rows"]
             if r["against"] == "parent" and r["position"] == 1}
-    hit = [found(rows[m]) for m in (exact, noisy)]
-    for m, h in zip((exact, noisy), hit):
+    hit = [found(rows[m]) for m in planted]
+    for m, h in zip(planted, hit):
         seen[m] += h
         boots[m] += rows[m]["b"]["boots"]
     both += all(hit)
     if not all(hit):
         print("#   series det-%d: %s" % (i, ", ".join("%s %+.1f%% %s at %d boots" % (m, rows[m]["delta_pct"],
-              rows[m]["verdict"], rows[m]["b"]["boots"]) for m in (exact, noisy))))
-for m in (exact, noisy):
+              rows[m]["verdict"], rows[m]["b"]["boots"]) for m in planted)))
+for m in planted:
     print("# %s found in %d of %d series, %.1f boots on average" % (m, seen[m], n, boots[m] / n))
-print("# both found in %d of %d series (%.1f%%)" % (both, n, 100.0 * both / n))
+print("# %s found in %d of %d series (%.1f%%)" % (" and ".join(planted), both, n, 100.0 * both / n))
 print("RATE %.6f" % (both / n))
 PY
 ok $? "evaluated the changed series"
 grep '^#' "$TMP_T/det.out"
 RATE=$(sed -n 's/^RATE //p' "$TMP_T/det.out")
-ok "$(awk -v r="${RATE:-0}" 'BEGIN { exit !(r >= 0.95) }'; echo $?)" \
-	"+2% on the exact metric and +15% on the noisy one both found in at least 95% of series ($RATE)"
+if [ "$NOISY" = - ]; then
+	ok "$(awk -v r="${RATE:-0}" 'BEGIN { exit !(r >= 0.95) }'; echo $?)" \
+		"+2% on the exact metric found in at least 95% of series ($RATE)"
+	echo "ok $((TAP_N + 1)) # SKIP +15% on a noisy metric: no TCG same-kernel boots in $DATA/tcg"
+	TAP_N=$((TAP_N + 1))
+else
+	ok "$(awk -v r="${RATE:-0}" 'BEGIN { exit !(r >= 0.95) }'; echo $?)" \
+		"+2% on the exact metric and +15% on the noisy one both found in at least 95% of series ($RATE)"
+fi
 done_testing
