@@ -40,8 +40,18 @@ struct key_info {
 	double min_effect;   /* NaN when no result declared one */
 };
 
+/*
+ * The same-kernel evidence is bounded however long the history grows: the
+ * newest kernels of an environment until they hold FW_EVIDENCE_BOOTS boots,
+ * at most FW_EVIDENCE_KERNELS kernels (512 boots estimate a CV to about 3%
+ * of itself; more only costs time).
+ */
+#define FW_EVIDENCE_BOOTS 512
+#define FW_EVIDENCE_KERNELS 128
+
 struct env_info {
 	char *fp, *host, *accel;
+	long long cutoff;    /* oldest build of the newest FW_EVIDENCE_KERNELS here; -1 not looked up */
 };
 
 /* Observations in parallel arrays: v/run can then be handed to stats as-is. */
@@ -55,8 +65,12 @@ struct data {
 	size_t ne, ae;
 	size_t *ob_key, *ob_env, *ob_commit;
 	long *ob_run;
+	int *ob_looks;       /* planned looks of the boot (sequential.max_looks; 1: fixed design) */
+	int *ob_look;        /* the boot's look (sequential.look; 1 when not recorded) */
 	double *ob_v;
 	size_t no, ao;
+	long max_run;        /* newest run read: the same-kernel evidence stops there */
+	int max_look;        /* largest look recorded (0: none) */
 	long long *sorted_ids;   /* commit ids sorted, with their index below */
 	size_t *sorted_idx;
 };
@@ -100,6 +114,8 @@ static void data_free(struct data *d)
 	free(d->ob_env);
 	free(d->ob_commit);
 	free(d->ob_run);
+	free(d->ob_looks);
+	free(d->ob_look);
 	free(d->ob_v);
 	free(d->sorted_ids);
 	free(d->sorted_idx);
@@ -204,7 +220,10 @@ static int same_key(const struct key_info *k, sqlite3_stmt *st)
 	return 1;
 }
 
-/* Columns: commit id, fp, host, accel, run id, workload, variant, params, metric, unit, direction, kind, min_effect, value. */
+/*
+ * Columns: commit id, fp, host, accel, run id, workload, variant, params,
+ * metric, unit, direction, kind, min_effect, value, max_looks, look.
+ */
 static int load_obs(sqlite3 *db, sqlite3_stmt *st, struct data *d, struct strbuf *err)
 {
 	int rc;
@@ -238,6 +257,7 @@ static int load_obs(sqlite3 *db, sqlite3_stmt *st, struct data *d, struct strbuf
 			d->e[d->ne].fp = dup_col(st, 1);
 			d->e[d->ne].host = dup_col(st, 2);
 			d->e[d->ne].accel = dup_col(st, 3);
+			d->e[d->ne].cutoff = -1;
 			d->ne++;
 		}
 		if (d->no >= d->ao) {
@@ -246,8 +266,11 @@ static int load_obs(sqlite3 *db, sqlite3_stmt *st, struct data *d, struct strbuf
 			d->ob_env = realloc(d->ob_env, d->ao * sizeof(*d->ob_env));
 			d->ob_commit = realloc(d->ob_commit, d->ao * sizeof(*d->ob_commit));
 			d->ob_run = realloc(d->ob_run, d->ao * sizeof(*d->ob_run));
+			d->ob_looks = realloc(d->ob_looks, d->ao * sizeof(*d->ob_looks));
+			d->ob_look = realloc(d->ob_look, d->ao * sizeof(*d->ob_look));
 			d->ob_v = realloc(d->ob_v, d->ao * sizeof(*d->ob_v));
-			if (!d->ob_key || !d->ob_env || !d->ob_commit || !d->ob_run || !d->ob_v)
+			if (!d->ob_key || !d->ob_env || !d->ob_commit || !d->ob_run || !d->ob_looks || !d->ob_look ||
+			    !d->ob_v)
 				abort();
 		}
 		d->ob_key[d->no] = d->nk - 1;
@@ -255,6 +278,14 @@ static int load_obs(sqlite3 *db, sqlite3_stmt *st, struct data *d, struct strbuf
 		d->ob_commit[d->no] = (size_t)ci;
 		d->ob_run[d->no] = (long)sqlite3_column_int64(st, 4);
 		d->ob_v[d->no] = sqlite3_column_double(st, 13);
+		d->ob_looks[d->no] = sqlite3_column_type(st, 14) == SQLITE_NULL ? 1 : sqlite3_column_int(st, 14);
+		if (d->ob_looks[d->no] < 1)
+			d->ob_looks[d->no] = 1;
+		d->ob_look[d->no] = sqlite3_column_type(st, 15) == SQLITE_NULL ? 1 : sqlite3_column_int(st, 15);
+		if (sqlite3_column_type(st, 15) != SQLITE_NULL && d->ob_look[d->no] > d->max_look)
+			d->max_look = d->ob_look[d->no];
+		if (d->ob_run[d->no] > d->max_run)
+			d->max_run = d->ob_run[d->no];
 		d->no++;
 	}
 	return rc == SQLITE_DONE ? 0 : db_err(db, err, "loading samples");
@@ -262,7 +293,7 @@ static int load_obs(sqlite3 *db, sqlite3_stmt *st, struct data *d, struct strbuf
 
 #define OBS_SELECT \
 	"SELECT c.id, e.fingerprint, e.host, e.accel, r.id, res.workload, res.variant, res.params, " \
-	"res.metric, res.unit, res.direction, res.kind, res.min_effect_pct, s.value " \
+	"res.metric, res.unit, res.direction, res.kind, res.min_effect_pct, s.value, r.max_looks, r.look " \
 	"FROM samples s JOIN results res ON res.id = s.result_id JOIN runs r ON r.id = res.run_id " \
 	"JOIN commits c ON c.id = r.commit_id JOIN environments e ON e.id = r.env_id " \
 	"WHERE r.boot_status = 'ok' AND res.error IS NULL AND "
@@ -279,7 +310,11 @@ struct ctx {
 	sqlite3 *db;
 	const struct fw_analysis_opts *o;
 	struct data *d;
-	cJSON *rows, *cps;
+	const struct fw_det_table *det;
+	sqlite3_stmt *ev_st, *cut_st;   /* same-kernel evidence, and the newest-kernels cutoff */
+	int failed;                     /* an SQL error in a group: message in err */
+	struct strbuf *err;
+	cJSON *rows, *cps, *determinism;
 	double *p;       /* rank p per row, parallel to rows */
 	size_t np, ap;
 	long *where;     /* commit index -> slice index in the current group, -1 */
@@ -316,22 +351,35 @@ static cJSON *row_head(const struct ctx *x, size_t key, size_t env, size_t cb, s
 	return row;
 }
 
+/* Planned looks of the boots of a slice (the most any boot planned), and the newest boot's look. */
+static int slice_looks(const struct data *d, const struct slice *s, int *look)
+{
+	int k = 1;
+
+	for (size_t i = s->start; i < s->end; i++) {
+		if (d->ob_looks[i] > k)
+			k = d->ob_looks[i];
+		if (d->ob_look[i] > *look)
+			*look = d->ob_look[i];
+	}
+	return k;
+}
+
 static void add_row(struct ctx *x, size_t key, size_t env, const struct slice *sb,
-		    const struct slice *sa, const char *against)
+		    const struct slice *sa, const char *against, const struct fw_row_meta *gm)
 {
 	const struct data *d = x->d;
-	const struct key_info *k = &d->k[key];
 	struct fw_side a = { d->ob_v + sa->start, d->ob_run + sa->start, sa->end - sa->start };
 	struct fw_side b = { d->ob_v + sb->start, d->ob_run + sb->start, sb->end - sb->start };
-	struct fw_row_meta m = {
-		.higher_is_better = !strcmp(k->direction, "higher_is_better"),
-		.is_rate = !strcmp(k->kind, "rate"),
-		.deterministic = !strcmp(d->e[env].accel, "icount"),
-		.min_effect_pct = isnan(k->min_effect) ? x->o->min_effect_pct : k->min_effect,
-	};
+	struct fw_row_meta m = *gm;
 	cJSON *row = row_head(x, key, env, sb->commit, sa->commit, against);
+	int look = 1, la = slice_looks(d, sa, &look), lb = slice_looks(d, sb, &look);
 	double p;
 
+	m.looks = la > lb ? la : lb;
+	m.look = look;
+	if (x->o->max_looks > m.looks)
+		m.looks = x->o->max_looks;
 	if (fw_row_compute(row, &a, &b, &m, x->o, &p)) {
 		cJSON_Delete(row);
 		return;
@@ -503,7 +551,7 @@ static void add_combined(struct ctx *x, size_t ks, size_t ke)
 }
 
 /* Combined rows are their own BH family; their verdicts need significance and min effect. */
-static void finish_combined(struct ctx *x)
+static void finish_combined(struct ctx *x, double alpha)
 {
 	double *q = malloc((x->ncp + 1) * sizeof(*q));
 	cJSON *o;
@@ -520,13 +568,137 @@ static void finish_combined(struct ctx *x)
 			.min_p = 0,
 			/* No MDE for the combination: not significant means unsure. */
 			.mde_pct = NAN,
-			.alpha = x->o->alpha,
+			.alpha = alpha,
 			.min_effect_pct = fw_json_get_num(o, "min_effect_pct"),
 		};
 		fw_json_num_or_null(o, "q", q[i++]);
+		cJSON_AddNumberToObject(o, "alpha_used", alpha);
 		cJSON_AddStringToObject(o, "verdict", fw_verdict_name(fw_verdict_decide(&in)));
 	}
 	free(q);
+}
+
+/*
+ * The oldest kernel (build) of the evidence of env: the newest kernels
+ * measured there up to the newest run read, until FW_EVIDENCE_BOOTS boots or
+ * FW_EVIDENCE_KERNELS kernels.
+ */
+static long long env_cutoff(struct ctx *x, size_t env)
+{
+	struct env_info *e = &x->d->e[env];
+	long long boots = 0;
+	int rc, kernels = 0;
+
+	if (e->cutoff >= 0)
+		return e->cutoff;
+	e->cutoff = 0;
+	sqlite3_reset(x->cut_st);
+	sqlite3_bind_text(x->cut_st, 1, e->fp, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(x->cut_st, 2, x->d->max_run);
+	while ((rc = sqlite3_step(x->cut_st)) == SQLITE_ROW) {
+		boots += sqlite3_column_int64(x->cut_st, 1);
+		if (boots >= FW_EVIDENCE_BOOTS || ++kernels >= FW_EVIDENCE_KERNELS) {
+			e->cutoff = sqlite3_column_int64(x->cut_st, 0);
+			break;
+		}
+	}
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		x->failed = db_err(x->db, x->err, "same-kernel evidence");
+	sqlite3_reset(x->cut_st);
+	return e->cutoff;
+}
+
+/*
+ * Same-kernel evidence of one metric in one environment: per-boot medians of
+ * every kernel (build) measured there, by any series, up to the newest run
+ * this analysis read, pooled (fw_noise).
+ */
+static void env_noise(struct ctx *x, size_t key, size_t env, struct fw_noise *nz)
+{
+	const struct key_info *k = &x->d->k[key];
+	sqlite3_stmt *st = x->ev_st;
+	double *v = NULL, *med = NULL;
+	long *run = NULL;
+	size_t n = 0, alloc = 0;
+	long long build = -1, cutoff = env_cutoff(x, env);
+	int rc;
+
+	fw_noise_init(nz);
+	sqlite3_reset(st);
+	sqlite3_bind_text(st, 1, k->workload, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, k->variant, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, k->metric, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, k->params, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, x->d->e[env].fp, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, x->d->max_run);
+	sqlite3_bind_int64(st, 7, cutoff);
+	for (;;) {
+		rc = sqlite3_step(st);
+		if (rc != SQLITE_ROW || sqlite3_column_int64(st, 0) != build) {
+			if (n) {
+				size_t nb = fw_group_medians(v, run, n, med);
+				fw_noise_add_kernel(nz, med, nb);
+			}
+			n = 0;
+			if (rc != SQLITE_ROW)
+				break;
+			build = sqlite3_column_int64(st, 0);
+		}
+		if (n >= alloc) {
+			alloc = alloc ? 2 * alloc : 256;
+			v = realloc(v, alloc * sizeof(*v));
+			run = realloc(run, alloc * sizeof(*run));
+			med = realloc(med, alloc * sizeof(*med));
+			if (!v || !run || !med)
+				abort();
+		}
+		run[n] = (long)sqlite3_column_int64(st, 1);
+		v[n++] = sqlite3_column_double(st, 2);
+	}
+	if (rc != SQLITE_DONE)
+		x->failed = db_err(x->db, x->err, "same-kernel evidence");
+	sqlite3_reset(st);
+	fw_noise_finish(nz);
+	free(v);
+	free(run);
+	free(med);
+}
+
+/* The group's mode: measured evidence first, the determinism table when it is inconclusive. */
+static void classify_group(struct ctx *x, size_t key, size_t env, struct fw_noise *nz, struct fw_row_meta *m)
+{
+	const struct key_info *k = &x->d->k[key];
+	const struct env_info *e = &x->d->e[env];
+	const char *source;
+	int from_data, def;
+	cJSON *o;
+
+	env_noise(x, key, env, nz);
+	def = fw_det_table_lookup(x->det, e->accel, k->workload, k->variant, k->metric, k->kind, &source);
+	memset(m, 0, sizeof(*m));
+	m->higher_is_better = !strcmp(k->direction, "higher_is_better");
+	m->is_rate = !strcmp(k->kind, "rate");
+	m->mode = fw_classify(nz, !strcmp(k->kind, "count"), def, FW_DETERMINISTIC_CV_PCT, &from_data);
+	m->mode_source = from_data ? "data" : source;
+	m->noise = nz;
+	m->looks = 1;
+	m->look = 1;
+	m->min_effect_pct = isnan(k->min_effect) ? x->o->min_effect_pct : k->min_effect;
+
+	o = cJSON_CreateObject();
+	cJSON_AddStringToObject(o, "env_fingerprint", e->fp);
+	cJSON_AddStringToObject(o, "host", e->host);
+	cJSON_AddStringToObject(o, "accel", e->accel);
+	cJSON_AddStringToObject(o, "workload", k->workload);
+	cJSON_AddStringToObject(o, "variant", k->variant);
+	cJSON_AddStringToObject(o, "params", k->params);
+	cJSON_AddStringToObject(o, "metric", k->metric);
+	cJSON_AddStringToObject(o, "kind", k->kind);
+	cJSON_AddStringToObject(o, "mode", fw_mode_name(m->mode));
+	cJSON_AddStringToObject(o, "mode_source", m->mode_source);
+	cJSON_AddBoolToObject(o, "table_deterministic", def);
+	fw_noise_json(o, nz);
+	cJSON_AddItemToArray(x->determinism, o);
 }
 
 /*
@@ -538,9 +710,12 @@ static void process_group(struct ctx *x, size_t s, size_t e, int pair_mode)
 	struct data *d = x->d;
 	struct slice *sl = malloc((d->nc + 1) * sizeof(*sl));
 	size_t ns = 0, key = d->ob_key[s], env = d->ob_env[s];
+	struct fw_row_meta m;
+	struct fw_noise nz;
 
 	if (!sl)
 		abort();
+	classify_group(x, key, env, &nz, &m);
 	for (size_t i = s; i < e; i++) {
 		if (!ns || sl[ns - 1].commit != d->ob_commit[i]) {
 			sl[ns].commit = d->ob_commit[i];
@@ -553,7 +728,7 @@ static void process_group(struct ctx *x, size_t s, size_t e, int pair_mode)
 		x->where[sl[i].commit] = (long)i;
 	if (pair_mode) {
 		if (d->nc == 2 && x->where[0] >= 0 && x->where[1] >= 0)
-			add_row(x, key, env, &sl[x->where[1]], &sl[x->where[0]], "other");
+			add_row(x, key, env, &sl[x->where[1]], &sl[x->where[0]], "other", &m);
 	} else {
 		for (size_t i = 0; i < ns; i++) {
 			size_t ci = sl[i].commit;
@@ -561,9 +736,9 @@ static void process_group(struct ctx *x, size_t s, size_t e, int pair_mode)
 			if ((long)ci == d->base)
 				continue;
 			if (par >= 0 && x->where[par] >= 0)
-				add_row(x, key, env, &sl[i], &sl[x->where[par]], "parent");
+				add_row(x, key, env, &sl[i], &sl[x->where[par]], "parent", &m);
 			if (d->base >= 0 && d->base != par && x->where[d->base] >= 0)
-				add_row(x, key, env, &sl[i], &sl[x->where[d->base]], "base");
+				add_row(x, key, env, &sl[i], &sl[x->where[d->base]], "base", &m);
 		}
 		add_change_points(x, key, env, sl, ns);
 	}
@@ -608,15 +783,54 @@ static void sort_rows(cJSON *rows)
 }
 
 /* Runs every group, then the BH adjustment over the whole family and the verdicts. */
-static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o, cJSON *out,
-		   int pair_mode, struct strbuf *err)
+/*
+ * Driven from the environment's runs of the newest kernels (runs_by_env_build),
+ * each looked up in results by its unique (run_id, workload, variant, metric).
+ */
+#define EVIDENCE_SELECT \
+	"SELECT r.build_id, r.id, s.value FROM environments e CROSS JOIN runs r CROSS JOIN results res " \
+	"CROSS JOIN samples s WHERE e.fingerprint = ?5 AND r.env_id = e.id AND r.build_id >= ?7 " \
+	"AND r.id <= ?6 AND r.boot_status = 'ok' AND res.run_id = r.id AND res.workload = ?1 " \
+	"AND res.variant = ?2 AND res.metric = ?3 AND res.params = ?4 AND res.error IS NULL " \
+	"AND s.result_id = res.id ORDER BY r.build_id, r.id, s.round"
+#define CUTOFF_SELECT \
+	"SELECT r.build_id, COUNT(*) FROM environments e CROSS JOIN runs r " \
+	"WHERE e.fingerprint = ?1 AND r.env_id = e.id AND r.id <= ?2 AND r.boot_status = 'ok' " \
+	"GROUP BY r.build_id ORDER BY r.build_id DESC"
+
+/* The most looks any boot planned (and at least opts max_looks): the series' K. */
+static int data_looks(const struct data *d, const struct fw_analysis_opts *o)
 {
-	struct ctx x = { .db = db, .o = o, .d = d };
+	int k = o->max_looks > 1 ? o->max_looks : 1;
+
+	for (size_t i = 0; i < d->no; i++)
+		if (d->ob_looks[i] > k)
+			k = d->ob_looks[i];
+	return k;
+}
+
+static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o,
+		   const struct fw_det_table *det, cJSON *out, int pair_mode, struct strbuf *err)
+{
+	struct ctx x = { .db = db, .o = o, .d = d, .det = det, .err = err };
 	double *q = NULL;
 	size_t s = 0, i = 0;
 	cJSON *row;
-	int ret = -1;
+	int ret = -1, looks = data_looks(d, o);
 
+	cJSON_AddNumberToObject(out, "looks", looks);
+	cJSON_AddNumberToObject(out, "look", d->max_look);
+	{
+		cJSON *a = cJSON_AddArrayToObject(out, "alpha_at_looks");
+		for (int k = 1; k <= looks; k++)
+			cJSON_AddItemToArray(a, cJSON_CreateNumber(fw_alpha_at_look(o->alpha, k, looks)));
+	}
+	if (sqlite3_prepare_v2(db, EVIDENCE_SELECT, -1, &x.ev_st, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, CUTOFF_SELECT, -1, &x.cut_st, NULL) != SQLITE_OK) {
+		db_err(db, err, "same-kernel evidence");
+		goto cleanup;
+	}
+	x.determinism = cJSON_AddArrayToObject(out, "determinism");
 	x.rows = cJSON_AddArrayToObject(out, "rows");
 	x.cps = cJSON_AddArrayToObject(out, "change_points");
 	if (!pair_mode)
@@ -631,6 +845,8 @@ static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o
 		while (e < d->no && d->ob_key[e] == d->ob_key[s] && d->ob_env[e] == d->ob_env[s])
 			e++;
 		process_group(&x, s, e, pair_mode);
+		if (x.failed)
+			goto cleanup;
 		s = e;
 	}
 	for (s = 0; !pair_mode && s < d->no;) {
@@ -641,7 +857,7 @@ static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o
 		s = e;
 	}
 	if (!pair_mode)
-		finish_combined(&x);
+		finish_combined(&x, fw_alpha_at_look(o->alpha, d->max_look, looks));
 	q = malloc((x.np + 1) * sizeof(*q));
 	if (!q)
 		abort();
@@ -663,6 +879,8 @@ cleanup:
 	free(x.p);
 	free(x.cp_p);
 	free(x.where);
+	sqlite3_finalize(x.ev_st);
+	sqlite3_finalize(x.cut_st);
 	return ret;
 }
 
@@ -672,6 +890,10 @@ static void opts_json(cJSON *out, const struct fw_analysis_opts *o)
 	cJSON_AddStringToObject(out, "fdr", "benjamini-hochberg over all rows of the series");
 	cJSON_AddNumberToObject(out, "min_effect_pct", o->min_effect_pct);
 	cJSON_AddNumberToObject(out, "noise_floor_pct", o->noise_floor_pct);
+	cJSON_AddNumberToObject(out, "floor_alpha", o->floor_alpha);
+	cJSON_AddNumberToObject(out, "deterministic_cv_pct", FW_DETERMINISTIC_CV_PCT);
+	cJSON_AddStringToObject(out, "alpha_spending", "rank rows: O'Brien-Fleming-type shares of alpha per look "
+				"(alpha_at_looks, union bound); floors: floor_alpha / K at every look");
 	cJSON_AddNumberToObject(out, "ci_level_requested", o->ci_level);
 	cJSON_AddStringToObject(out, "analysis", FW_ANALYSIS_VERSION);
 }
@@ -696,38 +918,52 @@ static void commits_json(cJSON *out, const struct data *d)
 
 /*
  * The data hash: every run the analysis could read (id, content hash, boot
- * status) plus the options and the analysis version. A new, replaced or
- * deleted run changes it, whoever wrote it.
+ * status), the same-kernel evidence of its environments (how many runs each
+ * had up to the series' newest run: runs are never rewritten, so a count is
+ * enough), plus the options, the determinism table and the analysis version.
+ * A new, replaced or deleted run changes it, whoever wrote it.
  */
 static int data_hash(sqlite3 *db, long long series_id, const struct fw_analysis_opts *o,
-		     char out[65], struct strbuf *err)
+		     const struct fw_det_table *det, char out[65], struct strbuf *err)
 {
-	static const char sql[] = "SELECT r.run_id, r.doc_hash, r.boot_status FROM runs r "
-				  "JOIN commits c ON c.id = r.commit_id WHERE c.series_id = ? ORDER BY r.id";
+	static const char *const sql[] = {
+		"SELECT r.run_id, r.doc_hash, r.boot_status FROM runs r "
+		"JOIN commits c ON c.id = r.commit_id WHERE c.series_id = ?1 ORDER BY r.id",
+		"SELECT e.fingerprint, COUNT(*), MAX(r2.id) FROM runs r2 JOIN environments e ON e.id = r2.env_id "
+		"WHERE r2.env_id IN (SELECT r.env_id FROM runs r JOIN commits c ON c.id = r.commit_id "
+		"WHERE c.series_id = ?1) AND r2.id <= (SELECT MAX(r.id) FROM runs r JOIN commits c "
+		"ON c.id = r.commit_id WHERE c.series_id = ?1) GROUP BY e.fingerprint ORDER BY e.fingerprint",
+	};
 	struct sha256_ctx h;
 	sqlite3_stmt *st = NULL;
-	char buf[256];
+	char buf[384];
 	int rc, ret = -1;
 
 	sha256_init(&h);
 	/* The program version too: a rebuilt analysis must not serve an old one's answers. */
-	snprintf(buf, sizeof(buf), "%s %s\n%lld\n%.17g %.17g %.17g %.17g\n", FW_ANALYSIS_VERSION,
-		 FW_VERSION, series_id, o->alpha, o->min_effect_pct, o->noise_floor_pct, o->ci_level);
+	snprintf(buf, sizeof(buf), "%s %s\n%lld\n%.17g %.17g %.17g %.17g %.17g %d\n%s\n", FW_ANALYSIS_VERSION,
+		 FW_VERSION, series_id, o->alpha, o->min_effect_pct, o->noise_floor_pct, o->ci_level,
+		 o->floor_alpha, o->max_looks, det->hash);
 	sha256_update(&h, buf, strlen(buf));
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK)
-		return db_err(db, err, "hashing runs");
-	sqlite3_bind_int64(st, 1, series_id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		for (int col = 0; col < 3; col++) {
-			const unsigned char *t = sqlite3_column_text(st, col);
-			size_t len = t ? strlen((const char *)t) : 0;
-			sha256_update(&h, t ? (const void *)t : "", len);
-			sha256_update(&h, "\n", 1);
+	for (int q = 0; q < 2; q++) {
+		if (sqlite3_prepare_v2(db, sql[q], -1, &st, NULL) != SQLITE_OK)
+			return db_err(db, err, "hashing runs");
+		sqlite3_bind_int64(st, 1, series_id);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			for (int col = 0; col < 3; col++) {
+				const unsigned char *t = sqlite3_column_text(st, col);
+				size_t len = t ? strlen((const char *)t) : 0;
+				sha256_update(&h, t ? (const void *)t : "", len);
+				sha256_update(&h, "\n", 1);
+			}
 		}
-	}
-	if (rc != SQLITE_DONE) {
-		db_err(db, err, "hashing runs");
-		goto cleanup;
+		if (rc != SQLITE_DONE) {
+			db_err(db, err, "hashing runs");
+			goto cleanup;
+		}
+		sqlite3_finalize(st);
+		st = NULL;
+		sha256_update(&h, "--\n", 3);
 	}
 	sha256_final_hex(&h, out);
 	ret = 0;
@@ -777,6 +1013,7 @@ int fw_analysis_series(sqlite3 *db, const char *series, int revision,
 		       const struct fw_analysis_opts *o, cJSON **out, struct strbuf *err)
 {
 	struct fw_analysis_opts defaults;
+	struct fw_det_table det = { 0 };
 	struct data d = { 0 };
 	sqlite3_stmt *st = NULL;
 	long long sid = 0;
@@ -807,7 +1044,7 @@ int fw_analysis_series(sqlite3 *db, const char *series, int revision,
 	sqlite3_finalize(st);
 	st = NULL;
 
-	if (data_hash(db, sid, o, hash, err))
+	if (fw_det_table_load(&det, o->determinism_file, err) || data_hash(db, sid, o, &det, hash, err))
 		goto cleanup;
 	snprintf(key, sizeof(key), "series:%lld", sid);
 	if (o->use_cache && (res = cache_get(db, key, hash))) {
@@ -842,7 +1079,7 @@ int fw_analysis_series(sqlite3 *db, const char *series, int revision,
 	cJSON_AddStringToObject(res, "data_hash", hash);
 	opts_json(res, o);
 	commits_json(res, &d);
-	if (analyse(db, &d, o, res, 0, err))
+	if (analyse(db, &d, o, &det, res, 0, err))
 		goto cleanup;
 	if (o->use_cache)
 		cache_put(db, key, hash, res);
@@ -856,6 +1093,7 @@ cleanup:
 	sqlite3_finalize(st);
 	free(base);
 	data_free(&d);
+	fw_det_table_free(&det);
 	return ret;
 }
 
@@ -863,6 +1101,7 @@ int fw_analysis_compare(sqlite3 *db, long long commit_a, long long commit_b,
 			const struct fw_analysis_opts *o, cJSON **out, struct strbuf *err)
 {
 	struct fw_analysis_opts defaults;
+	struct fw_det_table det = { 0 };
 	struct data d = { 0 };
 	sqlite3_stmt *st = NULL;
 	cJSON *res = NULL;
@@ -901,7 +1140,7 @@ int fw_analysis_compare(sqlite3 *db, long long commit_a, long long commit_b,
 	res = cJSON_CreateObject();
 	opts_json(res, o);
 	commits_json(res, &d);
-	if (analyse(db, &d, o, res, 1, err))
+	if (fw_det_table_load(&det, o->determinism_file, err) || analyse(db, &d, o, &det, res, 1, err))
 		goto cleanup;
 	ret = 0;
 cleanup:
@@ -912,5 +1151,6 @@ cleanup:
 	*out = res;
 	sqlite3_finalize(st);
 	data_free(&d);
+	fw_det_table_free(&det);
 	return ret;
 }

@@ -6,9 +6,10 @@
 #include <sqlite3.h>
 #include "strbuf.h"
 #include "analysis.h"
+#include "stats.h"
 
 /* Bumped when the analysis changes, so cached results computed by an older one are not reused. */
-#define FW_ANALYSIS_VERSION "analysis/1"
+#define FW_ANALYSIS_VERSION "analysis/2"
 
 /* One side of a comparison: samples with the run (boot) each came from. */
 struct fw_side {
@@ -20,18 +21,22 @@ struct fw_side {
 struct fw_row_meta {
 	int higher_is_better;
 	int is_rate;
-	int deterministic;      /* icount: noise floor instead of a rank test */
+	enum fw_mode mode;          /* rank test, noise floor (deterministic) or exact count */
+	const char *mode_source;    /* what decided the mode: "data", "default table", "table file", ... */
+	const struct fw_noise *noise;   /* the environment's same-kernel evidence (NULL: none) */
+	int looks;                  /* planned looks of the data (alpha spending), >= 1 */
+	int look;                   /* the look of the row's newest boot (1..looks) */
 	double min_effect_pct;
 };
 
 /*
  * Fills a row object with n, medians, delta, interval, p, MDE and (for the
- * deterministic mode) the verdict. *p is the rank test's p (NaN in the
- * deterministic mode: not part of the BH family). Returns -1 when a side is empty.
+ * floor and exact modes) the verdict and "decided". *p is the rank test's p
+ * (NaN in the floor modes: not part of the BH family). Returns -1 when a side is empty.
  */
 int fw_row_compute(cJSON *row, const struct fw_side *a, const struct fw_side *b,
 		   const struct fw_row_meta *m, const struct fw_analysis_opts *o, double *p);
-/* Sets "q" and, in the rank mode, "verdict" once the family's BH adjustment is known. */
+/* Sets "q" and, in the rank mode, "verdict" and "decided" once the family's BH adjustment is known. */
 void fw_row_finish(cJSON *row, double q, const struct fw_analysis_opts *o);
 
 /*
@@ -39,6 +44,29 @@ void fw_row_finish(cJSON *row, double q, const struct fw_analysis_opts *o);
  * moved most between the row's two commits, same env and result. 0 or -1.
  */
 int fw_analysis_counters(sqlite3 *db, cJSON *row, struct strbuf *err);
+
+/* Adds "same_kernel": { cv_pct, cv_lo_pct, cv_hi_pct, df, boots, kernels, range_pct } (nothing without kernels). */
+void fw_noise_json(cJSON *obj, const struct fw_noise *nz);
+
+/* The determinism table (determinism.c): built-in lines after the user's file. */
+struct fw_det_rule {
+	char accel[16];
+	char pattern[300];
+	int deterministic;
+	int from_file;
+};
+struct fw_det_table {
+	struct fw_det_rule *rules;
+	size_t n, alloc;
+	char hash[65];   /* of the text read: part of the analysis cache key */
+};
+extern const char fw_det_builtin[];
+/* path NULL or "": the built-in table only. 0, or -1 with a message naming the file and line. */
+int fw_det_table_load(struct fw_det_table *t, const char *path, struct strbuf *err);
+void fw_det_table_free(struct fw_det_table *t);
+/* 1: expected deterministic; *source says which rule decided ("table file", "default table", "default for counts"|"default for times and rates"). */
+int fw_det_table_lookup(const struct fw_det_table *t, const char *accel, const char *workload,
+			const char *variant, const char *metric, const char *kind, const char **source);
 
 /*
  * Old name of fw_json_num(obj, key, NAN) (schema/run-doc.h), kept for

@@ -28,7 +28,10 @@ void fw_analysis_opts_init(struct fw_analysis_opts *o)
 	o->alpha = 0.05;
 	o->min_effect_pct = 2;
 	o->noise_floor_pct = 0.5;
+	o->floor_alpha = 0.001;
 	o->ci_level = 0.95;
+	o->max_looks = 0;
+	o->determinism_file = getenv("FOLIOWATCH_DETERMINISM");
 	o->use_cache = 1;
 }
 
@@ -87,11 +90,44 @@ static double pooled_sigma(const double *ua, size_t na, const double *ub, size_t
 	return sqrt(((double)(na - 1) * sa * sa + (double)(nb - 1) * sb * sb) / (double)(na + nb - 2));
 }
 
+void fw_noise_json(cJSON *row, const struct fw_noise *nz)
+{
+	cJSON *o;
+	double lo, hi;
+
+	if (!nz || !nz->kernels)
+		return;
+	o = cJSON_AddObjectToObject(row, "same_kernel");
+	fw_noise_bounds(nz, FW_CLASSIFY_LEVEL, &lo, &hi);
+	fw_json_num_or_null(o, "cv_pct", nz->cv_pct);
+	fw_json_num_or_null(o, "cv_lo_pct", lo);
+	fw_json_num_or_null(o, "cv_hi_pct", hi);
+	cJSON_AddNumberToObject(o, "df", nz->df);
+	cJSON_AddNumberToObject(o, "boots", nz->boots);
+	cJSON_AddNumberToObject(o, "kernels", nz->kernels);
+	cJSON_AddNumberToObject(o, "range_pct", nz->range_pct);
+}
+
+static void decided_json(cJSON *row, enum fw_verdict v, size_t boots_a, size_t boots_b, double needed)
+{
+	size_t have = boots_a < boots_b ? boots_a : boots_b;
+
+	cJSON_AddBoolToObject(row, "decided", v != FW_UNSURE);
+	if (v != FW_UNSURE)
+		cJSON_AddNumberToObject(row, "decided_at_boots", (double)have);
+	else
+		fw_json_num_or_null(row, "boots_needed", needed);
+}
+
 int fw_row_compute(cJSON *row, const struct fw_side *a, const struct fw_side *b,
 		   const struct fw_row_meta *m, const struct fw_analysis_opts *o, double *p)
 {
 	size_t boots_a = count_boots(a), boots_b = count_boots(b), na = 0, nb = 0;
-	int per_boot = boots_a >= 3 && boots_b >= 3;
+	int looks = m->looks >= 1 ? m->looks : 1, look = m->look >= 1 ? (m->look <= looks ? m->look : looks) : 1;
+	/* The floor modes always compare per-boot medians: their noise is that of boots. */
+	int per_boot = (boots_a >= 3 && boots_b >= 3) || m->mode != FW_MODE_RANK;
+	/* Rank rows spend alpha O'Brien-Fleming-like over the looks; boots are sized for the last look's share. */
+	double alpha = fw_alpha_at_look(o->alpha, look, looks), alpha_last = fw_alpha_at_look(o->alpha, looks, looks);
 	double *ua = NULL, *ub = NULL, ma, mb, delta, sigma, ref_pct;
 	struct fw_mwu mw;
 	struct fw_hl hl;
@@ -127,23 +163,62 @@ int fw_row_compute(cJSON *row, const struct fw_side *a, const struct fw_side *b,
 	fw_json_num_or_null(row, "min_p", fw_mwu_min_p(na, nb));
 
 	sigma = pooled_sigma(ua, na, ub, nb);
-	fw_json_num_or_null(row, "mde_pct", fw_mde_pct(sigma, ma, na, nb, o->alpha, 0.8));
 	fw_json_num_or_null(row, "noise_pct", sigma * ref_pct);
 	{
 		int need = fw_boots_needed(sigma * ref_pct, 5, o->alpha, 0.95);
 		fw_json_num_or_null(row, "boots_for_5pct", need > 0 ? need : NAN);
 	}
 	cJSON_AddBoolToObject(row, "higher_is_better", m->higher_is_better);
+	cJSON_AddStringToObject(row, "mode", fw_mode_name(m->mode));
+	cJSON_AddStringToObject(row, "mode_source", m->mode_source ? m->mode_source : "");
+	fw_noise_json(row, m->noise);
+	cJSON_AddNumberToObject(row, "looks", looks);
+	cJSON_AddNumberToObject(row, "look", look);
+	cJSON_AddNumberToObject(row, "alpha_used", m->mode == FW_MODE_RANK ? alpha : o->floor_alpha / looks);
 
-	if (m->deterministic) {
-		double noise;
-		enum fw_verdict v = fw_verdict_deterministic(ua, na, ub, nb, m->higher_is_better,
-							     o->noise_floor_pct, &noise);
-		cJSON_AddStringToObject(row, "mode", "deterministic");
-		fw_json_num_or_null(row, "floor_pct", fmax(o->noise_floor_pct, noise));
-		cJSON_AddStringToObject(row, "verdict", fw_verdict_name(v));
+	if (m->mode != FW_MODE_RANK) {
+		struct fw_noise none;
+		struct fw_floor_in in = {
+			.a = ua, .b = ub, .na = na, .nb = nb,
+			.higher_is_better = m->higher_is_better,
+			.exact = m->mode == FW_MODE_EXACT,
+			.noise = m->noise,
+			.floor_min_pct = o->noise_floor_pct,
+			.alpha = o->floor_alpha / looks,
+			.power = 0.8,
+			.min_effect_pct = m->min_effect_pct,
+		};
+		struct fw_floor_out out;
+		int need;
+
+		if (!in.noise) {
+			fw_noise_init(&none);
+			in.noise = &none;
+		}
+		fw_verdict_floor(&in, &out);
+		need = fw_floor_boots_needed(in.noise, in.exact, in.floor_min_pct, in.alpha, in.power,
+					     in.min_effect_pct, 1);
+		fw_json_num_or_null(row, "mde_pct", out.mde_pct);
+		fw_json_num_or_null(row, "floor_pct", out.floor_pct);
+		cJSON_AddNumberToObject(row, "floor_boots", in.noise->boots);
+		fw_json_num_or_null(row, "boots_for_min_effect", need > 0 ? need : NAN);
+		cJSON_AddStringToObject(row, "verdict", fw_verdict_name(out.verdict));
+		decided_json(row, out.verdict, boots_a, boots_b, out.boots_needed > 0 ? out.boots_needed : NAN);
 	} else {
-		cJSON_AddStringToObject(row, "mode", "rank");
+		/*
+		 * Boots for the minimum effect at this look's level, from the noise
+		 * between boots: the environment's same-kernel CV of per-boot
+		 * medians when there is one (the row's own spread comes from fewer
+		 * boots, and from rounds when it has fewer than 3 boots a side).
+		 */
+		double noise_pct = sigma * ref_pct;
+		int need;
+
+		if (m->noise && !isnan(m->noise->cv_pct) && m->noise->df >= 2)
+			noise_pct = m->noise->cv_pct;
+		need = fw_boots_needed(noise_pct, m->min_effect_pct, alpha_last, 0.8);
+		fw_json_num_or_null(row, "mde_pct", fw_mde_pct(sigma, ma, na, nb, alpha, 0.8));
+		fw_json_num_or_null(row, "boots_for_min_effect", need > 0 && need < 1000000 ? need : NAN);
 		*p = mw.p;
 	}
 	ret = 0;
@@ -157,6 +232,10 @@ void fw_row_finish(cJSON *row, double q, const struct fw_analysis_opts *o)
 {
 	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(row, "mode");
 	struct fw_verdict_in in;
+	enum fw_verdict v;
+	double alpha = fw_json_get_num(row, "alpha_used"), need, have;
+	double boots_a = fw_json_get_num(cJSON_GetObjectItemCaseSensitive(row, "a"), "boots");
+	double boots_b = fw_json_get_num(cJSON_GetObjectItemCaseSensitive(row, "b"), "boots");
 
 	fw_json_num_or_null(row, "q", q);
 	if (!cJSON_IsString(mode) || strcmp(mode->valuestring, "rank"))
@@ -166,7 +245,14 @@ void fw_row_finish(cJSON *row, double q, const struct fw_analysis_opts *o)
 	in.q = q;
 	in.min_p = fw_json_get_num(row, "min_p");
 	in.mde_pct = fw_json_get_num(row, "mde_pct");
-	in.alpha = o->alpha;
+	in.alpha = isnan(alpha) ? o->alpha : alpha;
 	in.min_effect_pct = fw_json_get_num(row, "min_effect_pct");
-	cJSON_AddStringToObject(row, "verdict", fw_verdict_name(fw_verdict_decide(&in)));
+	v = fw_verdict_decide(&in);
+	cJSON_AddStringToObject(row, "verdict", fw_verdict_name(v));
+	/* Unsure: at least one more boot, even when the MDE says the boots are there (a big delta, not significant). */
+	have = fmin(boots_a, boots_b);
+	need = fw_json_get_num(row, "boots_for_min_effect");
+	if (!isnan(need) && need <= have)
+		need = have + 1;
+	decided_json(row, v, (size_t)boots_a, (size_t)boots_b, need);
 }

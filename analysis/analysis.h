@@ -22,16 +22,57 @@
  *     "unit_of_comparison": "boots"|"samples",   (>= 3 boots per side: per-boot medians)
  *     "a": { "boots", "samples", "median", "hmean"? }, "b": {...},
  *     "delta_pct", "shift", "ci_lo_pct", "ci_hi_pct", "ci_level", "p", "q", "exact",
- *     "mde_pct", "boots_for_5pct", "mode": "rank"|"deterministic", "noise_pct"?,
+ *     "mde_pct", "boots_for_5pct", "noise_pct",
+ *     "mode": "rank"|"deterministic"|"exact", "mode_source": "data"|"default table"|"table file"|"default for counts"|"default for times and rates",
+ *     "same_kernel": { "cv_pct", "cv_lo_pct", "cv_hi_pct", "df", "boots", "kernels", "range_pct" }?,
+ *     "floor_pct"?, "floor_boots"? (deterministic/exact: the floor and how many boots its noise rests on),
+ *     "looks" (K), "look" (of its newest boot), "alpha_used" (rank: that look's share of alpha,
+ *     fw_alpha_at_look; floors: floor_alpha / K), "boots_for_min_effect" (per side, null: unreachable),
  *     "verdict": "improvement"|"regression"|"no change"|"unsure",
+ *     "decided": bool, "decided_at_boots"? (decided: boots per side it rests on),
+ *     "boots_needed"? (unsure: boots per side to reach mde <= min effect; null: no number does),
  *     "counters": [ { "name", "a", "b", "delta_pct" } ]  (the ones that moved most) } ],
  *   "combined": [ { commit_id, sha, position, against: "parent", workload, variant, params,
  *                   metric, direction, hosts, test, delta_pct (weighted), z, p, q, verdict } ]
  *               (a commit measured on >= 2 environments: each against its own parent
  *               there, combined by van Elteren's stratified test; its own BH family),
  *   "change_points": [ { workload, variant, metric, env_fingerprint, "position", "sha",
- *                        "before", "after", "delta_pct", "p" } ] }
- * q is BH-adjusted over every row of the series (one family per series).
+ *                        "before", "after", "delta_pct", "p" } ],
+ *   "determinism": [ { env_fingerprint, host, accel, workload, variant, params, metric, kind,
+ *                      mode, mode_source, same_kernel } ]  (one per metric and environment),
+ *   "looks": K (the most planned looks of any boot), "look": the newest boot's look (0: none recorded),
+ *   "alpha_at_looks": [ the share of alpha of look 1..K ] }
+ * q is BH-adjusted over every rank row of the series (one family per series).
+ *
+ * Deciding (issue 12; README "Deciding"):
+ * - Determinism is measured. For each metric and environment (fingerprint) the
+ *   same-kernel noise is the CV of per-boot medians between boots of the same
+ *   kernel (build), pooled over every kernel measured there up to this series'
+ *   newest boot (its own commits and earlier series; the newest kernels holding
+ *   512 boots, at most 128 kernels).
+ *   With a 95% upper bound of that CV <= FW_DETERMINISTIC_CV_PCT (0.5%) the
+ *   metric is deterministic; with a 95% lower bound above it, it is not; in
+ *   between, or with no repeated boots, the determinism table decides
+ *   (determinism.c; --determinism FILE / FOLIOWATCH_DETERMINISM first).
+ * - Deterministic rows ("deterministic"): fw_verdict_floor with the pooled CV;
+ *   floor = max(noise_floor_pct, t(1 - floor_alpha/2/K, df) * se), where se is
+ *   the standard error of the difference of the two sides' medians.
+ * - Counts shown (or declared) deterministic ("exact"): floor = the largest
+ *   same-kernel spread ever seen (0 for a count that always agreed), no
+ *   minimum: any difference beyond it is a change.
+ * - Everything else ("rank"): Mann-Whitney U, BH over the series, q <= the
+ *   look's share of alpha and |delta| >= min effect.
+ * - Looks: boots added between rounds of analysis (fw_analysis_undecided) are
+ *   paid for by spending alpha over the K planned looks, each look tested at
+ *   its share alone (a union bound: the chance of a false alarm at any of the
+ *   K looks stays below alpha whatever the collector boots between them).
+ *   Rank rows: O'Brien-Fleming-type shares (fw_alpha_at_look; K = 4: 0.00009,
+ *   0.0055, 0.018, 0.026), at the look of the row's newest boot, so rows run to
+ *   the budget keep most of alpha; floors (decided at the first look): an equal
+ *   split, floor_alpha / K. K is the largest `sequential.max_looks` of the boots
+ *   of a row (1 when none: a fixed design spends nothing); opts max_looks
+ *   raises it. A row's data at look k are what look k saw, so the report and
+ *   the look agree.
  */
 #include <sqlite3.h>
 #include <cjson/cJSON.h>
@@ -40,8 +81,12 @@
 struct fw_analysis_opts {
 	double alpha;            /* 0.05 */
 	double min_effect_pct;   /* 2: used when a result declares none */
-	double noise_floor_pct;  /* 0.5: deterministic (icount) mode */
+	double noise_floor_pct;  /* 0.5: the smallest floor of a deterministic (non-count) row */
+	double floor_alpha;      /* 0.001: two-sided level of the floor rule per row (before spending) */
 	double ci_level;         /* 0.95 */
+	int max_looks;           /* 0: as the boots record; K > 0: at least K looks */
+	const char *determinism_file;  /* user table read before the built-in one; NULL/"" none
+					* (init: $FOLIOWATCH_DETERMINISM) */
 	int use_cache;           /* 1: read/write analysis_cache */
 };
 void fw_analysis_opts_init(struct fw_analysis_opts *o);
@@ -85,12 +130,54 @@ int fw_regressions_list(sqlite3 *db, const char *series, const char *status,
 /*
  * Analyses the newest revision of `series` (NULL: of every series) and stores
  * its regressions (fw_regressions_update), so a list read next is current.
- * 0 or -1 (err). Used by `regressions` and the regressions API.
+ * o: NULL for the defaults. 0 or -1 (err). Used by `regressions` and the regressions API.
  */
-int fw_regressions_refresh(sqlite3 *db, const char *series, struct strbuf *err);
+int fw_regressions_refresh(sqlite3 *db, const char *series, const struct fw_analysis_opts *o,
+			   struct strbuf *err);
 /* Lifecycle: status one of new|acknowledged|fixed|invalid, who = token name. 0, -1 (err), 1 = no such id. */
 int fw_regression_set_status(sqlite3 *db, long long id, const char *status,
 			     const char *who, struct strbuf *err);
+
+/*
+ * The sequential design's question (the collector asks it between rounds of
+ * boots): which rows of `series` (revision <= 0: newest) are still unsure
+ * while an effect of the metric's minimum size is still possible, and how many
+ * boots would decide them. Analyses with K = s->max_looks looks (alpha spent
+ * over them as the report will when the boots record `sequential.max_looks` K).
+ * The collector must write look k (1..K) and max_looks K into each document it
+ * boots for look k, and ask again after each look; at most K looks.
+ *
+ * *out (caller cJSON_Delete()s):
+ * { "series", "revision", "max_looks": K, "alpha_at_looks": [...], "max_boots",
+ *   "look": the largest look recorded so far (0: none recorded),
+ *   "final": true when look >= K: no further look may be taken (commits is empty),
+ *   "rows": [ { commit_id, sha, position, ref_commit_id, ref_sha, env_fingerprint, host, accel,
+ *               workload, variant, params, metric, mode, boots_a, boots_b, delta_pct, mde_pct,
+ *               min_effect_pct, boots_needed (per side; null: no number of boots decides it),
+ *               reachable (boots_needed <= max_boots) } ]   (unsure rows against the parent),
+ *   "commits": [ { commit_id, sha, position, env_fingerprint, host, accel, boots_next,
+ *                  "workloads": [ { workload, boots, boots_next } ] } ] }
+ * Every commit (in each environment) on either side of an unsure row is listed
+ * with, per workload of its unsure rows, the boots that workload has there
+ * and boots_next, the total to have after the next look: the largest
+ * boots_needed of its rows (sized for the last look's share of alpha), at most
+ * twice what it has (so early looks can stop early), at least one more, at
+ * most max_boots; at the last look (look + 1 == K) the largest boots_needed up
+ * to max_boots. A boot may run only the
+ * workloads listed (one boot runs every workload it is asked for; a decided
+ * workload needs no more). The commit's boots_next is the largest of its
+ * workloads'. Rows that cannot be decided within max_boots still get boots up
+ * to it (a large effect can still show) but are flagged reachable: false.
+ * Only rows against the parent count (rows against the base follow from them);
+ * combined (multi-host) rows are not considered. 0, or -1 with err.
+ */
+struct fw_seq_opts {
+	int max_looks;   /* K >= 1: planned looks including the first (4) */
+	int max_boots;   /* budget: boots per commit, environment and workload (24) */
+};
+int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
+			  const struct fw_analysis_opts *o, const struct fw_seq_opts *s,
+			  cJSON **out, struct strbuf *err);
 
 /* The one table writer (analysis/report.c): renders a series JSON. */
 enum fw_report_format { FW_REPORT_TEXT, FW_REPORT_JSON, FW_REPORT_CSV };

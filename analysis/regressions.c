@@ -281,7 +281,8 @@ cleanup:
 }
 
 /* Analyses the named series, or every series (newest revision), storing regressions. */
-int fw_regressions_refresh(sqlite3 *db, const char *series, struct strbuf *err)
+int fw_regressions_refresh(sqlite3 *db, const char *series, const struct fw_analysis_opts *o,
+			   struct strbuf *err)
 {
 	sqlite3_stmt *st = NULL;
 	int rc, ret = -1;
@@ -295,7 +296,7 @@ int fw_regressions_refresh(sqlite3 *db, const char *series, struct strbuf *err)
 		sqlite3_bind_text(st, 1, series, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		cJSON *res = NULL;
-		int bad = fw_analysis_series(db, (const char *)sqlite3_column_text(st, 0), 0, NULL, &res, err) ||
+		int bad = fw_analysis_series(db, (const char *)sqlite3_column_text(st, 0), 0, o, &res, err) ||
 			  fw_regressions_update(db, res, err) < 0;
 		cJSON_Delete(res);
 		if (bad)

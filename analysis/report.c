@@ -57,6 +57,29 @@ static void pad_to(struct strbuf *sb, size_t line_start, size_t col)
 	strbuf_addch(sb, ' ');
 }
 
+/* ", decided at 3 boots" or ": MDE 3.1%, needs 8 boots", plus where a floor came from. */
+static void decided_text(struct strbuf *sb, const cJSON *r)
+{
+	double need = fw_json_get_num(r, "boots_needed"), mde = fw_json_get_num(r, "mde_pct");
+
+	if (cJSON_IsTrue(obj_of(r, "decided"))) {
+		strbuf_addf(sb, ", decided at %.0f boots", fw_json_get_num(r, "decided_at_boots"));
+	} else {
+		strbuf_addstr(sb, ": MDE ");
+		if (isnan(mde))
+			strbuf_addstr(sb, "-");
+		else
+			strbuf_addf(sb, "%.1f%%", mde);
+		if (isnan(need))
+			strbuf_addstr(sb, ", no number of boots decides it");
+		else
+			strbuf_addf(sb, ", needs %.0f boots", need);
+	}
+	if (strcmp(str_of(r, "mode"), "rank"))
+		strbuf_addf(sb, " (%s; floor %.2f%% from %.0f boots)", str_of(r, "mode"),
+			    fw_json_get_num(r, "floor_pct"), fw_json_get_num(r, "floor_boots"));
+}
+
 static void text_row(struct strbuf *sb, const cJSON *r, int show_host)
 {
 	const cJSON *a = obj_of(r, "a"), *b = obj_of(r, "b"), *c;
@@ -82,7 +105,7 @@ static void text_row(struct strbuf *sb, const cJSON *r, int show_host)
 	add_pct(sb, fw_json_get_num(r, "ci_hi_pct"));
 	strbuf_addch(sb, ']');
 	pad_to(sb, start, 104);
-	if (!strcmp(str_of(r, "mode"), "deterministic"))
+	if (strcmp(str_of(r, "mode"), "rank"))
 		strbuf_addf(sb, "floor %.2f%%", fw_json_get_num(r, "floor_pct"));
 	else if (isnan(q))
 		strbuf_addstr(sb, "-");
@@ -94,7 +117,9 @@ static void text_row(struct strbuf *sb, const cJSON *r, int show_host)
 	else
 		strbuf_addf(sb, "%.1f%%", fw_json_get_num(r, "mde_pct"));
 	pad_to(sb, start, 123);
-	strbuf_addf(sb, "%s\n", str_of(r, "verdict"));
+	strbuf_addstr(sb, str_of(r, "verdict"));
+	decided_text(sb, r);
+	strbuf_addch(sb, '\n');
 	if (!strcmp(str_of(r, "kind"), "rate") && !isnan(fw_json_get_num(a, "hmean"))) {
 		strbuf_addstr(sb, "      harmonic mean: ");
 		add_value(sb, fw_json_get_num(a, "hmean"), unit);
@@ -107,6 +132,33 @@ static void text_row(struct strbuf *sb, const cJSON *r, int show_host)
 			    fw_json_get_num(c, "b"));
 		add_pct(sb, fw_json_get_num(c, "delta_pct"));
 		strbuf_addstr(sb, ")\n");
+	}
+}
+
+/* How each metric is compared in each environment, and the same-kernel evidence behind it. */
+static void determinism_text(const cJSON *s, struct strbuf *sb, int show_host)
+{
+	const cJSON *d;
+
+	if (cJSON_GetArraySize(obj_of(s, "determinism")))
+		strbuf_addstr(sb, "\nhow each metric is compared (same-kernel boots: CV of per-boot medians between "
+			      "boots of one kernel, pooled):\n");
+	cJSON_ArrayForEach(d, obj_of(s, "determinism")) {
+		const cJSON *k = obj_of(d, "same_kernel");
+		size_t start = sb->len;
+
+		strbuf_addf(sb, "  %s%s%s/%s %s", show_host ? str_of(d, "host") : "", show_host ? ":" : "",
+			    str_of(d, "workload"), str_of(d, "variant"), str_of(d, "metric"));
+		pad_to(sb, start, 40);
+		strbuf_addf(sb, "%-7s %-13s (%s)", str_of(d, "accel"), str_of(d, "mode"), str_of(d, "mode_source"));
+		if (k)
+			strbuf_addf(sb, ", CV %.3g%% [%.3g, %.3g] from %.0f boots of %.0f kernels",
+				    fw_json_get_num(k, "cv_pct"), fw_json_get_num(k, "cv_lo_pct"),
+				    fw_json_get_num(k, "cv_hi_pct"), fw_json_get_num(k, "boots"),
+				    fw_json_get_num(k, "kernels"));
+		else
+			strbuf_addstr(sb, ", no repeated boots yet");
+		strbuf_addch(sb, '\n');
 	}
 }
 
@@ -127,10 +179,22 @@ static void write_text(const cJSON *s, struct strbuf *sb)
 	strbuf_addf(sb, "series %s v%.0f, base %.12s\n", str_of(s, "series"),
 		    fw_json_get_num(s, "revision"), str_of(s, "base"));
 	strbuf_addf(sb, "p: Mann-Whitney U, two-sided; q: Benjamini-Hochberg over %d tests of this series.\n"
-		    "A change needs q <= %.2f and |delta| >= the metric's minimum effect (default %.3g%%);\n"
-		    "icount (deterministic) rows compare the delta with a noise floor (at least %.3g%%).\n",
+		    "A change needs q <= %.3g and |delta| >= the metric's minimum effect (default %.3g%%);\n"
+		    "deterministic rows (same-kernel boots agree within %.3g%%) compare the delta with a floor\n"
+		    "from the environment's same-kernel noise (at least %.3g%%); exact counts: any difference\n"
+		    "beyond their same-kernel spread.\n",
 		    tests, fw_json_get_num(s, "alpha"), fw_json_get_num(s, "min_effect_pct"),
-		    fw_json_get_num(s, "noise_floor_pct"));
+		    fw_json_get_num(s, "deterministic_cv_pct"), fw_json_get_num(s, "noise_floor_pct"));
+	if (fw_json_get_num(s, "looks") > 1) {
+		const cJSON *a;
+		int k = 0;
+		strbuf_addf(sb, "Boots were added over up to %.0f looks: a rank row tests at the share of alpha of the "
+			    "look of its\nnewest boot (", fw_json_get_num(s, "looks"));
+		cJSON_ArrayForEach(a, obj_of(s, "alpha_at_looks"))
+			strbuf_addf(sb, "%s%.2g", k++ ? ", " : "", a->valuedouble);
+		strbuf_addf(sb, "; O'Brien-Fleming-type), a floor at %.3g / %.0f.\n",
+			    fw_json_get_num(s, "floor_alpha"), fw_json_get_num(s, "looks"));
+	}
 	if (samples_rows)
 		strbuf_addf(sb, "n ending in s: fewer than 3 boots on a side, so %d row(s) compare samples "
 			    "(rounds of one boot are not independent: read their q with care).\n", samples_rows);
@@ -189,6 +253,7 @@ static void write_text(const cJSON *s, struct strbuf *sb)
 		add_pct(sb, fw_json_get_num(cp, "delta_pct"));
 		strbuf_addstr(sb, ")\n");
 	}
+	determinism_text(s, sb, show_host);
 }
 
 /* RFC 4180 field: always quoted, quotes doubled. */
@@ -215,6 +280,8 @@ static void write_csv(const cJSON *s, struct strbuf *sb)
 		"workload", "variant", "params", "metric", "unit", "direction", "kind", "unit_of_comparison" };
 	static const char *num_cols[] = { "delta_pct", "ci_lo_pct", "ci_hi_pct", "ci_level", "p", "q",
 		"mde_pct", "boots_for_5pct", "min_effect_pct" };
+	static const char *seq_cols[] = { "decided", "decided_at_boots", "boots_needed", "floor_pct", "floor_boots",
+		"same_kernel_cv_pct", "looks", "alpha_used" };
 	const cJSON *r, *c;
 
 	strbuf_addstr(sb, "series,revision,position,commit_id");
@@ -223,7 +290,10 @@ static void write_csv(const cJSON *s, struct strbuf *sb)
 	strbuf_addstr(sb, ",a_boots,a_samples,a_median,b_boots,b_samples,b_median");
 	for (size_t i = 0; i < sizeof(num_cols) / sizeof(*num_cols); i++)
 		strbuf_addf(sb, ",%s", num_cols[i]);
-	strbuf_addstr(sb, ",mode,verdict,counters\n");
+	strbuf_addstr(sb, ",mode,verdict");
+	for (size_t i = 0; i < sizeof(seq_cols) / sizeof(*seq_cols); i++)
+		strbuf_addf(sb, ",%s", seq_cols[i]);
+	strbuf_addstr(sb, ",mode_source,counters\n");
 	cJSON_ArrayForEach(r, obj_of(s, "rows")) {
 		struct strbuf ct = STRBUF_INIT;
 		csv_str(sb, str_of(s, "series"));
@@ -250,6 +320,16 @@ static void write_csv(const cJSON *s, struct strbuf *sb)
 		csv_str(sb, str_of(r, "mode"));
 		strbuf_addch(sb, ',');
 		csv_str(sb, str_of(r, "verdict"));
+		strbuf_addstr(sb, cJSON_IsTrue(obj_of(r, "decided")) ? ",1" : ",0");
+		for (size_t i = 1; i < sizeof(seq_cols) / sizeof(*seq_cols); i++) {
+			strbuf_addch(sb, ',');
+			if (!strcmp(seq_cols[i], "same_kernel_cv_pct"))
+				csv_num(sb, fw_json_get_num(obj_of(r, "same_kernel"), "cv_pct"));
+			else
+				csv_num(sb, fw_json_get_num(r, seq_cols[i]));
+		}
+		strbuf_addch(sb, ',');
+		csv_str(sb, str_of(r, "mode_source"));
 		cJSON_ArrayForEach(c, obj_of(r, "counters"))
 			strbuf_addf(&ct, "%s%s %.6g->%.6g", ct.len ? "; " : "", str_of(c, "name"),
 				    fw_json_get_num(c, "a"), fw_json_get_num(c, "b"));

@@ -1,6 +1,7 @@
 /*
  * Descriptive statistics, distributions, multiple testing, effect sizes and
- * verdicts. Rank tests live in stats-rank.c, change points in changepoint.c.
+ * verdicts. Rank tests live in stats-rank.c, change points in changepoint.c,
+ * same-kernel noise, determinism and the floor rule in stats-floor.c.
  */
 #include <math.h>
 #include <stdlib.h>
@@ -335,40 +336,4 @@ enum fw_verdict fw_verdict_decide(const struct fw_verdict_in *in)
 	    in->mde_pct > in->min_effect_pct || big)
 		return FW_UNSURE;
 	return FW_NO_CHANGE;
-}
-
-static void range_of(const double *x, size_t n, double *lo, double *hi)
-{
-	*lo = *hi = x[0];
-	for (size_t i = 1; i < n; i++) {
-		if (x[i] < *lo)
-			*lo = x[i];
-		if (x[i] > *hi)
-			*hi = x[i];
-	}
-}
-
-enum fw_verdict fw_verdict_deterministic(const double *a, size_t na, const double *b, size_t nb,
-					 int higher_is_better, double floor_pct, double *noise_pct)
-{
-	double alo, ahi, blo, bhi, ma, mb, spread, delta;
-
-	*noise_pct = NAN;
-	if (na < 2 || nb < 2)
-		return FW_UNSURE;
-	ma = fw_median(a, na);
-	mb = fw_median(b, nb);
-	if (!(fabs(ma) > 0) || !(fabs(mb) > 0))
-		return FW_UNSURE;
-	range_of(a, na, &alo, &ahi);
-	range_of(b, nb, &blo, &bhi);
-	spread = fmax(100 * (ahi - alo) / fabs(ma), 100 * (bhi - blo) / fabs(mb));
-	*noise_pct = spread;
-	delta = 100 * (mb - ma) / fabs(ma);
-	if (fabs(delta) <= fmax(floor_pct, spread))
-		return FW_NO_CHANGE;
-	/* Bigger than the floor yet overlapping: the floor was not the whole noise. */
-	if (!(ahi < blo || bhi < alo))
-		return FW_UNSURE;
-	return direction_of(delta, higher_is_better);
 }

@@ -112,15 +112,118 @@ struct fw_verdict_in {
 };
 enum fw_verdict fw_verdict_decide(const struct fw_verdict_in *in);
 
+/* Chi-square distribution: CDF and quantile (regularized incomplete gamma, bisection). */
+double fw_chi2_cdf(double x, double df);
+double fw_chi2_ppf(double p, double df);
+/* Student t quantile: the t with P(T <= t) = p (bisection on fw_t_two_sided_p). */
+double fw_t_ppf(double p, double df);
+
 /*
- * Deterministic mode (icount): values barely move between boots, so a rank
- * test on 3 boots cannot be significant. A change is real when the delta
- * exceeds the noise floor: max(floor_pct, the largest between-boot spread
- * (range/|median| %) seen within a or within b), and the two groups do not
- * overlap. `unsure` with fewer than 2 values per side.
+ * Same-kernel noise of one metric in one environment (issue 12): the spread
+ * of per-boot medians between repeated boots of the *same* kernel, pooled
+ * over every kernel measured there. Each kernel contributes its squared
+ * deviations from its own mean, relative to that mean, so kernels at
+ * different levels pool; a kernel with one boot contributes nothing.
  */
-enum fw_verdict fw_verdict_deterministic(const double *a, size_t na, const double *b, size_t nb,
-					 int higher_is_better, double floor_pct, double *noise_pct);
+struct fw_noise {
+	double cv_pct;      /* pooled within-kernel sd of per-boot medians, % of the level; NaN: no repeats */
+	double df;          /* degrees of freedom: sum over kernels of (boots - 1) */
+	int boots;          /* boots it rests on (of kernels with >= 2 boots) */
+	int kernels;        /* kernels with >= 2 boots */
+	double range_pct;   /* largest same-kernel spread of per-boot medians (range / |median|, %); 0 none */
+	double ss;          /* accumulator: sum of squared relative deviations */
+};
+void fw_noise_init(struct fw_noise *n);
+/* Adds one kernel's per-boot medians (any order). */
+void fw_noise_add_kernel(struct fw_noise *n, const double *medians, size_t nb);
+/* Computes cv_pct from what was added (NaN when df == 0). */
+void fw_noise_finish(struct fw_noise *n);
+/*
+ * Confidence bounds of cv_pct (chi-square on df): *lo and *hi are one-sided
+ * bounds at `level` each (0.95: a 90% two-sided interval). NaN without data.
+ */
+void fw_noise_bounds(const struct fw_noise *n, double level, double *lo, double *hi);
+
+/*
+ * How a metric is compared in an environment:
+ *   FW_MODE_RANK   Mann-Whitney U on per-boot medians (or samples), BH over the series;
+ *   FW_MODE_FLOOR  "deterministic": the delta against a noise floor estimated from
+ *                  the environment's same-kernel boots (fw_verdict_floor);
+ *   FW_MODE_EXACT  a count whose same-kernel boots agree: compared exactly.
+ */
+enum fw_mode { FW_MODE_RANK = 0, FW_MODE_FLOOR, FW_MODE_EXACT };
+const char *fw_mode_name(enum fw_mode m);   /* "rank", "deterministic", "exact" */
+
+/*
+ * The determinism bound: a metric is deterministic in an environment when
+ * repeated boots of one kernel agree to a within-kernel CV of per-boot
+ * medians of at most this many percent.
+ */
+#define FW_DETERMINISTIC_CV_PCT 0.5
+/*
+ * Alpha spending of the rank rows over K planned looks (issue 12): the share
+ * of alpha look k (1..K) tests at, the increment of an O'Brien-Fleming-type
+ * spending function a(t) = 2 - 2 Phi(z(1 - alpha/2) / sqrt(t)) at t = k/K
+ * (Lan-DeMets). The shares sum to alpha, and each look is tested at its share
+ * alone (a union bound, so no correlation between looks is assumed): the
+ * chance of a false alarm at any look stays below alpha whatever is booted
+ * between looks. Early looks get little (K = 4, alpha 0.05: 0.00009, 0.0055,
+ * 0.018, 0.026): a rank row with 3 boots cannot be significant anyway, and one
+ * that runs to the budget keeps half of alpha instead of a quarter. (The
+ * floors, decided at the first look, split theirs equally: floor_alpha / K.)
+ * K <= 1: alpha (a fixed design).
+ */
+double fw_alpha_at_look(double alpha, int look, int looks);
+
+/* One-sided confidence of the "shown" / "refuted" decisions of fw_classify. */
+#define FW_CLASSIFY_LEVEL 0.95
+
+/*
+ * Measured, not assumed: with same-kernel evidence (df >= 1) whose upper
+ * bound (FW_CLASSIFY_LEVEL) of the CV is <= bound_pct, the metric is shown
+ * deterministic; whose lower bound is > bound_pct, shown not deterministic.
+ * Otherwise (no repeats, or an interval straddling the bound) the default
+ * (a table entry) decides. A deterministic count is FW_MODE_EXACT.
+ * *from_data: 1 when the evidence decided, 0 when the default did.
+ */
+enum fw_mode fw_classify(const struct fw_noise *n, int is_count, int default_deterministic,
+			 double bound_pct, int *from_data);
+
+/*
+ * The floor rule for a FW_MODE_FLOOR or FW_MODE_EXACT row, on per-boot
+ * medians a (reference) and b (candidate):
+ *   se    = cv * sqrt(r(na)/na + r(nb)/nb), r(n) = pi/2 for n >= 3 (a median's
+ *           variance), 1 for n <= 2; cv from the environment's evidence;
+ *   floor = max(floor_min_pct, t(1 - alpha/2, df) * se)          (FLOOR)
+ *           max(range_pct,     t(1 - alpha/2, df) * se)          (EXACT: no minimum, the
+ *           largest same-kernel disagreement ever seen; 0 for a count that always agreed)
+ *   |delta| > floor and the two groups do not overlap: a change (direction from the metric);
+ *   |delta| > floor but overlapping: unsure (the floor was not the whole noise);
+ *   |delta| <= floor: no change if mde = floor + z(power) * se <= min_effect_pct
+ *           (an effect of the minimum size would have shown), else unsure.
+ * FLOOR needs >= 2 boots per side and df >= 1; EXACT >= 1 boot per side (df 0:
+ * exact by construction, floor 0). alpha is the look's level (fw_alpha_at_look of floor_alpha).
+ */
+struct fw_floor_in {
+	const double *a, *b;
+	size_t na, nb;
+	int higher_is_better;
+	int exact;
+	const struct fw_noise *noise;
+	double floor_min_pct;     /* FLOOR only: the smallest floor (opts noise_floor_pct, 0.5) */
+	double alpha;             /* two-sided level of the floor, after spending over looks */
+	double power;             /* 0.8 */
+	double min_effect_pct;
+};
+struct fw_floor_out {
+	enum fw_verdict verdict;
+	double delta_pct, floor_pct, mde_pct, se_pct;
+	int boots_needed;         /* per side for mde <= min effect; -1: no number of boots does */
+};
+void fw_verdict_floor(const struct fw_floor_in *in, struct fw_floor_out *out);
+/* Boots per side for mde <= min_effect_pct under the floor rule (>= have); -1 when unreachable. */
+int fw_floor_boots_needed(const struct fw_noise *noise, int exact, double floor_min_pct, double alpha,
+			  double power, double min_effect_pct, int have);
 
 /*
  * Change points along a history (E-divisive means, as in Apache Otava/hunter):

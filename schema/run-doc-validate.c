@@ -429,6 +429,26 @@ static int check_results(struct ctx *c, const cJSON *doc, int not_run)
 	return 0;
 }
 
+/* Optional `sequential`: { look: 1..max_looks, max_looks: 1..1000 } (a boot added between looks). */
+static int check_sequential(struct ctx *c, const cJSON *doc)
+{
+	const cJSON *seq = cJSON_GetObjectItemCaseSensitive(doc, "sequential");
+	double look = 0, max_looks = 0;
+
+	if (!seq || cJSON_IsNull(seq))
+		return 0;
+	if (!(seq = get_object(c, doc, "", "sequential")))
+		return -1;
+	NUM(seq, "sequential", "max_looks", REQUIRED, 1, 1000, 1, &max_looks);
+	NUM(seq, "sequential", "look", REQUIRED, 1, 1000, 1, &look);
+	if (look > max_looks) {
+		fw_error_set(c->e, "sequential.look", "%g is after the last planned look (max_looks %g)",
+			     look, max_looks);
+		return -1;
+	}
+	return 0;
+}
+
 static int validate_fields(const cJSON *doc, struct fw_error *e)
 {
 	struct ctx cc = { e, "" }, *c = &cc;
@@ -483,7 +503,7 @@ static int validate_fields(const cJSON *doc, struct fw_error *e)
 		}
 	}
 	if (check_identity(c, doc) || check_build_env_boot(c, doc, &build_failed, &not_run) ||
-	    check_results(c, doc, not_run))
+	    check_sequential(c, doc) || check_results(c, doc, not_run))
 		return -1;
 	rid = get_string(c, doc, "", "run_id", REQUIRED, 1, 200, TEXT);
 	if (!rid)

@@ -31,7 +31,7 @@ enum MHD_Result api_regressions_list(struct fw_req *r)
 		goto cleanup;
 	}
 	/* An unknown series is not an error for a filter: it simply has no regressions. */
-	if (fw_regressions_refresh(db, has_series ? series.buf : NULL, &err) ||
+	if (fw_regressions_refresh(db, has_series ? series.buf : NULL, NULL, &err) ||
 	    fw_regressions_list(db, has_series ? series.buf : NULL, has_status ? status.buf : NULL,
 				&list, &err)) {
 		ret = reply_error(r, 503, "db_error", NULL, err.buf);

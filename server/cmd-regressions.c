@@ -35,6 +35,8 @@ int cmd_regressions(int argc, char **argv)
 		{ "fail-on", 'f', required_argument, 'f', "new", "off",
 		  "exit 1 if any regression is new (whatever --status lists)" },
 		{ "json", 'j', no_argument, 'j', NULL, "off", "print the list as JSON" },
+		{ "determinism", 0, required_argument, 'D', "FILE", "$FOLIOWATCH_DETERMINISM, else none",
+		  "determinism table for the analysis (README \"Deciding\")" },
 		{ .help = "Changing a status:" },
 		{ "set", 'i', required_argument, 'i', "ID", "off", "change regression ID (the first column) to --status" },
 		{ "by", 'b', required_argument, 'b', "WHO", "none", "who changes it, kept with it (required with --set)" },
@@ -55,12 +57,14 @@ int cmd_regressions(int argc, char **argv)
 	struct fw_getopt g = FW_GETOPT_INIT(&usage);
 	const char *dbpath = FW_DB_DEFAULT, *series = NULL, *status = NULL, *fail_on = NULL, *by = NULL;
 	struct strbuf err = STRBUF_INIT;
+	struct fw_analysis_opts o;
 	sqlite3 *db = NULL;
 	cJSON *list = NULL, *r;
 	long long set_id = 0;
 	int opt, json = 0, failing = 0, ret = 1;
 	char *end;
 
+	fw_analysis_opts_init(&o);
 	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
 		switch (opt) {
 		case 'd': dbpath = optarg; break;
@@ -77,6 +81,7 @@ int cmd_regressions(int argc, char **argv)
 			break;
 		case 'b': by = optarg; break;
 		case 'j': json = 1; break;
+		case 'D': o.determinism_file = optarg; break;
 		case 'i':
 			set_id = strtoll(optarg, &end, 10);
 			if (end == optarg || *end || set_id <= 0) {
@@ -119,7 +124,7 @@ int cmd_regressions(int argc, char **argv)
 		ret = rc ? 1 : 0;
 		goto cleanup;
 	}
-	if (fw_regressions_refresh(db, series, &err) || fw_regressions_list(db, series, status, &list, &err)) {
+	if (fw_regressions_refresh(db, series, &o, &err) || fw_regressions_list(db, series, status, &list, &err)) {
 		fprintf(stderr, "regressions: %s\n", err.buf);
 		goto cleanup;
 	}

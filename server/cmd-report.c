@@ -18,6 +18,9 @@ int cmd_report(int argc, char **argv)
 		{ "revision", 'r', required_argument, 'r', "N", "the newest", "revision of the series (1, 2, ...)" },
 		{ "format", 'f', required_argument, 'f', "FMT", "text", "text, json or csv" },
 		{ "no-cache", 'n', no_argument, 'n', NULL, "off", "recompute instead of using cached analysis results" },
+		{ "determinism", 0, required_argument, 'D', "FILE", "$FOLIOWATCH_DETERMINISM, else none",
+		  "determinism table read before the built-in one: lines\n"
+		  "ACCEL WORKLOAD/VARIANT/METRIC deterministic|rank (README \"Deciding\")" },
 		{ 0 },
 	};
 	static const char *const formats[] = { "text", "json", "csv", NULL };
@@ -57,6 +60,9 @@ int cmd_report(int argc, char **argv)
 			break;
 		case 'n':
 			o.use_cache = 0;
+			break;
+		case 'D':
+			o.determinism_file = optarg;
 			break;
 		default:
 			ret = g.exit;

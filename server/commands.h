@@ -7,4 +7,5 @@ int cmd_serve(int argc, char **argv);
 int cmd_token(int argc, char **argv);
 int cmd_report(int argc, char **argv); int cmd_regressions(int argc, char **argv);
 int cmd_export(int argc, char **argv);
+int cmd_undecided(int argc, char **argv);
 #endif

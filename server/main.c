@@ -8,6 +8,7 @@ static const struct fw_subcommand commands[] = {
 	{ "token", cmd_token, "API tokens for the runners that POST documents: add, list, revoke" },
 	{ "regressions", cmd_regressions, "list stored regressions, change their status; a CI gate" },
 	{ "report", cmd_report, "the series table: each commit against its parent and the base" },
+	{ "undecided", cmd_undecided, "rows still unsure and the boots that would decide them (JSON)" },
 	{ "export", cmd_export, "the dashboard's pages and plots as static files" },
 	{ "seal", cmd_seal, "fill in fingerprint, config hash and run_id of run documents" },
 };

@@ -141,4 +141,19 @@ void analysis_fill(cJSON *o, const cJSON *row)
 		cJSON_AddStringToObject(o, "verdict", verdict);
 	else
 		cJSON_AddNullToObject(o, "verdict");
+	/* How it was decided (README "Deciding"): at how many boots, or what an unsure row still needs. */
+	if (row) {
+		const char *mode = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "mode"));
+		cJSON_AddStringToObject(o, "mode", mode ? mode : "");
+		cJSON_AddBoolToObject(o, "decided", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "decided")));
+		if (cJSON_GetObjectItemCaseSensitive(row, "decided_at_boots"))
+			fw_json_num_or_null(o, "decided_at_boots", num_of(row, "decided_at_boots"));
+		if (cJSON_GetObjectItemCaseSensitive(row, "boots_needed"))
+			fw_json_num_or_null(o, "boots_needed", num_of(row, "boots_needed"));
+		json_pct(o, "mde_pct", num_of(row, "mde_pct"));
+		if (cJSON_GetObjectItemCaseSensitive(row, "floor_pct")) {
+			json_pct(o, "floor_pct", num_of(row, "floor_pct"));
+			fw_json_num_or_null(o, "floor_boots", num_of(row, "floor_boots"));
+		}
+	}
 }

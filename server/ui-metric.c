@@ -123,6 +123,7 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 		strbuf_addf(sb, "</td><td class=\"verdict %s\">", !v ? "muted" : !strcmp(v, "regression") ? "worse"
 			    : !strcmp(v, "improvement") ? "better" : "muted");
 		html_txt(sb, v ? v : "");
+		ui_decided(sb, row);
 		strbuf_addstr(sb, "</td><td class=\"samples\">");
 		for (int k = 0; k < cell->n; k++) {
 			if (k)

@@ -63,6 +63,32 @@ static void commits_table(struct strbuf *sb, const struct fw_ui *ui, const struc
 	strbuf_addstr(sb, "</tbody></table>\n");
 }
 
+/* After a verdict: "at 3 boots" or "MDE 3.1%, needs 8 boots"; a floor with the boots it rests on. */
+void ui_decided(struct strbuf *sb, const cJSON *row)
+{
+	const cJSON *floor = cJSON_GetObjectItemCaseSensitive(row, "floor_pct");
+	const cJSON *need = cJSON_GetObjectItemCaseSensitive(row, "boots_needed");
+	const cJSON *mde = cJSON_GetObjectItemCaseSensitive(row, "mde_pct");
+
+	if (!row)
+		return;
+	strbuf_addstr(sb, " <span class=\"muted\">");
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "decided"))) {
+		strbuf_addf(sb, "at %.0f boots", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "decided_at_boots")));
+	} else {
+		if (cJSON_IsNumber(mde))
+			strbuf_addf(sb, "MDE %.1f%%, ", mde->valuedouble);
+		if (cJSON_IsNumber(need))
+			strbuf_addf(sb, "needs %.0f boots", need->valuedouble);
+		else
+			strbuf_addstr(sb, "no number of boots decides it");
+	}
+	if (cJSON_IsNumber(floor))
+		strbuf_addf(sb, "; floor %.2f%% from %.0f boots", floor->valuedouble,
+			    cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "floor_boots")));
+	strbuf_addstr(sb, "</span>");
+}
+
 /* One metric: a table of commits (median, delta, verdict) next to its small plot. */
 static void metric_section(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
 			   const struct fw_metric *m, const struct fw_an_index *ix, int analysed)
@@ -105,8 +131,10 @@ static void metric_section(struct strbuf *sb, const struct fw_ui *ui, const stru
 			strbuf_addf(sb, "<td class=\"verdict %s\">", !strcmp(v, "regression") ? "worse"
 				    : !strcmp(v, "improvement") ? "better" : "muted");
 			html_txt(sb, v);
-			if (cJSON_IsNumber(p))
+			/* A floor row's verdict does not come from p. */
+			if (cJSON_IsNumber(p) && !cJSON_GetObjectItemCaseSensitive(row, "floor_pct"))
 				strbuf_addf(sb, " <span class=\"muted\">p=%.2g</span>", p->valuedouble);
+			ui_decided(sb, row);
 			strbuf_addstr(sb, "</td></tr>\n");
 		} else {
 			strbuf_addf(sb, "<td class=\"muted\">%s</td></tr>\n",
@@ -179,7 +207,8 @@ void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const c
 	revisions(sb, ui, s);
 	if (an)
 		strbuf_addstr(sb, "<p class=\"note\">Each commit against its parent: median, delta %, "
-			      "verdict from a Mann-Whitney U test with a minimum effect (BH-adjusted over the series); "
+			      "verdict from a Mann-Whitney U test with a minimum effect (BH-adjusted over the series), or, "
+			      "for a metric whose boots of one kernel agree in that environment, against a noise floor; "
 			      "green is better, red is worse for that metric.</p>\n");
 	else
 		strbuf_addstr(sb, "<p class=\"note\">Statistics: not analysed. Medians and delta % "

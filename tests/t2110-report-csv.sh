@@ -32,11 +32,12 @@ header = ["series", "revision", "position", "commit_id", "sha", "against", "ref_
           "env_fingerprint", "workload", "variant", "params", "metric", "unit", "direction", "kind",
           "unit_of_comparison", "a_boots", "a_samples", "a_median", "b_boots", "b_samples", "b_median",
           "delta_pct", "ci_lo_pct", "ci_hi_pct", "ci_level", "p", "q", "mde_pct", "boots_for_5pct",
-          "min_effect_pct", "mode", "verdict", "counters"]
+          "min_effect_pct", "mode", "verdict", "decided", "decided_at_boots", "boots_needed", "floor_pct",
+          "floor_boots", "same_kernel_cv_pct", "looks", "alpha_used", "mode_source", "counters"]
 text_cols = ["sha", "against", "ref_sha", "host", "accel", "env_fingerprint", "workload", "variant",
-             "params", "metric", "unit", "direction", "kind", "unit_of_comparison", "mode"]
+             "params", "metric", "unit", "direction", "kind", "unit_of_comparison", "mode", "mode_source"]
 num_cols = ["delta_pct", "ci_lo_pct", "ci_hi_pct", "ci_level", "p", "q", "mde_pct", "boots_for_5pct",
-            "min_effect_pct"]
+            "min_effect_pct", "decided_at_boots", "boots_needed", "floor_pct", "floor_boots", "looks", "alpha_used"]
 verdicts = {"improvement", "regression", "no change", "unsure"}
 def check(cond, what):
     print(("PASS " if cond else "FAIL ") + what)
@@ -78,6 +79,8 @@ for i, (r, j) in enumerate(zip(data, rep["rows"])):
     for col in num_cols:
         want(col, num_eq(c[col], j.get(col)))
     want("verdict", c["verdict"] in verdicts and c["verdict"] == j["verdict"])
+    want("decided", c["decided"] == ("1" if j["decided"] else "0") and j["decided"] == (j["verdict"] != "unsure"))
+    want("same_kernel_cv_pct", num_eq(c["same_kernel_cv_pct"], (j.get("same_kernel") or {}).get("cv_pct")))
     counters = "; ".join("%s %s->%s" % (x["name"], "%.6g" % x["a"], "%.6g" % x["b"]) for x in j.get("counters") or [])
     want("counters", c["counters"] == counters and
          (c["counters"] == "" or re.fullmatch(r"[a-z0-9_]+ [-0-9.e+]+->[-0-9.e+]+(; [a-z0-9_]+ [-0-9.e+]+->[-0-9.e+]+)*", c["counters"])))

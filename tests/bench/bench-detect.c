@@ -10,6 +10,16 @@
  * Noise: between boots and within a boot, as sd in % of the level. Until real
  * runs are in a DB these are ASSUMED values (marked so in the output); pass
  * NAME:BETWEEN:WITHIN arguments to use measured ones.
+ *
+ * Then the decided-by-default design (issue 12): per metric class, false
+ * alarms and detection of a change of the class' size with fixed 3 and 12
+ * boots (one look) and with adaptive boots (the sequential rule of
+ * fw_analysis_undecided: 3 boots, then up to 2x per look toward the boots the
+ * row needs, at most 24, K = 4 looks, alpha spent O'Brien-Fleming-like over
+ * them, floors at 0.001/4), with the boots spent;
+ * and the old icount rule (floor = max(0.5%, spread of 3 per-boot medians))
+ * next to it. Floors rest on simulated same-kernel evidence of the class
+ * (20 kernels x 3 boots), as a real environment's history would give.
  */
 #include <math.h>
 #include <stdint.h>
@@ -21,7 +31,7 @@
 #include "stats.h"
 
 #define ROUNDS 3
-#define MAXB 16
+#define MAXB 32
 
 struct workload {
 	char name[32];
@@ -61,8 +71,22 @@ static double rate(const struct workload *w, int boots, double effect_pct, int d
 	struct fw_analysis_opts o;
 	double va[MAXB * ROUNDS], vb[MAXB * ROUNDS], p;
 	long ba[MAXB * ROUNDS], bb[MAXB * ROUNDS];
-	struct fw_row_meta m = { .higher_is_better = 0, .deterministic = deterministic, .min_effect_pct = 2 };
+	struct fw_row_meta m = { .higher_is_better = 0, .mode = deterministic ? FW_MODE_FLOOR : FW_MODE_RANK,
+				 .min_effect_pct = 2 };
+	struct fw_noise nz;
 	int hits = 0;
+
+	/* The environment's same-kernel evidence: 20 kernels x 3 boots of this noise. */
+	fw_noise_init(&nz);
+	for (int k = 0; k < 20; k++) {
+		double med[MAXB * ROUNDS];
+		long bt[MAXB * ROUNDS];
+		gen(va, ba, 3, 100, w);
+		memcpy(bt, ba, sizeof(bt));
+		fw_noise_add_kernel(&nz, med, fw_group_medians(va, bt, 3 * ROUNDS, med));
+	}
+	fw_noise_finish(&nz);
+	m.noise = &nz;
 
 	fw_analysis_opts_init(&o);
 	for (int s = 0; s < sims; s++) {
@@ -128,6 +152,335 @@ static double series_fp(const struct workload *w, int nw, int boots, int commits
 	free(rows);
 	free(changed);
 	return (double)fp / (double)(nulls ? nulls : 1);
+}
+
+/* --- decided by default: fixed and adaptive boots --- */
+
+struct mclass {
+	const char *name;
+	double between_pct, within_pct;
+	int count;          /* kind count: one sample per boot (diagnostic round) */
+	int table_det;      /* what the determinism table says */
+	double effect_pct;  /* the change to detect */
+};
+
+static void gen_rows(double *v, long *boot, int from, int to, double level, const struct mclass *c)
+{
+	int rounds = c->count ? 1 : ROUNDS;
+
+	for (int b = from; b < to; b++) {
+		double bl = level * (1 + c->between_pct / 100 * gauss());
+		for (int r = 0; r < rounds; r++) {
+			v[b * rounds + r] = bl * (1 + c->within_pct / 100 * gauss());
+			boot[b * rounds + r] = b;
+		}
+	}
+}
+
+/* The environment's same-kernel evidence for a class: 20 kernels x 3 boots. */
+static struct fw_noise class_noise(const struct mclass *c)
+{
+	double v[3 * ROUNDS], med[3 * ROUNDS];
+	long bt[3 * ROUNDS];
+	struct fw_noise nz;
+
+	fw_noise_init(&nz);
+	for (int k = 0; k < 20; k++) {
+		gen_rows(v, bt, 0, 3, 100 * (1 + 0.05 * k), c);
+		fw_noise_add_kernel(&nz, med, fw_group_medians(v, bt, (size_t)(3 * (c->count ? 1 : ROUNDS)), med));
+	}
+	fw_noise_finish(&nz);
+	return nz;
+}
+
+/* The icount rule before issue 12, kept here to compare: max(0.5%, largest spread within a side). */
+static int old_rule_change(const double *ua, size_t na, const double *ub, size_t nb)
+{
+	double alo = ua[0], ahi = ua[0], blo = ub[0], bhi = ub[0], ma = fw_median(ua, na), mb = fw_median(ub, nb);
+
+	for (size_t i = 1; i < na; i++) {
+		alo = fmin(alo, ua[i]);
+		ahi = fmax(ahi, ua[i]);
+	}
+	for (size_t i = 1; i < nb; i++) {
+		blo = fmin(blo, ub[i]);
+		bhi = fmax(bhi, ub[i]);
+	}
+	if (na < 2 || nb < 2)
+		return 0;
+	double spread = fmax(100 * (ahi - alo) / fabs(ma), 100 * (bhi - blo) / fabs(mb));
+	if (fabs(100 * (mb - ma) / fabs(ma)) <= fmax(0.5, spread))
+		return 0;
+	return ahi < blo || bhi < alo;
+}
+
+struct design {
+	const char *name;
+	int start, looks, max_boots;   /* looks 1: fixed at start boots */
+	int old_rule;
+};
+
+enum outcome { UNSURE = 0, NO_CHANGE, CHANGE };
+
+/* One simulated row (base against patch, effect_pct slower); *boots: boots per side at the end. */
+static enum outcome one_row(const struct mclass *c, const struct fw_noise *nz, enum fw_mode mode,
+			    const struct design *d, double effect_pct, int *boots)
+{
+	static double va[MAXB * ROUNDS], vb[MAXB * ROUNDS];
+	static long ba[MAXB * ROUNDS], bb[MAXB * ROUNDS];
+	int rounds = c->count ? 1 : ROUNDS, have = d->start;
+	enum outcome out = UNSURE;
+	struct fw_analysis_opts o;
+	struct fw_row_meta m = { .higher_is_better = 0, .mode = mode, .mode_source = "bench", .noise = nz,
+				 .looks = d->looks, .min_effect_pct = 2 };
+
+	fw_analysis_opts_init(&o);
+	gen_rows(va, ba, 0, have, 100, c);
+	gen_rows(vb, bb, 0, have, 100 * (1 + effect_pct / 100), c);
+	for (int look = 1;; look++) {
+		struct fw_side a = { va, ba, (size_t)(have * rounds) }, b = { vb, bb, (size_t)(have * rounds) };
+		cJSON *row;
+		const char *v;
+		double p, need;
+		int target;
+
+		if (d->old_rule) {
+			double ua[MAXB], ub[MAXB];
+			size_t na = fw_group_medians(va, ba, a.n, ua), nb = fw_group_medians(vb, bb, b.n, ub);
+			*boots = have;
+			return old_rule_change(ua, na, ub, nb) ? CHANGE : NO_CHANGE;
+		}
+		row = cJSON_CreateObject();
+		m.look = look;
+		fw_row_compute(row, &a, &b, &m, &o, &p);
+		fw_row_finish(row, p, &o);
+		v = cJSON_GetObjectItemCaseSensitive(row, "verdict")->valuestring;
+		out = !strcmp(v, "regression") || !strcmp(v, "improvement") ? CHANGE
+		      : !strcmp(v, "no change") ? NO_CHANGE : UNSURE;
+		need = fw_json_get_num(row, "boots_needed");
+		cJSON_Delete(row);
+		if (out != UNSURE || look >= d->looks)
+			break;
+		/* fw_analysis_undecided's schedule for the commits of an unsure row. */
+		target = isnan(need) || need > d->max_boots ? d->max_boots : (int)need;
+		if (look + 1 < d->looks && target > 2 * have)
+			target = 2 * have;
+		if (target < have + 1)
+			target = have + 1;
+		if (target > d->max_boots)
+			target = d->max_boots;
+		if (target <= have)
+			break;
+		gen_rows(va, ba, have, target, 100, c);
+		gen_rows(vb, bb, have, target, 100 * (1 + effect_pct / 100), c);
+		have = target;
+	}
+	*boots = have;
+	return out;
+}
+
+/* One-sided 95% Wilson upper bound of k successes in n. */
+static double wilson_ub(long k, long n)
+{
+	double z = 1.6448536269514722, ph = (double)k / (double)n, nn = (double)n;
+
+	return (ph + z * z / (2 * nn) + z * sqrt(ph * (1 - ph) / nn + z * z / (4 * nn * nn))) / (1 + z * z / nn);
+}
+
+static const struct mclass classes[] = {
+	{ "icount time (split_ms, cpu_s)", 0.08, 0.05, 0, 1, 2 },
+	{ "icount tick-sampled (sys_s)", 1.5, 2.0, 0, 1, 2 },
+	{ "exact count (lru_lock_per_fault)", 0, 0, 1, 1, 2 },
+	{ "tcg moderate", 2, 1, 0, 0, 5 },
+	{ "tcg noisy (filemap)", 10, 5, 0, 0, 15 },
+};
+#define NCLASSES (sizeof(classes) / sizeof(*classes))
+static const struct design designs[] = {
+	{ "fixed 3", 3, 1, 3, 0 },
+	{ "fixed 12", 12, 1, 12, 0 },
+	{ "adaptive", 3, 4, 24, 0 },
+	{ "old rule, 3", 3, 1, 3, 1 },
+};
+
+/*
+ * Whole series, as the report and fw_analysis_undecided see them: `commits`
+ * commits x every class, 10% of the commit-metrics changed by the class'
+ * effect, BH over the rank rows of the series at every look, unsure rows
+ * growing by the schedule until decided or K looks. Prints false alarms per
+ * unchanged commit-metric (Wilson upper bound), detection, boots spent.
+ */
+struct srow {
+	double va[MAXB * ROUNDS], vb[MAXB * ROUNDS];
+	long ba[MAXB * ROUNDS], bb[MAXB * ROUNDS];
+	int cls, changed, have, grow;
+	enum outcome out;
+};
+
+static void series_adaptive(int commits, int nseries)
+{
+	struct fw_noise nz[NCLASSES];
+	enum fw_mode mode[NCLASSES];
+	size_t n = (size_t)commits * NCLASSES;
+	struct srow *rows = calloc(n, sizeof(*rows));
+	double *p = malloc(n * sizeof(*p)), *q = malloc(n * sizeof(*q));
+	cJSON **js = malloc(n * sizeof(*js));
+	struct fw_analysis_opts o;
+
+	if (!rows || !p || !q || !js)
+		abort();
+	fw_analysis_opts_init(&o);
+	for (size_t c = 0; c < NCLASSES; c++) {
+		int from_data;
+		nz[c] = class_noise(&classes[c]);
+		mode[c] = fw_classify(&nz[c], classes[c].count, classes[c].table_det, FW_DETERMINISTIC_CV_PCT, &from_data);
+	}
+	printf("\nWhole series (%d series of %d commits x %zu classes, 10%% of commit-metrics changed by the\n"
+	       "class' effect, BH over each series' rank rows at every look):\n", nseries, commits, NCLASSES);
+	printf("  %-12s %7s %8s %8s %7s %13s   (classes in the order above)\n", "design", "FA", "FA ub", "unsure",
+	       "det", "boots/side");
+	for (size_t k = 0; k < 3; k++) {
+		const struct design *d = &designs[k];
+		long fa = 0, nulls = 0, det = 0, changed = 0, unsure = 0, boots = 0, fa_cls[NCLASSES] = { 0 };
+		long det_cls[NCLASSES] = { 0 }, ch_cls[NCLASSES] = { 0 };
+
+		for (int sr = 0; sr < nseries; sr++) {
+			for (size_t i = 0; i < n; i++) {
+				struct srow *r = &rows[i];
+				const struct mclass *c = &classes[i % NCLASSES];
+				r->cls = (int)(i % NCLASSES);
+				r->changed = uniform01() < 0.1;
+				r->have = d->start;
+				r->out = UNSURE;
+				gen_rows(r->va, r->ba, 0, r->have, 100, c);
+				gen_rows(r->vb, r->bb, 0, r->have, 100 * (1 + (r->changed ? c->effect_pct : 0) / 100), c);
+			}
+			for (int look = 1;; look++) {
+				int grew = 0;
+				for (size_t i = 0; i < n; i++) {
+					struct srow *r = &rows[i];
+					int rounds = classes[r->cls].count ? 1 : ROUNDS;
+					struct fw_side a = { r->va, r->ba, (size_t)(r->have * rounds) };
+					struct fw_side b = { r->vb, r->bb, (size_t)(r->have * rounds) };
+					struct fw_row_meta m = { .mode = mode[r->cls], .mode_source = "bench",
+								 .noise = &nz[r->cls], .looks = d->looks, .look = look,
+								 .min_effect_pct = 2 };
+					js[i] = cJSON_CreateObject();
+					fw_row_compute(js[i], &a, &b, &m, &o, &p[i]);
+				}
+				fw_bh_adjust(p, q, n);
+				for (size_t i = 0; i < n; i++) {
+					struct srow *r = &rows[i];
+					const char *v;
+					double need;
+					int target;
+
+					fw_row_finish(js[i], q[i], &o);
+					v = cJSON_GetObjectItemCaseSensitive(js[i], "verdict")->valuestring;
+					r->out = !strcmp(v, "regression") || !strcmp(v, "improvement") ? CHANGE
+						 : !strcmp(v, "no change") ? NO_CHANGE : UNSURE;
+					need = fw_json_get_num(js[i], "boots_needed");
+					cJSON_Delete(js[i]);
+					r->grow = 0;
+					if (r->out != UNSURE || look >= d->looks)
+						continue;
+					target = isnan(need) || need > d->max_boots ? d->max_boots : (int)need;
+					if (look + 1 < d->looks && target > 2 * r->have)
+						target = 2 * r->have;
+					if (target < r->have + 1)
+						target = r->have + 1;
+					if (target > d->max_boots)
+						target = d->max_boots;
+					if (target > r->have) {
+						const struct mclass *c = &classes[r->cls];
+						gen_rows(r->va, r->ba, r->have, target, 100, c);
+						gen_rows(r->vb, r->bb, r->have, target,
+							 100 * (1 + (r->changed ? c->effect_pct : 0) / 100), c);
+						r->have = target;
+						grew = 1;
+					}
+				}
+				if (!grew)
+					break;
+			}
+			for (size_t i = 0; i < n; i++) {
+				struct srow *r = &rows[i];
+				boots += r->have;
+				if (r->changed) {
+					changed++;
+					det += r->out == CHANGE;
+					ch_cls[r->cls]++;
+					det_cls[r->cls] += r->out == CHANGE;
+				} else {
+					nulls++;
+					fa += r->out == CHANGE;
+					fa_cls[r->cls] += r->out == CHANGE;
+					unsure += r->out == UNSURE;
+				}
+			}
+		}
+		printf("  %-12s %6.2f%% %7.2f%% %7.1f%% %6.1f%% %13.1f   by class: false alarms", d->name,
+		       100.0 * (double)fa / (double)nulls, 100 * wilson_ub(fa, nulls),
+		       100.0 * (double)unsure / (double)nulls, 100.0 * (double)det / (double)changed,
+		       (double)boots / (double)(n * (size_t)nseries));
+		for (size_t c = 0; c < NCLASSES; c++)
+			printf(" %ld", fa_cls[c]);
+		printf(", found");
+		for (size_t c = 0; c < NCLASSES; c++)
+			printf(" %.0f%%", ch_cls[c] ? 100.0 * (double)det_cls[c] / (double)ch_cls[c] : 0.0);
+		printf("\n");
+	}
+	free(rows);
+	free(p);
+	free(q);
+	free(js);
+}
+
+static void decided_by_default(int sims)
+{
+	long n0 = 2L * sims;
+
+	printf("\nDecided by default (issue 12): per class and design, %ld unchanged and %d changed rows\n"
+	       "(single rows: q = p). FA: unchanged rows called a change, with its one-sided 95%% upper\n"
+	       "bound (Wilson); unsure: unchanged rows left undecided; det: changed rows found; boots:\n"
+	       "per side on average, unchanged / changed. adaptive: 3 boots, then up to 2x per look toward\n"
+	       "the boots the row needs, at most 24, 4 looks (the sequential rule, alpha spent\n"
+	       "O'Brien-Fleming-like over them: 0.0001, 0.0055, 0.018, 0.026); old rule:\n"
+	       "the icount floor before issue 12, max(0.5%%, spread of 3 per-boot medians).\n",
+	       n0, sims);
+	for (size_t i = 0; i < NCLASSES; i++) {
+		const struct mclass *c = &classes[i];
+		struct fw_noise nz = class_noise(c);
+		int from_data;
+		enum fw_mode mode = fw_classify(&nz, c->count, c->table_det, FW_DETERMINISTIC_CV_PCT, &from_data);
+
+		printf("\n%s, between/within boot %.2g%%/%.2g%%: same-kernel CV %.3g%% -> %s (%s)\n", c->name,
+		       c->between_pct, c->within_pct, nz.cv_pct, fw_mode_name(mode), from_data ? "data" : "table");
+		printf("  %-12s %7s %8s %8s %13s %13s\n", "design", "FA", "FA ub", "unsure", "det", "boots");
+		for (size_t k = 0; k < sizeof(designs) / sizeof(*designs); k++) {
+			const struct design *d = &designs[k];
+			long fa = 0, unsure = 0, det = 0, b0 = 0, b1 = 0;
+			char dets[32];
+
+			if (d->old_rule && (c->count || i >= 3))
+				continue;   /* the old rule was for icount times */
+			for (long s = 0; s < n0; s++) {
+				int boots;
+				enum outcome r = one_row(c, &nz, mode, d, 0, &boots);
+				fa += r == CHANGE;
+				unsure += r == UNSURE;
+				b0 += boots;
+			}
+			for (long s = 0; s < sims; s++) {
+				int boots;
+				det += one_row(c, &nz, mode, d, c->effect_pct, &boots) == CHANGE;
+				b1 += boots;
+			}
+			snprintf(dets, sizeof(dets), "%.1f%% at %g%%", 100.0 * (double)det / sims, c->effect_pct);
+			printf("  %-12s %6.2f%% %7.2f%% %7.1f%% %13s %6.1f/%-6.1f\n", d->name, 100.0 * (double)fa / (double)n0,
+			       100 * wilson_ub(fa, n0), 100.0 * (double)unsure / (double)n0, dets, (double)b0 / (double)n0,
+			       (double)b1 / sims);
+		}
+	}
 }
 
 static double now_s(void)
@@ -221,6 +574,8 @@ int main(int argc, char **argv)
 		       nw, boots[b], 100 * series_fp(wl, nw, boots[b], 20, 100));
 	printf("\nicount (deterministic, noise floor 0.5%%), 3 boots: FP %.1f%%, 1%% detected %.1f%%\n",
 	       100 * rate(&icount, 3, 0, 1, NULL, sims), 100 * rate(&icount, 3, 1, 1, "regression", sims));
+	decided_by_default(sims);
+	series_adaptive(20, 60);
 
 	speed(100000, &ta, &tm);
 	speed(1000000, &ta10, &tm10);

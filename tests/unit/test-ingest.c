@@ -231,6 +231,16 @@ static void m_float_vcpus(cJSON *d) { cJSON_ReplaceItemInObject(cJSON_GetObjectI
 static void m_config_hash(cJSON *d) { cJSON_ReplaceItemInObject(cJSON_GetObjectItem(d, "build"), "config", cJSON_CreateString("CONFIG_SMP=n\n")); }
 static void m_control_char(cJSON *d) { cJSON_ReplaceItemInObject(cJSON_GetObjectItem(d, "commit"), "subject", cJSON_CreateString("mm: fix\x1b[31m")); }
 static void m_samples_and_error(cJSON *d) { cJSON_AddStringToObject(result0(d), "error", "boom"); }
+static void m_seq(cJSON *d, double look, double max_looks)
+{
+	cJSON *q = cJSON_AddObjectToObject(d, "sequential");
+	cJSON_AddNumberToObject(q, "look", look);
+	cJSON_AddNumberToObject(q, "max_looks", max_looks);
+}
+static void m_seq_late(cJSON *d) { m_seq(d, 5, 4); }
+static void m_seq_zero(cJSON *d) { m_seq(d, 1, 0); }
+static void m_seq_float(cJSON *d) { m_seq(d, 1.5, 4); }
+static void m_seq_string(cJSON *d) { cJSON_AddStringToObject(d, "sequential", "look 1 of 4"); }
 
 static const struct {
 	const char *name;
@@ -257,6 +267,10 @@ static const struct {
 	{ "config not matching its hash", m_config_hash, "build.config_hash" },
 	{ "control characters in a subject", m_control_char, "commit.subject" },
 	{ "samples and error together", m_samples_and_error, "results[0].error" },
+	{ "a look after the last planned one", m_seq_late, "sequential.look" },
+	{ "no planned looks", m_seq_zero, "sequential.max_looks" },
+	{ "a fractional look", m_seq_float, "sequential.look" },
+	{ "sequential not an object", m_seq_string, "sequential" },
 };
 
 static void expect_invalid(sqlite3 *db, const char *buf, size_t len, const char *field, const char *name)
@@ -273,6 +287,28 @@ static void expect_invalid(sqlite3 *db, const char *buf, size_t len, const char 
 		printf("#   field '%s' detail '%s'\n", info.err.field, info.err.detail);
 	ok(info.err.detail[0], "error has a detail");
 	is_int(total_rows(db), before, "nothing written");
+}
+
+/* The optional `sequential` of an adaptive design is stored with the run; documents without it store NULL. */
+static void test_sequential(void)
+{
+	sqlite3 *db = open_db("sequential.db");
+	struct fw_ingest_info info;
+	cJSON *doc = cJSON_Parse(example.buf);
+	char *txt;
+
+	m_seq(doc, 2, 4);
+	txt = cJSON_PrintUnformatted(doc);
+	is_int(fw_ingest(db, txt, strlen(txt), &info), FW_INGEST_STORED, "a boot of look 2 of 4 is stored");
+	is_query(db, "SELECT look || '/' || max_looks FROM runs", "2/4", "its look and planned looks are kept");
+	free(txt);
+	cJSON_Delete(doc);
+	fw_db_close(db);
+	db = open_db("sequential-none.db");
+	is_int(fw_ingest(db, example.buf, example.len, &info), FW_INGEST_STORED, "a document without it is stored");
+	is_query(db, "SELECT coalesce(look, 'null') || '/' || coalesce(max_looks, 'null') FROM runs", "null/null",
+		 "... as a fixed design");
+	fw_db_close(db);
 }
 
 static void test_malformed(void)
@@ -362,6 +398,7 @@ int main(int argc, char **argv)
 	test_migrations();
 	test_example_roundtrip();
 	test_failed_build();
+	test_sequential();
 	test_malformed();
 	strbuf_release(&example);
 	{

@@ -119,18 +119,119 @@ static void test_verdicts(void)
 	is_str(fw_verdict_name(fw_verdict_decide(&in)), "unsure", "too few boots to ever be significant");
 }
 
-static void test_deterministic(void)
+static void test_spending(void)
+{
+	/* scipy: 2 - 2 Phi(z(0.975) / sqrt(k/4)), differences */
+	static const double want[] = { 8.857543832130332e-05, 0.005486021242463002, 0.018050524636817,
+				       0.02637487868239874 };
+	double sum = 0;
+
+	for (int k = 1; k <= 4; k++) {
+		near(fw_alpha_at_look(0.05, k, 4), want[k - 1], 1e-12, "O'Brien-Fleming-type share of look k of 4");
+		sum += fw_alpha_at_look(0.05, k, 4);
+	}
+	near(sum, 0.05, 1e-12, "the shares spend alpha exactly");
+	near(fw_alpha_at_look(0.05, 1, 1), 0.05, 0, "one look: all of alpha");
+}
+
+static void test_quantiles(void)
+{
+	/* scipy.stats.chi2 / scipy.stats.t */
+	near(fw_chi2_ppf(0.05, 4), 0.7107230213973239, 1e-9, "chi-square quantile 0.05, df 4");
+	near(fw_chi2_ppf(0.95, 10), 18.307038053275146, 1e-9, "chi-square quantile 0.95, df 10");
+	near(fw_chi2_ppf(0.05, 1), 0.003932140000019522, 1e-11, "chi-square quantile 0.05, df 1");
+	near(fw_chi2_ppf(0.95, 300), 341.3951121087687, 1e-7, "chi-square quantile 0.95, df 300");
+	near(fw_chi2_cdf(3.0, 2.5), 0.6941503705541809, 1e-12, "chi-square CDF, fractional df");
+	near(fw_t_ppf(0.9995, 4), 8.610301581379899, 1e-8, "t quantile 0.9995, df 4");
+	near(fw_t_ppf(0.975, 10), 2.2281388519649385, 1e-9, "t quantile 0.975, df 10");
+	near(fw_t_ppf(0.99975, 40), 3.7884046243048664, 1e-8, "t quantile 0.99975, df 40");
+	near(fw_t_ppf(0.01, 3), -4.540702858698421, 1e-8, "t quantile in the lower tail");
+}
+
+/* Same-kernel evidence pooled over kernels at different levels. */
+static void test_noise(void)
+{
+	double k1[] = { 100, 100.2, 99.8 }, k2[] = { 50, 50.1 }, one[] = { 7 }, zero[] = { 0, 0, 0 };
+	struct fw_noise n;
+	double lo, hi;
+
+	fw_noise_init(&n);
+	fw_noise_add_kernel(&n, k1, 3);
+	fw_noise_add_kernel(&n, k2, 2);
+	fw_noise_add_kernel(&n, one, 1);
+	fw_noise_finish(&n);
+	is_int(n.boots, 5, "evidence rests on 5 boots (a kernel with one boot adds none)");
+	is_int(n.kernels, 2, "of 2 kernels");
+	near(n.df, 3, 0, "df = sum of (boots - 1)");
+	/* relative deviations: +-0.2% (ss 8e-6), +-0.0999% of 50.05 (ss 1.996e-6) over 3 df */
+	near(n.cv_pct, 100 * sqrt((8e-6 + 2 * pow(0.05 / 50.05, 2)) / 3), 1e-9, "pooled relative sd");
+	near(n.range_pct, 0.4, 1e-9, "largest same-kernel range");
+	fw_noise_bounds(&n, 0.95, &lo, &hi);
+	ok(lo < n.cv_pct && n.cv_pct < hi, "the CV lies inside its bounds");
+	fw_noise_init(&n);
+	fw_noise_add_kernel(&n, zero, 3);
+	fw_noise_finish(&n);
+	ok(n.df == 2 && n.cv_pct == 0, "a count that is always zero is exact evidence");
+	fw_noise_init(&n);
+	fw_noise_finish(&n);
+	ok(isnan(n.cv_pct) && n.df == 0, "no repeated boots: no evidence");
+}
+
+static struct fw_noise noise_of(double cv_pct, double df, int boots)
+{
+	struct fw_noise n;
+
+	fw_noise_init(&n);
+	n.cv_pct = cv_pct;
+	n.df = df;
+	n.boots = boots;
+	n.kernels = boots / 3;
+	return n;
+}
+
+static const char *floor_verdict(const double *a, size_t na, const double *b, size_t nb, int exact,
+				  const struct fw_noise *nz, struct fw_floor_out *out)
+{
+	struct fw_floor_in in = { .a = a, .b = b, .na = na, .nb = nb, .higher_is_better = 0,
+		.exact = exact, .noise = nz, .floor_min_pct = 0.5, .alpha = 0.001, .power = 0.8,
+		.min_effect_pct = 2 };
+
+	fw_verdict_floor(&in, out);
+	return fw_verdict_name(out->verdict);
+}
+
+static void test_floor(void)
 {
 	double a[] = { 1000, 1001, 1000.5 }, b[] = { 1010, 1010.2, 1009.8 }, c[] = { 1002, 1001, 1000 };
-	double noise;
+	double x[] = { 100, 100.3, 99.7 }, y[] = { 102.3, 101.1, 103.5 };
+	double ca[] = { 0.25, 0.25, 0.25 }, cb[] = { 0.255, 0.255, 0.255 }, cc[] = { 0.25, 0.25, 0.25 };
+	struct fw_noise tight = noise_of(0.05, 40, 60), none = noise_of(NAN, 0, 0), wide = noise_of(1.5, 40, 60);
+	struct fw_noise exact = noise_of(0, 20, 30);
+	struct fw_floor_out o;
 
-	is_str(fw_verdict_name(fw_verdict_deterministic(a, 3, b, 3, 0, 0.5, &noise)), "regression",
-	       "icount: 1% slower on 3 boots is a regression");
-	ok(noise < 0.5, "icount: spread measured between boots");
-	is_str(fw_verdict_name(fw_verdict_deterministic(a, 3, c, 3, 0, 0.5, &noise)), "no change",
-	       "icount: within the floor");
-	is_str(fw_verdict_name(fw_verdict_deterministic(a, 1, b, 3, 0, 0.5, &noise)), "unsure",
-	       "icount: one boot is not enough");
+	is_str(floor_verdict(a, 3, b, 3, 0, &tight, &o), "regression", "floor: 1% slower on 3 boots is a regression");
+	near(o.floor_pct, 0.5, 1e-12, "floor: a tight CV leaves the 0.5% minimum");
+	is_str(floor_verdict(a, 3, c, 3, 0, &tight, &o), "no change", "floor: within the floor");
+	ok(o.mde_pct < 2, "floor: ... and the minimum effect would have shown");
+	is_str(floor_verdict(a, 1, b, 3, 0, &tight, &o), "unsure", "floor: one boot is not enough");
+	is_str(floor_verdict(a, 3, b, 3, 0, &none, &o), "unsure", "floor: no same-kernel evidence: unsure");
+	/*
+	 * The old rule's false alarm: +2.3% on 3 boots whose spread was 1.8%. With
+	 * the CV of 1.5% pooled over 60 boots the floor is t(0.9995, 40) * se = 5.0%.
+	 */
+	is_str(floor_verdict(x, 3, y, 3, 0, &wide, &o), "unsure", "floor from 60 boots: +2.3% is not a change");
+	ok(o.floor_pct > 5 && o.floor_pct < 6.5, "... the floor comes from the pooled CV, not from 3 values");
+	printf("# floor %.2f%%, MDE %.2f%%, boots needed %d\n", o.floor_pct, o.mde_pct, o.boots_needed);
+	ok(o.boots_needed > 3, "... and it says how many boots would decide it");
+	is_int(fw_floor_boots_needed(&tight, 0, 0.5, 0.001, 0.8, 2, 1), 2, "a tight metric decides 2% at 2 boots");
+	is_int(fw_floor_boots_needed(&tight, 0, 2.5, 0.001, 0.8, 2, 1), -1, "a floor above the minimum effect: never");
+	/* Exact counts: no minimum floor, any difference beyond the same-kernel spread is a change. */
+	is_str(floor_verdict(ca, 3, cb, 3, 1, &exact, &o), "regression", "exact: +2% of a count is a change");
+	near(o.floor_pct, 0, 1e-12, "exact: floor 0 for a count that always agreed");
+	is_str(floor_verdict(ca, 3, cc, 3, 1, &exact, &o), "no change", "exact: equal counts, no change");
+	is_str(floor_verdict(ca, 1, cb, 1, 1, &none, &o), "regression", "exact by construction: one boot each decides");
+	exact.range_pct = 3;
+	is_str(floor_verdict(ca, 3, cb, 3, 1, &exact, &o), "unsure", "exact: within a 3% spread seen before: not a change");
 }
 
 static void test_mde(void)
@@ -188,7 +289,10 @@ int main(void)
 	test_hl();
 	test_coverage();
 	test_verdicts();
-	test_deterministic();
+	test_quantiles();
+	test_spending();
+	test_noise();
+	test_floor();
 	test_mde();
 	test_bh();
 	test_change_points();

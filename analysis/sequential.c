@@ -1,0 +1,178 @@
+/*
+ * The sequential design (issue 12): between rounds of boots ("looks") the
+ * collector asks which rows are still unsure and how many boots would decide
+ * them. Error control: alpha spent over the K planned looks (rank rows an
+ * O'Brien-Fleming-type share at each look, floors floor_alpha / K; see
+ * analysis.h), applied by the analysis itself from the looks the boots
+ * record, so this only has to ask the
+ * analysis with K and read the answer. Contract in analysis.h.
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "analysis-internal.h"
+
+static const char *str_of(const cJSON *o, const char *k)
+{
+	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, k);
+	return cJSON_IsString(it) ? it->valuestring : "";
+}
+
+/* The entry of (commit, env, workload) of a row's side in `entries`, created with its boots when missing. */
+static cJSON *side_entry(cJSON *entries, const cJSON *row, int ref, double boots)
+{
+	double id = fw_json_get_num(row, ref ? "ref_commit_id" : "commit_id");
+	const char *env = str_of(row, "env_fingerprint"), *wl = str_of(row, "workload");
+	cJSON *c;
+
+	cJSON_ArrayForEach(c, entries)
+		if (fw_json_get_num(c, "commit_id") == id && !strcmp(str_of(c, "env_fingerprint"), env) &&
+		    !strcmp(str_of(c, "workload"), wl)) {
+			/* Metrics of one workload come from the same boots; the fewest is what it has. */
+			if (boots < fw_json_get_num(c, "boots"))
+				cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "boots"), boots);
+			return c;
+		}
+	c = cJSON_CreateObject();
+	cJSON_AddNumberToObject(c, "commit_id", id);
+	cJSON_AddStringToObject(c, "sha", str_of(row, ref ? "ref_sha" : "sha"));
+	cJSON_AddStringToObject(c, "env_fingerprint", env);
+	cJSON_AddStringToObject(c, "host", str_of(row, "host"));
+	cJSON_AddStringToObject(c, "accel", str_of(row, "accel"));
+	cJSON_AddStringToObject(c, "workload", wl);
+	cJSON_AddNumberToObject(c, "boots", boots);
+	cJSON_AddNumberToObject(c, "need", 0);
+	cJSON_AddItemToArray(entries, c);
+	return c;
+}
+
+static void raise_need(cJSON *c, double need)
+{
+	cJSON *n = cJSON_GetObjectItemCaseSensitive(c, "need");
+
+	if (need > n->valuedouble)
+		cJSON_SetNumberValue(n, need);
+}
+
+/* The commit (in its environment) of `commits` an entry belongs to, created when missing. */
+static cJSON *commit_of(cJSON *commits, const cJSON *e, const cJSON *positions)
+{
+	double id = fw_json_get_num(e, "commit_id");
+	const char *env = str_of(e, "env_fingerprint");
+	const cJSON *p;
+	cJSON *c;
+
+	cJSON_ArrayForEach(c, commits)
+		if (fw_json_get_num(c, "commit_id") == id && !strcmp(str_of(c, "env_fingerprint"), env))
+			return c;
+	c = cJSON_CreateObject();
+	cJSON_AddNumberToObject(c, "commit_id", id);
+	cJSON_AddStringToObject(c, "sha", str_of(e, "sha"));
+	cJSON_ArrayForEach(p, positions)
+		if (fw_json_get_num(p, "id") == id)
+			cJSON_AddNumberToObject(c, "position", fw_json_get_num(p, "position"));
+	cJSON_AddStringToObject(c, "env_fingerprint", env);
+	cJSON_AddStringToObject(c, "host", str_of(e, "host"));
+	cJSON_AddStringToObject(c, "accel", str_of(e, "accel"));
+	cJSON_AddNumberToObject(c, "boots_next", 0);
+	cJSON_AddArrayToObject(c, "workloads");
+	cJSON_AddItemToArray(commits, c);
+	return c;
+}
+
+int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
+			  const struct fw_analysis_opts *o, const struct fw_seq_opts *s,
+			  cJSON **out, struct strbuf *err)
+{
+	struct fw_analysis_opts oo;
+	int looks = s && s->max_looks >= 1 ? s->max_looks : 4;
+	int max_boots = s && s->max_boots >= 1 ? s->max_boots : 24;
+	cJSON *res = NULL, *ans, *rows, *entries, *e, *next;
+	const cJSON *r;
+	int look, final;
+
+	*out = NULL;
+	if (o)
+		oo = *o;
+	else
+		fw_analysis_opts_init(&oo);
+	oo.max_looks = looks;
+	if (fw_analysis_series(db, series, revision, &oo, &res, err))
+		return -1;
+	look = (int)fw_json_get_num(res, "look");
+	/* Boots that record no look (a first round before the collector knew) are look 1. */
+	if (look < 1 && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(res, "rows")))
+		look = 1;
+	final = look >= looks;
+
+	ans = cJSON_CreateObject();
+	cJSON_AddStringToObject(ans, "series", series);
+	cJSON_AddNumberToObject(ans, "revision", fw_json_get_num(res, "revision"));
+	cJSON_AddNumberToObject(ans, "max_looks", looks);
+	cJSON_AddItemToObject(ans, "alpha_at_looks",
+			      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(res, "alpha_at_looks"), 1));
+	cJSON_AddNumberToObject(ans, "max_boots", max_boots);
+	cJSON_AddNumberToObject(ans, "look", look);
+	cJSON_AddBoolToObject(ans, "final", final);
+	rows = cJSON_AddArrayToObject(ans, "rows");
+	entries = cJSON_CreateArray();
+
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(res, "rows")) {
+		static const char *copy_str[] = { "sha", "ref_sha", "env_fingerprint", "host", "accel", "workload",
+			"variant", "params", "metric", "mode" };
+		static const char *copy_num[] = { "commit_id", "position", "ref_commit_id", "delta_pct", "mde_pct",
+			"min_effect_pct", "boots_needed" };
+		double ba = fw_json_get_num(cJSON_GetObjectItemCaseSensitive(r, "a"), "boots");
+		double bb = fw_json_get_num(cJSON_GetObjectItemCaseSensitive(r, "b"), "boots");
+		double need = fw_json_get_num(r, "boots_needed");
+		cJSON *u;
+
+		if (strcmp(str_of(r, "against"), "parent") || strcmp(str_of(r, "verdict"), "unsure"))
+			continue;
+		u = cJSON_CreateObject();
+		for (size_t i = 0; i < sizeof(copy_str) / sizeof(*copy_str); i++)
+			cJSON_AddStringToObject(u, copy_str[i], str_of(r, copy_str[i]));
+		for (size_t i = 0; i < sizeof(copy_num) / sizeof(*copy_num); i++)
+			fw_json_num_or_null(u, copy_num[i], fw_json_get_num(r, copy_num[i]));
+		cJSON_AddNumberToObject(u, "boots_a", ba);
+		cJSON_AddNumberToObject(u, "boots_b", bb);
+		cJSON_AddBoolToObject(u, "reachable", !isnan(need) && need <= max_boots);
+		cJSON_AddItemToArray(rows, u);
+		/* Out of reach: boots up to the budget still sharpen a large effect. */
+		if (isnan(need) || need > max_boots)
+			need = max_boots;
+		raise_need(side_entry(entries, r, 0, bb), need);
+		raise_need(side_entry(entries, r, 1, ba), need);
+	}
+
+	next = cJSON_AddArrayToObject(ans, "commits");
+	cJSON_ArrayForEach(e, entries) {
+		double have = fw_json_get_num(e, "boots"), target = fw_json_get_num(e, "need");
+		cJSON *c, *w, *bn;
+
+		if (final)
+			break;
+		/* Before the last look grow at most 2x, so a row decided early stops early. */
+		if (look + 1 < looks && target > 2 * have)
+			target = 2 * have;
+		if (target < have + 1)
+			target = have + 1;
+		if (target > max_boots)
+			target = max_boots;
+		if (target <= have)
+			continue;
+		c = commit_of(next, e, cJSON_GetObjectItemCaseSensitive(res, "commits"));
+		w = cJSON_CreateObject();
+		cJSON_AddStringToObject(w, "workload", str_of(e, "workload"));
+		cJSON_AddNumberToObject(w, "boots", have);
+		cJSON_AddNumberToObject(w, "boots_next", target);
+		cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(c, "workloads"), w);
+		bn = cJSON_GetObjectItemCaseSensitive(c, "boots_next");
+		if (target > bn->valuedouble)
+			cJSON_SetNumberValue(bn, target);
+	}
+	cJSON_Delete(entries);
+	cJSON_Delete(res);
+	*out = ans;
+	return 0;
+}

@@ -1,0 +1,97 @@
+/*
+ * foliowatch-server undecided --series S [--db F] [--revision N] [--max-looks K]
+ *     [--max-boots N] [--determinism FILE]:
+ * the sequential design's question as JSON (fw_analysis_undecided): which
+ * rows are still unsure, and how many boots each commit and workload should
+ * have after the next look. For collectors that are not foliowatch-collect,
+ * and for tests.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include "analysis.h"
+#include "cmdopt.h"
+#include "commands.h"
+#include "fw-db.h"
+
+int cmd_undecided(int argc, char **argv)
+{
+	static const struct fw_option opts[] = {
+		{ "db", 'd', required_argument, 'd', "FILE", FW_DB_DEFAULT, "the database; must exist" },
+		{ "series", 's', required_argument, 's', "NAME", "required", "the series" },
+		{ "revision", 'r', required_argument, 'r', "N", "the newest", "revision of the series (1, 2, ...)" },
+		{ "max-looks", 0, required_argument, 'k', "K", "4",
+		  "looks (rounds of analysis) the design plans, the first included:\n"
+		  "alpha is spent over them; the boots must record the same K" },
+		{ "max-boots", 0, required_argument, 'b', "N", "24", "budget: boots per commit, environment and workload" },
+		{ "determinism", 0, required_argument, 'D', "FILE", "$FOLIOWATCH_DETERMINISM, else none",
+		  "determinism table for the analysis (README \"Deciding\")" },
+		{ 0 },
+	};
+	static const struct fw_usage usage = { "foliowatch-server", "undecided", "--series NAME [--db FILE] [options]",
+		"The sequential design's question, asked between rounds of boots: the rows\n"
+		"(each commit against its parent, per environment and metric) that are still\n"
+		"unsure while a change of the metric's minimum effect is possible, with the\n"
+		"boots a side they need, and per commit, environment and workload the boots\n"
+		"to have after the next look (JSON; analysis.h, fw_analysis_undecided).\n"
+		"Exit: 0 ok, 1 error (no such series or database), 2 usage error.",
+		opts, "--db foliowatch.db --series my-series\n"
+		"--db foliowatch.db --series my-series --max-looks 3 --max-boots 12" };
+	struct fw_getopt g = FW_GETOPT_INIT(&usage);
+	const char *dbpath = FW_DB_DEFAULT, *series = NULL;
+	struct fw_seq_opts seq = { .max_looks = 4, .max_boots = 24 };
+	struct strbuf err = STRBUF_INIT;
+	struct fw_analysis_opts o;
+	sqlite3 *db = NULL;
+	cJSON *res = NULL;
+	char *text;
+	int opt, revision = 0, ret = 1;
+
+	fw_analysis_opts_init(&o);
+	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
+		switch (opt) {
+		case 'd': dbpath = optarg; break;
+		case 's': series = optarg; break;
+		case 'D': o.determinism_file = optarg; break;
+		case 'r':
+			if (fw_opt_int(&usage, "revision", optarg, 1, 1000000000, &revision))
+				goto usage;
+			break;
+		case 'k':
+			if (fw_opt_int(&usage, "max-looks", optarg, 1, 1000, &seq.max_looks))
+				goto usage;
+			break;
+		case 'b':
+			if (fw_opt_int(&usage, "max-boots", optarg, 1, 100000, &seq.max_boots))
+				goto usage;
+			break;
+		default:
+			ret = g.exit;
+			goto cleanup;
+		}
+	}
+	if (optind != argc) {
+		fw_usage_error(&usage, "unexpected argument '%s'", argv[optind]);
+		goto usage;
+	}
+	if (!series) {
+		fw_usage_error(&usage, "--series NAME is required");
+		goto usage;
+	}
+	db = fw_db_open_existing(dbpath, &err);
+	if (!db || fw_analysis_undecided(db, series, revision, &o, &seq, &res, &err)) {
+		fprintf(stderr, "undecided: %s\n", err.buf);
+		goto cleanup;
+	}
+	text = cJSON_Print(res);
+	printf("%s\n", text ? text : "{}");
+	cJSON_free(text);
+	ret = 0;
+	goto cleanup;
+usage: /* the message is out */
+	ret = 2;
+cleanup:
+	cJSON_Delete(res);
+	fw_db_close(db);
+	strbuf_release(&err);
+	return ret;
+}
