@@ -1,7 +1,7 @@
 #!/bin/bash
 # Detection in icount mode (2 boots per commit, lazyfree and split): the demo's
 # lazyfree patch is an improvement of lazyfree reclaim time with thp_split_pmd
-# down; the no-op patch is "no change". Verdicts come from the analysis code
+# down; the no-op patch raises no alarm and its floor-rule rows are "no change". Verdicts come from the analysis code
 # through `foliowatch-server report --format json`.
 . tests/lib/tap.sh
 . tests/lib/kernel.sh
@@ -42,10 +42,16 @@ if lz:
     ok(sp is not None and sp["b"] < sp["a"], "lazyfree patch: thp_split_pmd went down (%s)" % (str((sp["a"], sp["b"])) if sp else "missing"))
 noop = [x for x in rows if x["position"] == 2]
 ok(len(noop) >= 2, "rows for the no-op patch")
-bad = [x for x in noop if x["verdict"] != "no change"]
-for x in bad:
-    print("# no-op row %s/%s: %s (%+.2f%%)" % (x["workload"], x["metric"], x["verdict"], x["delta_pct"]))
-ok(not bad, "no-op patch: every metric is 'no change'")
+# No false alarm on the no-op patch; rows under the floor rule must say "no
+# change". A rank row may stay "unsure" at 2 boots: lazyfree reclaim_s after
+# the lazyfree patch is bimodal between rounds under icount (0.00848 / 0.00929 s),
+# so the analysis does not treat it as deterministic; more boots decide it.
+for x in noop:
+    print("# no-op row %s/%s: %s (%+.2f%%, %s)" % (x["workload"], x["metric"], x["verdict"], x["delta_pct"], x.get("mode")))
+alarms = [x for x in noop if x["verdict"] in ("regression", "improvement")]
+ok(not alarms, "no-op patch: no metric is a regression or an improvement")
+det = [x for x in noop if x.get("mode") == "deterministic"]
+ok(det and all(x["verdict"] == "no change" for x in det), "no-op patch: every floor-rule row is 'no change'")
 print("1..%d" % n)
 PY
 while read -r line; do
