@@ -11,6 +11,7 @@
  */
 #include <errno.h>
 #include <ftw.h>
+#include <glob.h>
 #include <libgen.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -22,6 +23,9 @@
 #include "commands.h"
 #include "fw-db.h"
 #include "ingest.h"
+#include "adaptive.h"
+#include "analysis.h"
+#include "budget.h"
 #include "kernel-build.h"
 #include "lock.h"
 #include "measure.h"
@@ -38,10 +42,11 @@
 
 struct run_opts {
 	const char *series, *tree, *range, *base, *mbox, *workloads, *profile, *accel, *db;
-	const char *post_url, *token_file, *host, *origin, *shard, *cache, *fragment, *append;
-	int rounds, boots, interleave, jobs, quiet, vcpus, memory_mib, revision, no_report;
+	const char *post_url, *token_file, *host, *origin, *shard, *cache, *fragment, *append, *budget;
+	int rounds, boots, interleave, jobs, quiet, vcpus, memory_mib, revision, no_report, max_looks, max_boots;
 	int first_position;   /* position of the base: watch mode continues a history */
 	double timeout;
+	struct fw_budget bud; /* --budget, parsed */
 };
 
 /* One built commit: what its boots need. */
@@ -68,13 +73,25 @@ const struct fw_option fw_run_options[] = {
 	{ .help = "How to measure:" },
 	{ "workloads", 0, required_argument, 'w', "LIST", "split,mthp,lazyfree,filemap", "comma-separated workloads" },
 	{ "profile", 0, required_argument, 'p', "NAME", "quick", "workload parameters: quick or seed" },
-	{ "boots", 0, required_argument, 'B', "N", "1", "boots per commit (1..1000)" },
+	{ "boots", 0, required_argument, 'B', "N", "3", "boots per commit in the first round (1..1000)" },
 	{ "rounds", 0, required_argument, 'R', "N", "2", "samples per workload per boot (1..1000)" },
-	{ "interleave", 0, no_argument, 'i', NULL, "off",
+	{ "budget", 0, required_argument, 'G', "TIME|Nboots|none", "45m",
+	  "what the boots may spend, the first round included (45m, 2h,\n"
+	  "600s, 40boots): after the first round, commits whose rows are\n"
+	  "still unsure get more boots until every row is decided or the\n"
+	  "budget is spent; none: the first round only (a fixed design)" },
+	{ "max-looks", 0, required_argument, 'K', "K", "4",
+	  "rounds of analysis planned, the first included (1..1000): the\n"
+	  "error rate is spent over them (README \"Deciding\")" },
+	{ "max-boots", 0, required_argument, 'N', "N", "24", "at most N boots per commit, environment and workload" },
+	{ "interleave", 0, no_argument, 'i', NULL, "on",
 	  "boot base, p1, p2, ..., base, p1, ... (machine drift spreads evenly)" },
-	{ "accel", 0, required_argument, 'a', "MODE", "auto",
-	  "auto, kvm, tcg or icount (auto: kvm if a test boot works, else tcg;\n"
-	  "icount: deterministic TCG for small effects on noisy machines)" },
+	{ "no-interleave", 0, no_argument, 'I', NULL, "off", "all boots of a commit in a row" },
+	{ "accel", 0, required_argument, 'a', "MODE", "plan",
+	  "plan, auto, kvm, tcg or icount. plan: kvm if a test boot works,\n"
+	  "else icount for the workloads measured to repeat under icount\n"
+	  "(split, mthp, lazyfree, filemap) and tcg for the others; auto:\n"
+	  "kvm if a test boot works, else tcg; icount: deterministic TCG" },
 	{ "timeout", 0, required_argument, 'x', "SECONDS", "900", "per boot" },
 	{ "vcpus", 0, required_argument, 'v', "N", "the usable CPUs under kvm (at most 64), 2 under tcg, 1 under icount",
 	  "guest CPUs (1..256)" },
@@ -176,7 +193,7 @@ static int already_measured(sqlite3 *db, const char *archive, const char *run_id
 }
 
 /* Stores or posts one document, keeping a copy in the archive (the run's log). */
-static int deliver(const struct run_opts *o, sqlite3 *db, const char *archive, cJSON *doc,
+static int deliver(const struct run_opts *o, sqlite3 *db, sqlite3 *decide_db, const char *archive, cJSON *doc,
 		   const struct post_opts *po)
 {
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT, mark = STRBUF_INIT;
@@ -205,6 +222,10 @@ static int deliver(const struct run_opts *o, sqlite3 *db, const char *archive, c
 		if (r == POST_FAILED)
 			fprintf(stderr, "run: %s\n", err.buf); /* spooled: post sends it later */
 		/* posted or spooled: either way it is measured and will not be measured again */
+		struct fw_ingest_info info;
+		if (decide_db && fw_ingest_doc(decide_db, doc, &info) != FW_INGEST_STORED &&
+		    info.status != FW_INGEST_DUPLICATE)
+			fprintf(stderr, "run: keeping %s for the looks: %s\n", path.buf, fw_ingest_status_name(info.status));
 		strbuf_addf(&mark, "%s/%s.posted", archive, hex ? hex + 1 : "unknown");
 		FILE *fp = fopen(mark.buf, "w");
 		if (fp)
@@ -290,10 +311,10 @@ static void build_all(const struct run_opts *o, const struct fw_patchset *s, con
 }
 
 /* A failed build becomes one not_run document (boot index 0), stored like any run. */
-static int record_failed_build(const struct run_opts *o, sqlite3 *db, const char *archive,
+static int record_failed_build(const struct run_opts *o, sqlite3 *db, sqlite3 *decide_db, const char *archive,
 			       const struct post_opts *po, const struct fw_patchset *s, int i,
 			       const struct built *b, const struct fw_hostfacts *host, const char *accel,
-			       const char *tree_name)
+			       int vcpus, const char *tree_name)
 {
 	struct fw_rundoc_facts f = { 0 };
 	struct fw_error e;
@@ -315,6 +336,7 @@ static int record_failed_build(const struct run_opts *o, sqlite3 *db, const char
 	f.build_log_tail = b->log_tail.buf;
 	f.host = host;
 	f.accel = accel;
+	f.vcpus = vcpus;
 	/* a reserved boot index: a later good build of the same config never shares its run id */
 	f.boot_index = FAILED_BUILD_BOOT_INDEX;
 	doc = fw_rundoc_not_run(&f, &e);
@@ -323,7 +345,7 @@ static int record_failed_build(const struct run_opts *o, sqlite3 *db, const char
 		return -1;
 	}
 	const char *rid = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(doc, "run_id"));
-	ret = already_measured(db, archive, rid) ? 0 : deliver(o, db, archive, doc, po);
+	ret = already_measured(db, archive, rid) ? 0 : deliver(o, db, decide_db, archive, doc, po);
 	cJSON_Delete(doc);
 	return ret;
 }
@@ -363,16 +385,20 @@ static int print_report(const struct run_opts *o)
 /* -1: go on; else the exit code (help printed, or a usage error named). */
 static int parse_args(int argc, char **argv, struct run_opts *o)
 {
-	static const char *const accels[] = { "auto", "kvm", "tcg", "icount", NULL };
+	static const char *const accels[] = { "plan", "auto", "kvm", "tcg", "icount", NULL };
 	const struct fw_usage *u = &run_usage;
 	struct fw_getopt g = FW_GETOPT_INIT(u);
 	int opt, bad = 0;
 
 	o->workloads = "split,mthp,lazyfree,filemap";
 	o->profile = "quick";
-	o->accel = "auto";
+	o->accel = "plan";
 	o->rounds = 2;
-	o->boots = 1;
+	o->boots = 3;
+	o->interleave = 1;
+	o->budget = "45m";
+	o->max_looks = 4;
+	o->max_boots = 24;
 	o->vcpus = 0; /* decided with the accelerator: fw_default_vcpus() */
 	o->memory_mib = 2048;
 	o->revision = 1;
@@ -390,6 +416,10 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		case 'R': bad = fw_opt_int(u, "rounds", optarg, 1, 1000, &o->rounds); break;
 		case 'B': bad = fw_opt_int(u, "boots", optarg, 1, 1000, &o->boots); break;
 		case 'i': o->interleave = 1; break;
+		case 'I': o->interleave = 0; break;
+		case 'G': o->budget = optarg; break;
+		case 'K': bad = fw_opt_int(u, "max-looks", optarg, 1, 1000, &o->max_looks); break;
+		case 'N': bad = fw_opt_int(u, "max-boots", optarg, 1, 100000, &o->max_boots); break;
 		case 'a':
 			o->accel = optarg;
 			bad = fw_opt_choice(u, "accel", optarg, accels);
@@ -440,6 +470,14 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		return fw_usage_error(u, "--post needs --token-file FILE (from 'foliowatch-server token add')");
 	if (!o->post_url && o->token_file)
 		return fw_usage_error(u, "--token-file goes with --post URL");
+	{
+		char why[200];
+		if (fw_budget_parse(o->budget, &o->bud, why, sizeof(why)))
+			return fw_usage_error(u, "%s", why);
+	}
+	if (o->max_boots < o->boots)
+		return fw_usage_error(u, "--max-boots %d is below --boots %d: the first round would not fit",
+				      o->max_boots, o->boots);
 	if (!o->post_url && !o->db)
 		o->db = FW_DB_DEFAULT;
 	if (!o->jobs)
@@ -447,26 +485,407 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	return -1;
 }
 
+static double fw_now_s(void)
+{
+	struct timespec t;
+
+	clock_gettime(CLOCK_MONOTONIC, &t);
+	return (double)t.tv_sec + (double)t.tv_nsec / 1e9;
+}
+
+/* Everything the boots of one run share. */
+struct run_ctx {
+	const struct run_opts *o;
+	const struct fw_patchset *s;
+	struct built *b;
+	const struct fw_hostfacts *host;
+	const struct post_opts *po;
+	struct progress *pr;
+	sqlite3 *db;          /* the documents' store; NULL with --post */
+	sqlite3 *decide_db;   /* what the looks read: db, or this host's own documents (--post) */
+	const char *archive, *work, *tree_name;
+	struct fw_accel_group groups[FW_ACCEL_GROUPS];
+	int ngroups, vcpus[FW_ACCEL_GROUPS];
+	int shard, shards;
+	int *next_boot;       /* per commit x group: the first boot index an added boot may take */
+	double spent;         /* wall seconds of the boots so far */
+	int booted, measured, skipped, failed, out_of_budget;
+};
+
+/* The run id a boot would get (it does not depend on what the boot gives): 0, or -1 said. */
+static int run_id_for(struct fw_rundoc_facts *f, int boot, char *rid, size_t n)
+{
+	struct fw_error e;
+	cJSON *probe;
+	const char *id;
+
+	f->boot_index = boot;
+	probe = fw_rundoc_not_run(f, &e);
+	id = probe ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(probe, "run_id")) : NULL;
+	if (id)
+		snprintf(rid, n, "%s", id);
+	else /* identity facts that no document can carry: say so before spending a boot */
+		fprintf(stderr, "run: commit %.12s cannot be recorded (%s: %s); skipped\n", f->commit_sha, e.field,
+			e.detail);
+	cJSON_Delete(probe);
+	return id ? 0 : -1;
+}
+
+/* Measures one boot and delivers its document; counts what happened. */
+static void measure_one(struct run_ctx *x, const struct boot_job *job, struct fw_rundoc_facts *f)
+{
+	const struct fw_patchset_commit *c = &x->s->commits[job->commit];
+	struct built *bc = &x->b[job->commit];
+	struct strbuf bootdir = STRBUF_INIT, err = STRBUF_INIT;
+	struct fw_measure m = { 0 };
+	double t0 = fw_now_s();
+	cJSON *doc = NULL;
+
+	progress_step(x->pr, "boot: commit %d/%d %.12s boot %d (%s, %s)%s", c->position + 1, x->s->nr, c->sha,
+		      f->boot_index, f->accel, job->workloads, job->look > 1 ? " (added: still unsure)" : "");
+	/* a fresh folder per boot: another collector's boot never shares its files */
+	strbuf_addf(&bootdir, "%s/boot-XXXXXX", x->work);
+	if (!mkdtemp(bootdir.buf)) {
+		fprintf(stderr, "run: cannot create a work folder in %s: %s\n", x->work, strerror(errno));
+		x->failed++;
+		progress_boot_done(x->pr, 0);
+		goto cleanup;
+	}
+	m.kernel = bc->kb.bzimage.buf;
+	m.workdir = bootdir.buf;
+	m.workloads = job->workloads;
+	m.profile = x->o->profile;
+	m.append = x->o->append;
+	m.rounds = x->o->rounds;
+	m.vcpus = f->vcpus;
+	m.memory_mib = x->o->memory_mib;
+	m.virtfs = 1;
+	m.timeout = x->o->timeout;
+	m.accel = x->groups[job->group].accel;
+	m.facts = f;
+	doc = fw_measure_boot(&m, &err);
+	x->spent += fw_now_s() - t0;
+	x->booted++;
+	if (!doc) {
+		fprintf(stderr, "run: boot of %.12s failed to run: %s\n", c->sha, err.buf);
+		x->failed++;
+		progress_boot_done(x->pr, 0);
+		goto cleanup;
+	}
+	progress_note(x->pr, "commit %.12s boot %d: %s (%s) in %.0f s", c->sha, f->boot_index,
+		      fw_boot_status_name(m.status), m.reason, m.seconds);
+	if (m.status == FW_BOOT_OK)
+		remove_tree(bootdir.buf); /* a failed boot's console and channel stay for a person */
+	if (deliver(x->o, x->db, x->decide_db, x->archive, doc, x->po))
+		x->failed++;
+	else
+		x->measured++;
+	progress_boot_done(x->pr, 1);
+cleanup:
+	cJSON_Delete(doc);
+	strbuf_release(&bootdir);
+	strbuf_release(&err);
+}
+
+/*
+ * One boot of a job, unless it is measured already (a resumed run) or the
+ * budget does not allow it (then out_of_budget is set). A job without a
+ * boot index takes the first of its commit's indices in this shard that no
+ * stored boot has.
+ */
+static void boot_job(struct run_ctx *x, const struct boot_job *job)
+{
+	const struct fw_patchset_commit *c = &x->s->commits[job->commit];
+	struct built *bc = &x->b[job->commit];
+	struct fw_rundoc_facts f = { 0 };
+	int *next = &x->next_boot[job->commit * FW_ACCEL_GROUPS + job->group], boot = job->boot;
+	char rid[200];
+
+	if (!bc->ok) {
+		progress_boot_done(x->pr, 0);
+		return;
+	}
+	fill_identity(&f, x->o, x->s, c, x->tree_name);
+	f.vcpus = x->vcpus[job->group];
+	f.build_seconds = bc->kb.reused ? -1 : bc->kb.seconds;
+	f.kernel_version = bc->kf.version;
+	f.config = bc->kf.config.len ? bc->kf.config.buf : NULL;
+	f.config_hash = bc->kf.config_hash;
+	f.compiler = bc->kf.compiler;
+	f.host = x->host;
+	f.accel = fw_accel_name(x->groups[job->group].accel);
+	f.workloads = job->workloads;
+	f.seq_look = job->look;
+	f.seq_max_looks = job->look ? x->o->max_looks : 0;
+	for (;;) {
+		if (run_id_for(&f, boot < 0 ? *next : boot, rid, sizeof(rid))) {
+			x->failed++;
+			progress_boot_done(x->pr, 0);
+			return;
+		}
+		if (!already_measured(x->db, x->archive, rid))
+			break;
+		if (boot >= 0) {
+			x->skipped++;
+			progress_boot_done(x->pr, 0);
+			return;
+		}
+		*next += x->shards;
+	}
+	if (!fw_budget_allows(&x->o->bud, x->spent, x->booted)) {
+		x->out_of_budget = 1;
+		progress_boot_done(x->pr, 0);
+		return;
+	}
+	if (boot < 0)
+		*next += x->shards;
+	measure_one(x, job, &f);
+}
+
+/* The first round: --boots per commit for every accelerator group, in plan order. */
+static void first_round(struct run_ctx *x)
+{
+	struct plan_job *pj = calloc((size_t)(x->s->nr * x->o->boots), sizeof(*pj));
+	struct plan_opts popt = { x->s->nr, x->o->boots, x->o->interleave, x->shard, x->shards };
+	int n;
+
+	if (!pj)
+		abort();
+	n = plan_jobs(&popt, pj);
+	progress_begin_boots(x->pr, n * x->ngroups);
+	for (int j = 0; j < n && !x->out_of_budget; j++)
+		for (int g = 0; g < x->ngroups && !x->out_of_budget; g++) {
+			struct boot_job job = { pj[j].commit, pj[j].boot, g, "", x->o->bud.none ? 0 : 1 };
+			snprintf(job.workloads, sizeof(job.workloads), "%s", x->groups[g].workloads.buf);
+			boot_job(x, &job);
+		}
+	free(pj);
+}
+
+/*
+ * Looks 2..K of the adaptive design: ask the analysis (from this host's own
+ * documents) which rows are still unsure, boot what they need, ask again.
+ * Stops when nothing is unsure, at the last planned look, when the budget is
+ * spent, or when a look measured nothing (boots that keep failing).
+ */
+static void later_looks(struct run_ctx *x)
+{
+	struct fw_seq_opts seq = { x->o->max_looks, x->o->max_boots };
+	struct fw_analysis_opts ao;
+
+	fw_analysis_opts_init(&ao);
+	while (!x->o->bud.none && !x->out_of_budget) {
+		struct strbuf err = STRBUF_INIT;
+		struct boot_job *jobs = NULL;
+		cJSON *u = NULL;
+		int look, n, before = x->measured;
+
+		if (fw_analysis_undecided(x->decide_db, x->o->series, x->o->revision, &ao, &seq, &u, &err)) {
+			fprintf(stderr, "run: cannot tell which rows are unsure: %s\n", err.buf);
+			strbuf_release(&err);
+			return;
+		}
+		strbuf_release(&err);
+		look = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(u, "look")) + 1;
+		n = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(u, "final")) || look > x->o->max_looks
+			    ? 0
+			    : fw_adaptive_jobs(u, x->s, x->host->host, x->groups, x->ngroups, look, &jobs);
+		if (n)
+			progress_note(x->pr, "look %d of %d: %d row(s) still unsure, %d more boot(s)", look,
+				      x->o->max_looks, cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(u, "rows")), n);
+		cJSON_Delete(u);
+		progress_more_boots(x->pr, n);
+		for (int j = 0; j < n && !x->out_of_budget; j++)
+			boot_job(x, &jobs[j]);
+		free(jobs);
+		if (!n || x->measured == before)
+			return;
+	}
+}
+
+/*
+ * With --post the looks read a local database of this host's own documents
+ * (each host decides alone; the combined verdict stays the server's),
+ * filled from the archive so that a resumed run knows its earlier boots.
+ */
+static sqlite3 *open_decide_db(const char *archive, struct strbuf *err)
+{
+	struct strbuf path = STRBUF_INIT, text = STRBUF_INIT;
+	sqlite3 *db;
+	glob_t g = { 0 };
+
+	strbuf_addf(&path, "%s/decide.db", archive);
+	db = fw_db_open(path.buf, err);
+	strbuf_reset(&path);
+	strbuf_addf(&path, "%s/*.json", archive);
+	if (db && glob(path.buf, 0, NULL, &g) == 0)
+		for (size_t i = 0; i < g.gl_pathc; i++) {
+			struct fw_ingest_info info;
+			strbuf_reset(&text);
+			if (strbuf_read_file(&text, g.gl_pathv[i], 64 << 20) == 0)
+				fw_ingest(db, text.buf, text.len, &info);
+		}
+	globfree(&g);
+	strbuf_release(&path);
+	strbuf_release(&text);
+	return db;
+}
+
+/* The accelerator of each workload (accel-plan.h), decided with the first kernel that built. */
+static int plan_accels(struct run_ctx *x)
+{
+	int kvm_works = 0;
+
+	for (int i = 0; i < x->s->nr; i++)
+		if (x->b[i].ok) {
+			if (!strcmp(x->o->accel, "plan") || !strcmp(x->o->accel, "auto"))
+				kvm_works = fw_probe_auto(x->b[i].kb.bzimage.buf) == FW_ACCEL_KVM;
+			break;
+		}
+	x->ngroups = fw_accel_plan(x->o->workloads, x->o->accel, kvm_works, x->groups);
+	for (int g = 0; g < x->ngroups; g++) {
+		x->vcpus[g] = x->o->vcpus ? x->o->vcpus : fw_default_vcpus(x->groups[g].accel, fw_usable_cpus());
+		progress_note(x->pr, "%s: %s (%d vCPU%s)", fw_accel_name(x->groups[g].accel), x->groups[g].workloads.buf,
+			      x->vcpus[g], x->vcpus[g] == 1 ? "" : "s");
+	}
+	x->next_boot = calloc((size_t)x->s->nr * FW_ACCEL_GROUPS, sizeof(*x->next_boot));
+	if (!x->next_boot)
+		abort();
+	/* added boots take indices after the first round's, in this shard's residue */
+	for (int i = 0; i < x->s->nr * FW_ACCEL_GROUPS; i++) {
+		int first = x->o->boots;
+		while (first % x->shards != x->shard - 1)
+			first++;
+		x->next_boot[i] = first;
+	}
+	return x->ngroups;
+}
+
+/* Boots of the whole run: the first round, then the looks; a summary line. */
+static void measure_all(struct run_ctx *x)
+{
+	for (int i = 0; i < x->s->nr; i++)
+		if (!x->b[i].ok && record_failed_build(x->o, x->db, x->decide_db, x->archive, x->po, x->s, i, &x->b[i],
+						       x->host, fw_accel_name(x->groups[0].accel), x->vcpus[0], x->tree_name))
+			x->failed++;
+	first_round(x);
+	later_looks(x);
+	progress_note(x->pr, "done: %d boot(s) measured in %.0f s, %d already there, %d failed%s; documents in %s",
+		      x->measured, x->spent, x->skipped, x->failed,
+		      x->out_of_budget ? "; the budget is spent (rows still unsure say what they need)" : "",
+		      x->archive);
+}
+
+/* The tree, the checkout folder and the series; 0 or -1 (said). */
+static int prepare_series(const struct run_opts *o, const char *cache, struct progress *pr, struct fw_patchset *s,
+			  struct strbuf *tree, struct strbuf *checkout, struct strbuf *head_ref, int *default_tree)
+{
+	struct strbuf err = STRBUF_INIT, name = STRBUF_INIT;
+	int ret = -1;
+
+	/* The tree: the user's, or Debian's linux-source-6.12 unpacked once into the cache. */
+	if (o->tree) {
+		char *real = realpath(o->tree, NULL), *dflt;
+		if (!real) {
+			fprintf(stderr, "run: --tree %s: %s\n", o->tree, strerror(errno));
+			goto cleanup;
+		}
+		strbuf_addstr(tree, real);
+		free(real);
+		/* --tree naming the cached default tree is the default tree (same build folder) */
+		struct strbuf d = STRBUF_INIT;
+		strbuf_addf(&d, "%s/src/linux-source-6.12", cache);
+		dflt = realpath(d.buf, NULL);
+		*default_tree = dflt && !strcmp(dflt, tree->buf);
+		free(dflt);
+		strbuf_release(&d);
+	} else {
+		progress_step(pr, "preparing the default tree (linux-source-6.12)");
+		if (fw_kernel_tree_default(cache, NULL, tree, &err)) {
+			fprintf(stderr, "run: %s\n", err.buf);
+			goto cleanup;
+		}
+		*default_tree = 1;
+	}
+	/*
+	 * Where commits are checked out and built. The default tree is ours: build
+	 * in it, with the build folder every test and `kernel` share, so a series on
+	 * it rebuilds only the files its patches touch. A user's tree gets a worktree
+	 * of its own in the cache (their checkout is never touched) and keeps its
+	 * build folder across commits and series.
+	 */
+	if (*default_tree) {
+		const char *argv_ref[] = { "git", "symbolic-ref", "-q", "HEAD", NULL };
+		strbuf_addstr(checkout, tree->buf);
+		if (runcmd_capture(argv_ref, tree->buf, head_ref))
+			strbuf_reset(head_ref);
+	} else {
+		strbuf_addf(checkout, "%s/worktrees/", cache);
+		safe_name(checkout, tree->buf);
+	}
+	safe_name(&name, o->series);
+	if (o->range) {
+		progress_step(pr, "resolving %s", o->range);
+		if (patchset_from_range(s, tree->buf, o->range, &err)) {
+			fprintf(stderr, "run: %s\n", err.buf);
+			goto cleanup;
+		}
+	} else {
+		struct strbuf amdir = STRBUF_INIT;
+		strbuf_addf(&amdir, "%s/am/%s", cache, name.buf);
+		progress_step(pr, "applying %s with git am", o->mbox);
+		int rc = patchset_from_mbox(s, tree->buf, o->base ? o->base : "HEAD", o->mbox, amdir.buf, &err);
+		strbuf_release(&amdir);
+		if (rc) {
+			fprintf(stderr, "run: %s; nothing measured\n", err.buf);
+			goto cleanup;
+		}
+	}
+	progress_note(pr, "series %s: base %.12s and %d patch(es)", o->series, s->base, s->nr - 1);
+	ret = 0;
+cleanup:
+	strbuf_release(&err);
+	strbuf_release(&name);
+	return ret;
+}
+
+/* Leaves the default tree on its branch, as `kernel` and the tests expect. */
+static void restore_default_tree(const char *tree, const char *head_ref)
+{
+	struct strbuf out = STRBUF_INIT;
+	struct fw_lock lock = { -1 };
+	const char *co[] = { "git", "checkout", "-q", "--force", head_ref + strlen("refs/heads/"), NULL };
+	struct runcmd rc = { 0 };
+
+	rc.argv = co;
+	rc.dir = tree;
+	rc.out = &out;
+	rc.merge_stderr = 1;
+	if (!fw_lock_acquire(&lock, NULL, "restoring the default tree")) {
+		runcmd_run(&rc);
+		fw_lock_release(&lock);
+	}
+	strbuf_release(&out);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
 	struct strbuf cache = STRBUF_INIT, tree = STRBUF_INIT, checkout = STRBUF_INIT, err = STRBUF_INIT,
 		      fragment = STRBUF_INIT, archive = STRBUF_INIT, name = STRBUF_INIT, work = STRBUF_INIT,
-		      spool = STRBUF_INIT, head_ref = STRBUF_INIT, bootdir = STRBUF_INIT;
+		      spool = STRBUF_INIT, head_ref = STRBUF_INIT;
 	struct fw_patchset s = { 0 };
 	struct built *b = NULL;
-	struct plan_job *jobs = NULL;
 	struct fw_hostfacts host;
 	struct post_opts po = { 0 };
 	struct progress pr;
-	sqlite3 *db = NULL;
-	enum fw_accel accel = FW_ACCEL_TCG;
-	int ret = 1, shard = 1, shards = 1, njobs, default_tree = 0, measured = 0, skipped = 0, failed = 0;
+	struct run_ctx x = { 0 };
+	int ret = 1, default_tree = 0;
 
 	if ((ret = parse_args(argc, argv, &o)) != -1)
 		return ret;
 	ret = 1;
-	if (plan_parse_shard(o.shard, &shard, &shards))
+	if (plan_parse_shard(o.shard, &x.shard, &x.shards))
 		return fw_usage_error(&run_usage, "--shard must be K/N with 1 <= K <= N, not '%s'", o.shard);
 	progress_init(&pr, o.quiet);
 	if (o.cache)
@@ -477,80 +896,21 @@ int cmd_run(int argc, char **argv)
 		strbuf_addstr(&fragment, o.fragment);
 	else
 		fw_default_fragment(&fragment);
-
-	/* The tree: the user's, or Debian's linux-source-6.12 unpacked once into the cache. */
-	if (o.tree) {
-		char *real = realpath(o.tree, NULL), *dflt;
-		if (!real) {
-			fprintf(stderr, "run: --tree %s: %s\n", o.tree, strerror(errno));
-			goto cleanup;
-		}
-		strbuf_addstr(&tree, real);
-		free(real);
-		/* --tree naming the cached default tree is the default tree (same build folder) */
-		struct strbuf d = STRBUF_INIT;
-		strbuf_addf(&d, "%s/src/linux-source-6.12", cache.buf);
-		dflt = realpath(d.buf, NULL);
-		default_tree = dflt && !strcmp(dflt, tree.buf);
-		free(dflt);
-		strbuf_release(&d);
-	} else {
-		progress_step(&pr, "preparing the default tree (linux-source-6.12)");
-		if (fw_kernel_tree_default(cache.buf, NULL, &tree, &err)) {
-			fprintf(stderr, "run: %s\n", err.buf);
-			goto cleanup;
-		}
-		default_tree = 1;
-	}
-	/*
-	 * Where commits are checked out and built. The default tree is ours: build
-	 * in it, with the build folder every test and `kernel` share, so a series on
-	 * it rebuilds only the files its patches touch. A user's tree gets a worktree
-	 * of its own in the cache (their checkout is never touched) and keeps its
-	 * build folder across commits and series.
-	 */
-	if (default_tree) {
-		const char *argv_ref[] = { "git", "symbolic-ref", "-q", "HEAD", NULL };
-		strbuf_addstr(&checkout, tree.buf);
-		if (runcmd_capture(argv_ref, tree.buf, &head_ref))
-			strbuf_reset(&head_ref);
-	} else {
-		strbuf_addf(&checkout, "%s/worktrees/", cache.buf);
-		safe_name(&checkout, tree.buf);
-	}
-	strbuf_addstr(&name, "");
-	safe_name(&name, o.series);
-	if (o.range) {
-		progress_step(&pr, "resolving %s", o.range);
-		if (patchset_from_range(&s, tree.buf, o.range, &err)) {
-			fprintf(stderr, "run: %s\n", err.buf);
-			goto cleanup;
-		}
-	} else {
-		struct strbuf amdir = STRBUF_INIT;
-		strbuf_addf(&amdir, "%s/am/%s", cache.buf, name.buf);
-		progress_step(&pr, "applying %s with git am", o.mbox);
-		int rc = patchset_from_mbox(&s, tree.buf, o.base ? o.base : "HEAD", o.mbox, amdir.buf, &err);
-		strbuf_release(&amdir);
-		if (rc) {
-			fprintf(stderr, "run: %s; nothing measured\n", err.buf);
-			goto cleanup;
-		}
-	}
-	progress_note(&pr, "series %s: base %.12s and %d patch(es)", o.series, s.base, s.nr - 1);
+	if (prepare_series(&o, cache.buf, &pr, &s, &tree, &checkout, &head_ref, &default_tree))
+		goto cleanup;
 	{
 		int pruned = fw_prune_cache(cache.buf, FW_PRUNE_DAYS, FW_PRUNE_KEEP);
 		if (pruned > 0)
 			progress_note(&pr, "pruned %d kernel/log folder(s) unused for %d days", pruned, FW_PRUNE_DAYS);
 	}
-
+	safe_name(&name, o.series);
 	strbuf_addf(&archive, "%s/runs/%s", cache.buf, name.buf);
 	strbuf_addf(&work, "%s/work", archive.buf);
 	if (fw_mkdirs(archive.buf) || fw_mkdirs(work.buf)) {
 		fprintf(stderr, "run: cannot create %s: %s\n", archive.buf, strerror(errno));
 		goto cleanup;
 	}
-	if (o.db && !(db = fw_db_open(o.db, &err))) {
+	if (o.db && !(x.db = fw_db_open(o.db, &err))) {
 		fprintf(stderr, "run: %s\n", err.buf);
 		goto cleanup;
 	}
@@ -561,145 +921,39 @@ int cmd_run(int argc, char **argv)
 		po.spool_dir = spool.buf;
 		po.retries = 4;
 		po.backoff_s = 1;
+		if (!o.bud.none && !(x.decide_db = open_decide_db(archive.buf, &err))) {
+			fprintf(stderr, "run: %s\n", err.buf);
+			goto cleanup;
+		}
+	} else {
+		x.decide_db = x.db;
 	}
 
 	b = calloc((size_t)s.nr, sizeof(*b));
-	jobs = calloc((size_t)(s.nr * o.boots), sizeof(*jobs));
-	if (!b || !jobs)
+	if (!b)
 		abort();
 	build_all(&o, &s, cache.buf, checkout.buf, fragment.buf, b, &pr);
-	if (default_tree && head_ref.len) {
-		/* leave the default tree on its branch, as `kernel` and the tests expect */
-		struct strbuf e2 = STRBUF_INIT;
-		struct fw_lock lock = { -1 };
-		const char *co[] = { "git", "checkout", "-q", "--force", head_ref.buf + strlen("refs/heads/"), NULL };
-		struct runcmd rc = { 0 };
-		rc.argv = co;
-		rc.dir = tree.buf;
-		rc.out = &e2;
-		rc.merge_stderr = 1;
-		if (!fw_lock_acquire(&lock, NULL, "restoring the default tree")) {
-			runcmd_run(&rc);
-			fw_lock_release(&lock);
-		}
-		strbuf_release(&e2);
-	}
-
-	/* The environment: accel decided once, with the first kernel that built. */
-	for (int i = 0; i < s.nr; i++)
-		if (b[i].ok) {
-			if (!strcmp(o.accel, "auto"))
-				accel = fw_probe_auto(b[i].kb.bzimage.buf);
-			else if (fw_accel_parse(o.accel, &accel)) {
-				fprintf(stderr, "run: --accel must be auto, kvm, tcg or icount\n");
-				ret = 2;
-				goto cleanup;
-			}
-			break;
-		}
-	if (!o.vcpus)
-		o.vcpus = fw_default_vcpus(accel, fw_usable_cpus());
+	if (default_tree && head_ref.len)
+		restore_default_tree(tree.buf, head_ref.buf);
 	fw_hostfacts_collect(&host, o.host, NULL);
-	for (int i = 0; i < s.nr; i++)
-		if (!b[i].ok && record_failed_build(&o, db, archive.buf, &po, &s, i, &b[i], &host, fw_accel_name(accel),
-							     default_tree ? "linux-source-6.12" : tree.buf))
-			failed++;
-
-	struct plan_opts popt = { s.nr, o.boots, o.interleave, shard, shards };
-	njobs = plan_jobs(&popt, jobs);
-	progress_begin_boots(&pr, njobs);
-	for (int j = 0; j < njobs; j++) {
-		const struct fw_patchset_commit *c = &s.commits[jobs[j].commit];
-		struct built *bc = &b[jobs[j].commit];
-		struct fw_rundoc_facts f = { 0 };
-		struct fw_measure m = { 0 };
-		struct fw_error e;
-		cJSON *probe, *doc;
-		const char *rid;
-
-		if (!bc->ok) {
-			progress_boot_done(&pr, 0);
-			continue;
-		}
-		fill_identity(&f, &o, &s, c, default_tree ? "linux-source-6.12" : tree.buf);
-		f.build_seconds = bc->kb.reused ? -1 : bc->kb.seconds;
-		f.kernel_version = bc->kf.version;
-		f.config = bc->kf.config.len ? bc->kf.config.buf : NULL;
-		f.config_hash = bc->kf.config_hash;
-		f.compiler = bc->kf.compiler;
-		f.host = &host;
-		f.accel = fw_accel_name(accel);
-		f.boot_index = jobs[j].boot;
-		/* the run id does not depend on what the boot gives: ask a not_run skeleton */
-		probe = fw_rundoc_not_run(&f, &e);
-		rid = probe ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(probe, "run_id")) : NULL;
-		if (!rid) {
-			/* identity facts that no document can carry: say so before spending a boot */
-			fprintf(stderr, "run: commit %.12s cannot be recorded (%s: %s); skipped\n", c->sha,
-				e.field, e.detail);
-			failed++;
-			progress_boot_done(&pr, 0);
-			cJSON_Delete(probe);
-			continue;
-		}
-		if (already_measured(db, archive.buf, rid)) {
-			skipped++;
-			progress_boot_done(&pr, 0);
-			cJSON_Delete(probe);
-			continue;
-		}
-		cJSON_Delete(probe);
-		progress_step(&pr, "boot %d/%d: commit %d/%d %.12s boot %d (%s, %s)", j + 1, njobs,
-			      c->position + 1, s.nr, c->sha, jobs[j].boot, fw_accel_name(accel), o.workloads);
-		/* a fresh folder per boot: another collector's boot never shares its files */
-		strbuf_reset(&bootdir);
-		strbuf_addf(&bootdir, "%s/boot-XXXXXX", work.buf);
-		if (!mkdtemp(bootdir.buf)) {
-			fprintf(stderr, "run: cannot create a work folder in %s: %s\n", work.buf, strerror(errno));
-			failed++;
-			progress_boot_done(&pr, 0);
-			continue;
-		}
-		m.kernel = bc->kb.bzimage.buf;
-		m.workdir = bootdir.buf;
-		m.workloads = o.workloads;
-		m.profile = o.profile;
-		m.append = o.append;
-		m.rounds = o.rounds;
-		m.vcpus = o.vcpus;
-		m.memory_mib = o.memory_mib;
-		m.virtfs = 1;
-		m.timeout = o.timeout;
-		m.accel = accel;
-		m.facts = &f;
-		strbuf_reset(&err);
-		doc = fw_measure_boot(&m, &err);
-		if (!doc) {
-			fprintf(stderr, "run: boot of %.12s failed to run: %s\n", c->sha, err.buf);
-			failed++;
-			progress_boot_done(&pr, 0);
-			continue;
-		}
-		progress_note(&pr, "commit %.12s boot %d: %s (%s) in %.0f s", c->sha, jobs[j].boot,
-			      fw_boot_status_name(m.status), m.reason, m.seconds);
-		if (m.status == FW_BOOT_OK)
-			remove_tree(bootdir.buf); /* a failed boot's console and channel stay for a person */
-		if (deliver(&o, db, archive.buf, doc, &po))
-			failed++;
-		else
-			measured++;
-		cJSON_Delete(doc);
-		progress_boot_done(&pr, 1);
-	}
-	progress_note(&pr, "done: %d boot(s) measured, %d already there, %d failed; documents in %s",
-		      measured, skipped, failed, archive.buf);
-	if (db) {
-		fw_db_close(db);
-		db = NULL;
+	x.o = &o;
+	x.s = &s;
+	x.b = b;
+	x.host = &host;
+	x.po = &po;
+	x.pr = &pr;
+	x.archive = archive.buf;
+	x.work = work.buf;
+	x.tree_name = default_tree ? "linux-source-6.12" : tree.buf;
+	plan_accels(&x);
+	measure_all(&x);
+	if (x.db) {
+		fw_db_close(x.db);
+		x.db = NULL;
 	}
 	if (!o.no_report && !o.quiet)
 		print_report(&o);
-	ret = failed ? 1 : 0;
+	ret = x.failed ? 1 : 0;
 cleanup:
 	if (b)
 		for (int i = 0; i < s.nr; i++) {
@@ -708,9 +962,12 @@ cleanup:
 			strbuf_release(&b[i].log_tail);
 		}
 	free(b);
-	free(jobs);
+	free(x.next_boot);
+	fw_accel_plan_release(x.groups, x.ngroups);
 	patchset_release(&s);
-	fw_db_close(db);
+	if (x.decide_db != x.db)
+		fw_db_close(x.decide_db);
+	fw_db_close(x.db);
 	strbuf_release(&cache);
 	strbuf_release(&tree);
 	strbuf_release(&checkout);
@@ -721,6 +978,5 @@ cleanup:
 	strbuf_release(&work);
 	strbuf_release(&spool);
 	strbuf_release(&head_ref);
-	strbuf_release(&bootdir);
 	return ret;
 }

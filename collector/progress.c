@@ -75,6 +75,12 @@ void progress_begin_boots(struct progress *p, int total)
 	p->mark = now_s();
 }
 
+void progress_more_boots(struct progress *p, int more)
+{
+	p->boots_total += more;
+	p->mark = now_s();
+}
+
 void progress_boot_done(struct progress *p, int measured)
 {
 	double t = now_s();

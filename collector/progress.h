@@ -18,6 +18,8 @@ void progress_init(struct progress *p, int quiet);
 void progress_step(struct progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void progress_note(struct progress *p, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 void progress_begin_boots(struct progress *p, int total);
+/* More boots planned (a look of the adaptive design added some). */
+void progress_more_boots(struct progress *p, int more);
 /* measured: 1 when a guest ran (its time counts toward the estimate), 0 when skipped. */
 void progress_boot_done(struct progress *p, int measured);
 

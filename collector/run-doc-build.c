@@ -140,6 +140,11 @@ static cJSON *skeleton(const struct fw_rundoc_facts *f, const char *boot_status)
 		free(name);
 		p += len + (p[len] == ',');
 	}
+	if (f->seq_max_looks > 0) { /* not part of the run id */
+		cJSON *seq = cJSON_AddObjectToObject(doc, "sequential");
+		cJSON_AddNumberToObject(seq, "look", f->seq_look);
+		cJSON_AddNumberToObject(seq, "max_looks", f->seq_max_looks);
+	}
 	fw_doc_expected_run_id(doc, &rid); /* reads the fields just set, results are not part of it */
 	cJSON_AddStringToObject(doc, "run_id", rid.buf);
 	strbuf_release(&rid);

@@ -46,6 +46,7 @@ struct fw_rundoc_facts {
 	const char *profile;
 	int boot_index;
 	const char *workloads;     /* requested, comma-separated */
+	int seq_look, seq_max_looks;  /* a boot of an adaptive design (`sequential`); max_looks 0: fixed */
 };
 
 /*

@@ -3,14 +3,12 @@
 # linux-source-6.12, store it in the default DB, print the series table,
 # then serve the dashboard on http://127.0.0.1:8080.
 #
-# Two passes over the same series (each its own environment in the table):
-#  1. split, mthp, lazyfree in icount mode: deterministic, so 3 boots decide
-#     effects of a few percent (on this shared 2-core machine TCG varies
-#     10-25% between boots: see tests/bench/guest-noise.sh);
-#  2. filemap (fio) under TCG, which icount would make very slow.
-# Knobs (environment): DEMO_BOOTS (3), DEMO_ROUNDS (2), DEMO_ACCEL (icount),
-# DEMO_FILEMAP (1: run pass 2), DEMO_DB (foliowatch.db), DEMO_LISTEN
-# (127.0.0.1:8080), DEMO_SERVE (1).
+# One `run` with the tool's defaults: the accelerator plan (KVM if a test
+# boot works, else icount for the workloads measured to repeat under it),
+# 3 interleaved boots per commit, then boots added for the rows still unsure
+# until every row is decided or the budget is spent (README "Deciding").
+# Knobs (environment): DEMO_BUDGET (45m), DEMO_WORKLOADS (all four),
+# DEMO_DB (foliowatch.db), DEMO_LISTEN (127.0.0.1:8080), DEMO_SERVE (1).
 set -eu
 BUILD=${BUILD:-build}
 DB=${DEMO_DB:-foliowatch.db}
@@ -20,16 +18,8 @@ cat kernel/series/demo/*.patch > "$mbox"
 
 start=$(date +%s)
 "$BUILD/foliowatch-collect" run --series demo --mbox "$mbox" \
-	--workloads split,mthp,lazyfree --profile quick \
-	--boots "${DEMO_BOOTS:-3}" --rounds "${DEMO_ROUNDS:-2}" --interleave \
-	--accel "${DEMO_ACCEL:-icount}" --db "$DB" --no-report
-if [ "${DEMO_FILEMAP:-1}" = 1 ]; then
-	"$BUILD/foliowatch-collect" run --series demo --mbox "$mbox" \
-		--workloads filemap --profile quick \
-		--boots "${DEMO_BOOTS:-3}" --rounds "${DEMO_ROUNDS:-2}" --interleave \
-		--accel tcg --db "$DB" --no-report
-fi
-"$BUILD/foliowatch-server" report --db "$DB" --series demo
+	--workloads "${DEMO_WORKLOADS:-split,mthp,lazyfree,filemap}" \
+	--budget "${DEMO_BUDGET:-45m}" --db "$DB"
 echo "demo: measured in $(( $(date +%s) - start )) s"
 
 if [ "${DEMO_SERVE:-1}" = 1 ]; then

@@ -47,7 +47,12 @@ $R --timeout 0|--timeout must be a number above 0
 $R --vcpus 0|--vcpus must be a whole number from 1 to 256
 $R --memory 10|--memory must be a whole number from 64 to
 $R --jobs 0|--jobs must be a whole number from 1 to
-$R --accel kvmm|--accel must be auto, kvm, tcg or icount, not 'kvmm'
+$R --accel kvmm|--accel must be plan, auto, kvm, tcg or icount, not 'kvmm'
+$R --budget 45|--budget 45: the unit must be s, m, h or boots
+$R --budget soon|--budget must be a time .* or none, not 'soon'
+$R --budget 1.5boots|--budget 1.5boots: a number of boots is a whole number
+$R --max-looks 0|--max-looks must be a whole number from 1 to 1000
+$R --boots 30|--max-boots 24 is below --boots 30
 $R --post http://127.0.0.1:9|--post needs --token-file FILE
 $R --post http://127.0.0.1:9 --token-file t --db f|--post and --db exclude each other
 $R --token-file t|--token-file goes with --post

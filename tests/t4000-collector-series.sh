@@ -12,7 +12,7 @@ SERIES="t4000-$$"
 cat tests/data/series-broken/*.patch > "$TMP_T/series.mbox"
 run() {
 	"$COLLECT" run --series "$SERIES" --mbox "$TMP_T/series.mbox" --workloads split --profile quick \
-		--accel icount --boots 1 --rounds 2 --db "$DB" "$@"
+		--accel icount --boots 1 --rounds 2 --budget none --db "$DB" "$@"
 }
 
 start=$(date +%s)

@@ -1,0 +1,90 @@
+#include "adaptive.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "xalloc.h"
+
+int fw_list_has(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p;) {
+		size_t len = strcspn(p, ",");
+		if (len == n && !strncmp(p, name, n))
+			return 1;
+		p += len + (p[len] == ',');
+	}
+	return 0;
+}
+
+static int commit_index(const struct fw_patchset *s, const char *sha)
+{
+	for (int i = 0; sha && i < s->nr; i++)
+		if (!strcmp(s->commits[i].sha, sha))
+			return i;
+	return -1;
+}
+
+static int group_index(const struct fw_accel_group *g, int n, const char *accel)
+{
+	for (int i = 0; accel && i < n; i++)
+		if (!strcmp(fw_accel_name(g[i].accel), accel))
+			return i;
+	return -1;
+}
+
+static int num(const cJSON *o, const char *key)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
+	return cJSON_IsNumber(v) ? (int)v->valuedouble : 0;
+}
+
+static const char *str(const cJSON *o, const char *key)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
+}
+
+/* The workloads commit entry e still needs at its extra boot r (0-based); 0 if none. */
+static int workloads_at(const cJSON *e, const struct fw_accel_group *g, int r, char *out, size_t size)
+{
+	const cJSON *w;
+	size_t len = 0;
+
+	out[0] = 0;
+	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(e, "workloads")) {
+		const char *name = str(w, "workload");
+		if (!name || !fw_list_has(g->workloads.buf, name) || num(w, "boots_next") - num(w, "boots") <= r)
+			continue;
+		if (len + strlen(name) + 2 > size)
+			break;
+		len += (size_t)snprintf(out + len, size - len, "%s%s", len ? "," : "", name);
+	}
+	return len > 0;
+}
+
+int fw_adaptive_jobs(const cJSON *undecided, const struct fw_patchset *s, const char *host,
+		     const struct fw_accel_group *groups, int ngroups, int look, struct boot_job **jobs)
+{
+	const cJSON *commits = cJSON_GetObjectItemCaseSensitive(undecided, "commits"), *e;
+	size_t n = 0, alloc = 0;
+	int more = 1;
+
+	*jobs = NULL;
+	/* round r: the r-th extra boot of every commit that needs more than r */
+	for (int r = 0; more; r++) {
+		more = 0;
+		cJSON_ArrayForEach(e, commits) {
+			const char *h = str(e, "host");
+			int c = commit_index(s, str(e, "sha")), g = group_index(groups, ngroups, str(e, "accel"));
+			struct boot_job j = { .commit = c, .boot = -1, .group = g, .look = look };
+
+			if (c < 0 || g < 0 || !h || strcmp(h, host) || !workloads_at(e, &groups[g], r, j.workloads,
+										  sizeof(j.workloads)))
+				continue;
+			FW_ALLOC_GROW(*jobs, n + 1, alloc);
+			(*jobs)[n++] = j;
+			more = 1;
+		}
+	}
+	return (int)n;
+}
