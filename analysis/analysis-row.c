@@ -216,6 +216,15 @@ int fw_row_compute(cJSON *row, const struct fw_side *a, const struct fw_side *b,
 
 		if (m->noise && !isnan(m->noise->cv_pct) && m->noise->df >= 2)
 			noise_pct = m->noise->cv_pct;
+		if (per_boot && m->noise && m->noise->df >= 2) {
+			/* Chebyshev: a difference far beyond the same-kernel noise needs no rank test */
+			double lo, hi;
+			int beyond;
+			fw_noise_bounds(m->noise, FW_CLASSIFY_LEVEL, &lo, &hi);
+			fw_json_num_or_null(row, "bound_pct",
+					    fw_chebyshev_bound(ua, na, ub, nb, hi, o->floor_alpha / looks, &beyond));
+			cJSON_AddBoolToObject(row, "beyond_bound", beyond);
+		}
 		need = fw_boots_needed(noise_pct, m->min_effect_pct, alpha_last, 0.8);
 		fw_json_num_or_null(row, "mde_pct", fw_mde_pct(sigma, ma, na, nb, alpha, 0.8));
 		fw_json_num_or_null(row, "boots_for_min_effect", need > 0 && need < 1000000 ? need : NAN);
@@ -247,6 +256,7 @@ void fw_row_finish(cJSON *row, double q, const struct fw_analysis_opts *o)
 	in.mde_pct = fw_json_get_num(row, "mde_pct");
 	in.alpha = isnan(alpha) ? o->alpha : alpha;
 	in.min_effect_pct = fw_json_get_num(row, "min_effect_pct");
+	in.beyond_bound = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "beyond_bound"));
 	v = fw_verdict_decide(&in);
 	cJSON_AddStringToObject(row, "verdict", fw_verdict_name(v));
 	/* Unsure: at least one more boot, even when the MDE says the boots are there (a big delta, not significant). */

@@ -78,6 +78,8 @@ static void decided_text(struct strbuf *sb, const cJSON *r)
 	if (strcmp(str_of(r, "mode"), "rank"))
 		strbuf_addf(sb, " (%s; floor %.2f%% from %.0f boots)", str_of(r, "mode"),
 			    fw_json_get_num(r, "floor_pct"), fw_json_get_num(r, "floor_boots"));
+	else if (cJSON_IsTrue(obj_of(r, "beyond_bound")) && cJSON_IsTrue(obj_of(r, "decided")))
+		strbuf_addf(sb, " (beyond the distribution-free bound %.1f%%)", fw_json_get_num(r, "bound_pct"));
 }
 
 static void text_row(struct strbuf *sb, const cJSON *r, int show_host)

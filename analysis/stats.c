@@ -331,9 +331,38 @@ enum fw_verdict fw_verdict_decide(const struct fw_verdict_in *in)
 	big = fabs(in->delta_pct) >= in->min_effect_pct;
 	if (sig)
 		return big ? direction_of(in->delta_pct, in->higher_is_better) : FW_NO_CHANGE;
+	if (in->beyond_bound && big)
+		return direction_of(in->delta_pct, in->higher_is_better);
 	/* Not significant: only "no change" if this setup could have seen min effect. */
 	if (isnan(in->q) || in->min_p > in->alpha || isnan(in->mde_pct) ||
 	    in->mde_pct > in->min_effect_pct || big)
 		return FW_UNSURE;
 	return FW_NO_CHANGE;
+}
+
+double fw_chebyshev_bound(const double *a, size_t na, const double *b, size_t nb, double cv_hi_pct,
+			  double alpha, int *beyond)
+{
+	double ma = 0, mb = 0, amin = INFINITY, amax = -INFINITY, bmin = INFINITY, bmax = -INFINITY, se, bound, d;
+
+	*beyond = 0;
+	if (!na || !nb || isnan(cv_hi_pct) || !(alpha > 0))
+		return NAN;
+	for (size_t i = 0; i < na; i++) {
+		ma += a[i] / (double)na;
+		amin = fmin(amin, a[i]);
+		amax = fmax(amax, a[i]);
+	}
+	for (size_t i = 0; i < nb; i++) {
+		mb += b[i] / (double)nb;
+		bmin = fmin(bmin, b[i]);
+		bmax = fmax(bmax, b[i]);
+	}
+	if (!(fabs(ma) > 0))
+		return NAN;
+	se = cv_hi_pct * sqrt(1.0 / (double)na + (mb / ma) * (mb / ma) / (double)nb);
+	bound = se / sqrt(alpha);
+	d = 100 * (mb - ma) / fabs(ma);
+	*beyond = (amax < bmin || bmax < amin) && fabs(d) > bound;
+	return bound;
 }

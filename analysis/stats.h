@@ -109,8 +109,26 @@ struct fw_verdict_in {
 	double mde_pct;
 	double alpha;            /* default 0.05 */
 	double min_effect_pct;   /* default 2 */
+	/* 1: the two sides do not overlap and their means differ by more than the
+	 * distribution-free (Chebyshev) bound from the same-kernel noise
+	 * (fw_chebyshev_beyond): a change of at least the minimum effect is a
+	 * change whatever the rank test's p. 0 (the default): rank test only. */
+	int beyond_bound;
 };
 enum fw_verdict fw_verdict_decide(const struct fw_verdict_in *in);
+
+/*
+ * The distribution-free rule for rank rows (per-boot medians a, b; the
+ * environment's same-kernel CV upper bound cv_hi_pct): by Chebyshev's
+ * inequality the difference of the two means strays beyond k standard
+ * errors with probability at most 1/k^2 whatever the noise's shape, so with
+ * k = 1/sqrt(alpha) a difference beyond k * se (se = cv_hi * sqrt(1/na +
+ * (mean_b/mean_a)^2/nb), relative to mean_a) is a false alarm with
+ * probability at most alpha. Needs the two sides not to overlap. Returns the
+ * bound in % (NaN when it cannot be computed) and sets *beyond.
+ */
+double fw_chebyshev_bound(const double *a, size_t na, const double *b, size_t nb, double cv_hi_pct,
+			  double alpha, int *beyond);
 
 /* Chi-square distribution: CDF and quantile (regularized incomplete gamma, bisection). */
 double fw_chi2_cdf(double x, double df);

@@ -73,18 +73,19 @@ int fw_adaptive_jobs(const cJSON *undecided, const struct fw_patchset *s, const 
 	/* round r: the r-th extra boot of every commit that needs more than r */
 	for (int r = 0; more; r++) {
 		more = 0;
-		cJSON_ArrayForEach(e, commits) {
-			const char *h = str(e, "host");
-			int c = commit_index(s, str(e, "sha")), g = group_index(groups, ngroups, str(e, "accel"));
-			struct boot_job j = { .commit = c, .boot = -1, .group = g, .look = look };
+		for (int want = 0; want < s->nr; want++) /* in series order: base, p1, p2, ... */
+			cJSON_ArrayForEach(e, commits) {
+				const char *h = str(e, "host");
+				int c = commit_index(s, str(e, "sha")), g = group_index(groups, ngroups, str(e, "accel"));
+				struct boot_job j = { .commit = c, .boot = -1, .group = g, .look = look };
 
-			if (c < 0 || g < 0 || !h || strcmp(h, host) || !workloads_at(e, &groups[g], r, j.workloads,
-										  sizeof(j.workloads)))
-				continue;
-			FW_ALLOC_GROW(*jobs, n + 1, alloc);
-			(*jobs)[n++] = j;
-			more = 1;
-		}
+				if (c != want || g < 0 || !h || strcmp(h, host) ||
+				    !workloads_at(e, &groups[g], r, j.workloads, sizeof(j.workloads)))
+					continue;
+				FW_ALLOC_GROW(*jobs, n + 1, alloc);
+				(*jobs)[n++] = j;
+				more = 1;
+			}
 	}
 	return (int)n;
 }

@@ -119,6 +119,35 @@ static void test_verdicts(void)
 	is_str(fw_verdict_name(fw_verdict_decide(&in)), "unsure", "too few boots to ever be significant");
 }
 
+/* The distribution-free (Chebyshev) rule for rank rows. */
+static void test_chebyshev(void)
+{
+	double base[3] = { 0.0898, 0.0899, 0.0898 }, after[3] = { 0.0093, 0.0085, 0.0093 };
+	double near[3] = { 0.0890, 0.0889, 0.0891 }, wide[3] = { 0.0800, 0.0950, 0.0880 };
+	struct fw_verdict_in in = { .higher_is_better = 0, .delta_pct = -90, .q = 0.1, .min_p = 0.1,
+		.mde_pct = 50, .alpha = 0.0055, .min_effect_pct = 2 };
+	int beyond;
+	double b;
+
+	/* cv 1.67% at alpha 0.00025 (k = 63.2): se = 1.67 * sqrt(1/3 + 0.1^2/3) = 0.97%, bound 61% */
+	b = fw_chebyshev_bound(base, 3, after, 3, 1.67, 0.00025, &beyond);
+	ok(fabs(b - 1.67 * sqrt(1.0 / 3 + pow(0.00903 / 0.08983, 2) / 3) / sqrt(0.00025)) < 0.5 && beyond,
+	   "-90% at 3 boots a side, cv 1.67%: beyond the bound (about 61%)");
+	is_str(fw_verdict_name(fw_verdict_decide(&in)), "unsure", "the rank test alone: unsure (3 boots: p >= 0.1)");
+	in.beyond_bound = beyond;
+	is_str(fw_verdict_name(fw_verdict_decide(&in)), "improvement", "with the bound: an improvement");
+	fw_chebyshev_bound(base, 3, near, 3, 1.67, 0.00025, &beyond);
+	ok(!beyond, "-0.9%, separated but far inside the bound: not beyond");
+	fw_chebyshev_bound(base, 3, after, 3, 20, 0.00025, &beyond);
+	ok(!beyond, "-90% with a 20% same-kernel cv (bound about 730%): not beyond");
+	fw_chebyshev_bound(base, 3, wide, 3, 0.1, 0.00025, &beyond);
+	ok(!beyond, "overlapping sides: never beyond, however small the cv");
+	ok(isnan(fw_chebyshev_bound(base, 3, after, 3, NAN, 0.00025, &beyond)) && !beyond, "no same-kernel noise: no bound");
+	in.delta_pct = -1;
+	in.beyond_bound = 1;
+	is_str(fw_verdict_name(fw_verdict_decide(&in)), "unsure", "beyond but below the minimum effect: not a change");
+}
+
 static void test_spending(void)
 {
 	/* scipy: 2 - 2 Phi(z(0.975) / sqrt(k/4)), differences */
@@ -289,6 +318,7 @@ int main(void)
 	test_hl();
 	test_coverage();
 	test_verdicts();
+	test_chebyshev();
 	test_quantiles();
 	test_spending();
 	test_noise();
