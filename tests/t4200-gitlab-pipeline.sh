@@ -38,7 +38,7 @@ sed 's/FOLIOWATCH_SHARD: \["1", "2", "3", "4"\]/FOLIOWATCH_SHARD: ["1", "2"]/' c
 grep -q 'FOLIOWATCH_SHARD: \["1", "2"\]' "$P/.gitlab-ci.yml" || bail "matrix line not found in the template"
 git -C "$P" init -q && git -C "$P" add -A && git -C "$P" -c user.name=t -c user.email=t@x commit -qm pipeline
 
-pipeline() { # series head
+pipeline() { # series head budget
 	(cd "$P" && HOME=$TMP_T timeout 1500 "$GCL" --shell-executor-no-image \
 		--variable "FOLIOWATCH_DIR=$OLDPWD" --variable "FOLIOWATCH_URL=$URL" \
 		--variable "FOLIOWATCH_TOKEN_FILE=$TMP_T/token.txt" --variable "FOLIOWATCH_SERIES=$1" \
@@ -46,12 +46,13 @@ pipeline() { # series head
 		--variable "FOLIOWATCH_HEAD=$2" --variable "FOLIOWATCH_SHARDS=2" \
 		--variable "FOLIOWATCH_BOOTS=2" --variable "FOLIOWATCH_ROUNDS=2" \
 		--variable "FOLIOWATCH_ACCEL=icount" --variable "FOLIOWATCH_WORKLOADS=split" \
-		--variable "FOLIOWATCH_PROFILE=quick" --variable "FOLIOWATCH_CACHE=$CACHE")
+		--variable "FOLIOWATCH_PROFILE=quick" --variable "FOLIOWATCH_CACHE=$CACHE" \
+		--variable "FOLIOWATCH_BUDGET=$3")
 }
 
 slow=$(make_branch slow kernel/series/slow-split/*.patch) || bail "cannot apply the slow-split patch"
 start=$(date +%s)
-pipeline "slow-$$" "$slow" > "$TMP_T/slow.log" 2>&1; rc=$?
+pipeline "slow-$$" "$slow" none > "$TMP_T/slow.log" 2>&1; rc=$?
 diag "pipeline with the split regression: $(( $(date +%s) - start )) s, exit $rc"
 grep -E "gate|regression|PASS|FAIL|foliowatch-collect" "$TMP_T/slow.log" | tail -12 | sed 's/^/# /'
 ok "$([ "$rc" -ne 0 ]; echo $?)" "pipeline fails: the gate saw the split regression"
@@ -69,10 +70,18 @@ like "$(sqlite3 "$DB" "select metric || ' ' || status from regressions g join se
 
 noop=$(make_branch noop kernel/series/demo/0003-*.patch) || bail "cannot apply the no-op patch"
 start=$(date +%s)
-pipeline "noop-$$" "$noop" > "$TMP_T/noop.log" 2>&1; rc=$?
+# adaptive, each shard deciding from its own documents, at most 4 boots a shard
+pipeline "noop-$$" "$noop" 4boots > "$TMP_T/noop.log" 2>&1; rc=$?
 diag "pipeline with a no-op patch: $(( $(date +%s) - start )) s, exit $rc"
 grep -E "gate" "$TMP_T/noop.log" | tail -4 | sed 's/^/# /'
 is "$rc" 0 "pipeline passes when the series has no regression"
 like "$(cat "$TMP_T/noop.log")" "no new regressions in series noop-$$" "the gate says so"
+NOOP_RUNS="from runs r join environments e on e.id = r.env_id join commits c on c.id = r.commit_id join series s on s.id = c.series_id where s.name = 'noop-$$'"
+sqlite3 "$DB" "select e.host, r.look, r.max_looks, count(*) $NOOP_RUNS group by 1, 2, 3" | sed 's/^/# host|look|max_looks|boots: /'
+is "$(sqlite3 "$DB" "select count(*) $NOOP_RUNS and (r.look is null or r.max_looks != 4)")" 0 \
+	"every boot posted records its look of 4 (an adaptive design under --post)"
+is "$(sqlite3 "$DB" "select count(*) from (select e.host, count(*) n $NOOP_RUNS group by 1) where n > 4")" 0 \
+	"no shard spent more than its budget of 4 boots"
+like "$(grep -E 'look [0-9] of 4|done:' "$TMP_T/noop.log" | head -4)" "done:" "each shard asked its own documents and said what it did"
 stop_server
 done_testing
