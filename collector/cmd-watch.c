@@ -14,6 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "cache.h"
+#include "atomic-file.h"
 #include "cmdopt.h"
 #include "commands.h"
 #include "runcmd.h"
@@ -47,17 +48,16 @@ static int read_state(const char *path, char sha[41], int *pos)
 
 static int write_state(const char *path, const char *sha, int pos)
 {
-	struct strbuf tmp = STRBUF_INIT;
-	FILE *f;
-	int ret = -1;
+	struct strbuf text = STRBUF_INIT, err = STRBUF_INIT;
+	int ret;
 
-	strbuf_addf(&tmp, "%s.tmp", path);
-	if ((f = fopen(tmp.buf, "w"))) {
-		int ok = fprintf(f, "%s %d\n", sha, pos) > 0;
-		if (fclose(f) == 0 && ok && rename(tmp.buf, path) == 0)
-			ret = 0;
-	}
-	strbuf_release(&tmp);
+	/* a unique temp, fsync'd and renamed: a crash or a second watcher never leaves half a state */
+	strbuf_addf(&text, "%s %d\n", sha, pos);
+	ret = fw_write_file_atomic(path, text.buf, text.len, 0644, &err);
+	if (ret)
+		fprintf(stderr, "watch: %s\n", err.buf);
+	strbuf_release(&text);
+	strbuf_release(&err);
 	return ret;
 }
 
