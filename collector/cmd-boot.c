@@ -71,6 +71,128 @@ static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *
 	return remove(p);
 }
 
+/* -1: go on; else the exit code (help printed, or a usage error named). */
+static int parse_boot_args(int argc, char **argv, struct boot_opts *o)
+{
+	static const char *const accels[] = { "auto", "kvm", "tcg", "icount", NULL };
+	struct fw_getopt g = FW_GETOPT_INIT(&boot_usage);
+	int opt, bad = 0;
+
+	o->workloads = "split,mthp,lazyfree,filemap";
+	o->profile = "quick";
+	o->accel = "auto";
+	o->rounds = 2;
+	o->vcpus = 0; /* decided with the accelerator: fw_default_vcpus() */
+	o->memory_mib = 2048;
+	o->timeout = 900;
+	o->virtfs = 1;
+	while (!bad && (opt = fw_getopt(&g, argc, argv)) != -1) {
+		switch (opt) {
+		case 'k': o->kernel = optarg; break;
+		case 's': o->series = optarg; break;
+		case 'c': o->commit = optarg; break;
+		case 'w': o->workloads = optarg; break;
+		case 'p': o->profile = optarg; break;
+		case 'a':
+			o->accel = optarg;
+			bad = fw_opt_choice(&boot_usage, "accel", optarg, accels);
+			break;
+		case 'H': o->host = optarg; break;
+		case 'o': o->out = optarg; break;
+		case 'd': o->db = optarg; break;
+		case 'i': o->init = optarg; break;
+		case 'A': o->append = optarg; break;
+		case 'W': o->workdir = optarg; break;
+		case 't': o->tree = optarg; break;
+		case 'O': o->origin = optarg; break;
+		case 'r': bad = fw_opt_int(&boot_usage, "rounds", optarg, 1, 1000, &o->rounds); break;
+		case 'v': bad = fw_opt_int(&boot_usage, "vcpus", optarg, 1, 256, &o->vcpus); break;
+		case 'M': bad = fw_opt_int(&boot_usage, "memory", optarg, 64, 1 << 20, &o->memory_mib); break;
+		case 'b': bad = fw_opt_int(&boot_usage, "boot-index", optarg, 0, 99999, &o->boot_index); break;
+		case 'T': bad = fw_opt_double(&boot_usage, "timeout", optarg, 0, 86400, 1, &o->timeout); break;
+		case 'V': o->virtfs = 0; break;
+		case 'K': o->keep = 1; break;
+		default: return g.exit;
+		}
+	}
+	if (bad)
+		return 2;
+	/* one message per condition: the first that fails */
+	if (optind != argc)
+		return fw_usage_error(&boot_usage, "unexpected argument '%s'", argv[optind]);
+	if (!o->kernel)
+		return fw_usage_error(&boot_usage, "--kernel bzImage is required");
+	if (!fw_plain_list(o->workloads))
+		return fw_usage_error(&boot_usage, "--workloads must be names (a-z, 0-9, '_', '-') separated by ',', "
+				      "not '%s'", o->workloads);
+	if (!fw_plain_list(o->profile))
+		return fw_usage_error(&boot_usage, "--profile must be a name (a-z, 0-9, '_', '-'), not '%s'", o->profile);
+	if (!o->series != !o->commit)
+		return fw_usage_error(&boot_usage, "%s needs %s (or give neither)", o->series ? "--series" : "--commit",
+				      o->series ? "--commit" : "--series");
+	return -1;
+}
+
+/* --workdir, or a temp folder (*made set: removed at the end unless --keep). 0 or -1 (said). */
+static int make_workdir(const struct boot_opts *o, char *work, size_t n, int *made)
+{
+	if (o->workdir) {
+		snprintf(work, n, "%s", o->workdir);
+		if (mkdir(work, 0755) < 0 && errno != EEXIST) {
+			fprintf(stderr, "foliowatch-collect boot: cannot create %s: %s\n", work, strerror(errno));
+			return -1;
+		}
+		return 0;
+	}
+	snprintf(work, n, "%s/fw-boot.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
+	if (!mkdtemp(work)) {
+		fprintf(stderr, "foliowatch-collect boot: cannot create a temp dir: %s\n", strerror(errno));
+		work[0] = 0;
+		return -1;
+	}
+	*made = 1;
+	return 0;
+}
+
+/* The document to --out, --db, or stdout. 0 or -1 (said). */
+static int emit_doc(const struct boot_opts *o, const cJSON *doc)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct fw_ingest_info info;
+	sqlite3 *db = NULL;
+	int ret = -1;
+
+	if (o->out && fw_rundoc_write(doc, o->out, &err)) {
+		fprintf(stderr, "foliowatch-collect boot: %s\n", err.buf);
+		goto cleanup;
+	}
+	if (o->db) {
+		if (!(db = fw_db_open(o->db, &err))) {
+			fprintf(stderr, "foliowatch-collect boot: %s\n", err.buf);
+			goto cleanup;
+		}
+		if (fw_ingest_doc(db, doc, &info) != FW_INGEST_STORED && info.status != FW_INGEST_DUPLICATE) {
+			fprintf(stderr, "foliowatch-collect boot: ingest %s: %s %s\n",
+				fw_ingest_status_name(info.status), info.err.field, info.err.detail);
+			goto cleanup;
+		}
+		fprintf(stderr, "foliowatch-collect boot: run %s %s (%d results, %d samples)\n", info.run_id,
+			fw_ingest_status_name(info.status), info.results, info.samples);
+	}
+	if (!o->out && !o->db) {
+		char *text = cJSON_Print(doc);
+		if (text)
+			printf("%s\n", text);
+		free(text);
+	}
+	ret = 0;
+cleanup:
+	if (db)
+		fw_db_close(db);
+	strbuf_release(&err);
+	return ret;
+}
+
 int cmd_boot(int argc, char **argv)
 {
 	struct boot_opts o = { 0 };
@@ -82,72 +204,11 @@ int cmd_boot(int argc, char **argv)
 	char work[4096] = "";
 	enum fw_accel accel = FW_ACCEL_TCG;
 	cJSON *doc = NULL;
-	sqlite3 *db = NULL;
-	int ret = 1, made_work = 0, booted = 0;
+	int ret, made_work = 0, booted = 0;
 
-	o.workloads = "split,mthp,lazyfree,filemap";
-	o.profile = "quick";
-	o.accel = "auto";
-	o.rounds = 2;
-	o.vcpus = 0; /* decided with the accelerator: fw_default_vcpus() */
-	o.memory_mib = 2048;
-	o.timeout = 900;
-	o.virtfs = 1;
-	struct fw_getopt g = FW_GETOPT_INIT(&boot_usage);
-	static const char *const accels[] = { "auto", "kvm", "tcg", "icount", NULL };
-	int opt, bad = 0;
-
-	while (!bad && (opt = fw_getopt(&g, argc, argv)) != -1) {
-		switch (opt) {
-		case 'k': o.kernel = optarg; break;
-		case 's': o.series = optarg; break;
-		case 'c': o.commit = optarg; break;
-		case 'w': o.workloads = optarg; break;
-		case 'p': o.profile = optarg; break;
-		case 'a':
-			o.accel = optarg;
-			bad = fw_opt_choice(&boot_usage, "accel", optarg, accels);
-			break;
-		case 'H': o.host = optarg; break;
-		case 'o': o.out = optarg; break;
-		case 'd': o.db = optarg; break;
-		case 'i': o.init = optarg; break;
-		case 'A': o.append = optarg; break;
-		case 'W': o.workdir = optarg; break;
-		case 't': o.tree = optarg; break;
-		case 'O': o.origin = optarg; break;
-		case 'r': bad = fw_opt_int(&boot_usage, "rounds", optarg, 1, 1000, &o.rounds); break;
-		case 'v': bad = fw_opt_int(&boot_usage, "vcpus", optarg, 1, 256, &o.vcpus); break;
-		case 'M': bad = fw_opt_int(&boot_usage, "memory", optarg, 64, 1 << 20, &o.memory_mib); break;
-		case 'b': bad = fw_opt_int(&boot_usage, "boot-index", optarg, 0, 99999, &o.boot_index); break;
-		case 'T': bad = fw_opt_double(&boot_usage, "timeout", optarg, 0, 86400, 1, &o.timeout); break;
-		case 'V': o.virtfs = 0; break;
-		case 'K': o.keep = 1; break;
-		default:
-			ret = g.exit;
-			goto cleanup;
-		}
-	}
-	if (bad) {
-		ret = 2;
+	if ((ret = parse_boot_args(argc, argv, &o)) != -1)
 		goto cleanup;
-	}
-	if (optind != argc)
-		bad = fw_usage_error(&boot_usage, "unexpected argument '%s'", argv[optind]);
-	else if (!o.kernel)
-		bad = fw_usage_error(&boot_usage, "--kernel bzImage is required");
-	else if (!fw_plain_list(o.workloads))
-		bad = fw_usage_error(&boot_usage, "--workloads must be names (a-z, 0-9, '_', '-') separated by ',', "
-				     "not '%s'", o.workloads);
-	else if (!fw_plain_list(o.profile))
-		bad = fw_usage_error(&boot_usage, "--profile must be a name (a-z, 0-9, '_', '-'), not '%s'", o.profile);
-	else if (!o.series != !o.commit)
-		bad = fw_usage_error(&boot_usage, "%s needs %s (or give neither)", o.series ? "--series" : "--commit",
-				     o.series ? "--commit" : "--series");
-	if (bad) {
-		ret = 2;
-		goto cleanup;
-	}
+	ret = 1;
 	if (!strcmp(o.accel, "auto"))
 		accel = fw_probe_auto(o.kernel);
 	else
@@ -157,21 +218,8 @@ int cmd_boot(int argc, char **argv)
 	if (fw_kernel_facts(o.kernel, &k))
 		goto cleanup;
 	fw_hostfacts_collect(&host, o.host, NULL);
-
-	if (o.workdir) {
-		snprintf(work, sizeof(work), "%s", o.workdir);
-		if (mkdir(work, 0755) < 0 && errno != EEXIST) {
-			fprintf(stderr, "foliowatch-collect boot: cannot create %s: %s\n", work, strerror(errno));
-			goto cleanup;
-		}
-	} else {
-		snprintf(work, sizeof(work), "%s/fw-boot.XXXXXX", getenv("TMPDIR") ? getenv("TMPDIR") : "/tmp");
-		if (!mkdtemp(work)) {
-			fprintf(stderr, "foliowatch-collect boot: cannot create a temp dir: %s\n", strerror(errno));
-			goto cleanup;
-		}
-		made_work = 1;
-	}
+	if (make_workdir(&o, work, sizeof(work), &made_work))
+		goto cleanup;
 	if (o.series) {
 		strbuf_addstr(&series, o.series);
 	} else {
@@ -216,38 +264,14 @@ int cmd_boot(int argc, char **argv)
 	booted = 1;
 	fprintf(stderr, "foliowatch-collect boot: status %s (%s), %.1f s\n",
 		fw_boot_status_name(m.status), m.reason, m.seconds);
-	if (o.out && fw_rundoc_write(doc, o.out, &err)) {
-		fprintf(stderr, "foliowatch-collect boot: %s\n", err.buf);
+	if (emit_doc(&o, doc))
 		goto cleanup;
-	}
-	if (o.db) {
-		struct fw_ingest_info info;
-		if (!(db = fw_db_open(o.db, &err))) {
-			fprintf(stderr, "foliowatch-collect boot: %s\n", err.buf);
-			goto cleanup;
-		}
-		if (fw_ingest_doc(db, doc, &info) != FW_INGEST_STORED && info.status != FW_INGEST_DUPLICATE) {
-			fprintf(stderr, "foliowatch-collect boot: ingest %s: %s %s\n",
-				fw_ingest_status_name(info.status), info.err.field, info.err.detail);
-			goto cleanup;
-		}
-		fprintf(stderr, "foliowatch-collect boot: run %s %s (%d results, %d samples)\n", info.run_id,
-			fw_ingest_status_name(info.status), info.results, info.samples);
-	}
-	if (!o.out && !o.db) {
-		char *text = cJSON_Print(doc);
-		if (text)
-			printf("%s\n", text);
-		free(text);
-	}
 	ret = m.status == FW_BOOT_OK ? 0 : 3;
 cleanup:
 	if (made_work && !o.keep)
 		nftw(work, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 	else if (*work && booted)
 		fprintf(stderr, "foliowatch-collect boot: console, channel and initramfs kept in %s\n", work);
-	if (db)
-		fw_db_close(db);
 	cJSON_Delete(doc);
 	fw_kfacts_release(&k);
 	strbuf_release(&err);
