@@ -64,6 +64,96 @@ static int write_state(const char *path, const char *sha, int pos)
 /* watch's val for run's option i (fw_run_options[i]): passed on to run */
 #define RUN_OPT 1000
 
+/* The option table: watch's own options, then run's (as run documents them) but those watch decides. */
+static void watch_table(struct fw_option *opts, const struct fw_option *own, size_t nown, size_t cap)
+{
+	static const char *const decided[] = { "series", "tree", "range", "mbox", "base", "first-position", NULL };
+	size_t n = 0;
+
+	opts[n++] = (struct fw_option){ .help = "Watch options:" };
+	for (size_t i = 0; i < nown; i++)
+		opts[n++] = own[i];
+	opts[n++] = (struct fw_option){ .help = "Run options (passed on to each run; 'foliowatch-collect run --help'):" };
+	for (int i = 0; fw_run_options[i].name || fw_run_options[i].help; i++) {
+		int skip = !fw_run_options[i].name;
+		for (int k = 0; !skip && decided[k]; k++)
+			skip = !strcmp(decided[k], fw_run_options[i].name);
+		if (skip)
+			continue;
+		if (n + 2 >= cap)
+			abort();
+		opts[n] = fw_run_options[i];
+		opts[n++].val = RUN_OPT + i;
+	}
+}
+
+/*
+ * One look at the branch: what is new since the state file goes to run as a
+ * range. run_argv holds "run" and the passed-on options (nrun of them), with
+ * room for 9 more. 0: measured or nothing new; 1: run failed (the next pass
+ * retries); -1: the branch or its history cannot be read.
+ */
+static int watch_pass(char *tree, const char *branch, char *series, const char *ref, const char *state,
+		      char **run_argv, int nrun)
+{
+	/* run parses a char ** argv: writable copies of the option names */
+	static char o_series[] = "--series", o_tree[] = "--tree", o_range[] = "--range", o_first[] = "--first-position";
+	const char *head_argv[] = { "git", "rev-parse", "--verify", "-q", "--end-of-options", ref, NULL };
+	struct strbuf out = STRBUF_INIT, range = STRBUF_INIT, pos = STRBUF_INIT;
+	char last[41], head[41];
+	int last_pos = 0, first, n, k = nrun, ret = -1;
+
+	if (git_out(tree, head_argv, &out) || out.len != 40) {
+		fprintf(stderr, "watch: no branch %s in %s\n", branch, tree);
+		goto cleanup;
+	}
+	memcpy(head, out.buf, 41);
+	if (read_state(state, last, &last_pos) == 0) {
+		if (!strcmp(last, head)) {
+			ret = 0;
+			goto cleanup;
+		}
+		strbuf_addf(&range, "%s..%s", last, head);
+		first = last_pos;
+	} else {
+		/* first sight of the branch: its head and the commit before it */
+		strbuf_addf(&range, "%s~1..%s", head, head);
+		first = 0;
+	}
+	const char *count_argv[] = { "git", "rev-list", "--count", "--first-parent", "--end-of-options", range.buf,
+				     NULL };
+	if (git_out(tree, count_argv, &out) || (n = atoi(out.buf)) < 1) {
+		fprintf(stderr, "watch: cannot count %s (history rewritten?)\n", range.buf);
+		goto cleanup;
+	}
+	strbuf_addf(&pos, "%d", first);
+	run_argv[k++] = o_series;
+	run_argv[k++] = series;
+	run_argv[k++] = o_tree;
+	run_argv[k++] = tree;
+	run_argv[k++] = o_range;
+	run_argv[k++] = range.buf;
+	run_argv[k++] = o_first;
+	run_argv[k++] = pos.buf;
+	run_argv[k] = NULL;
+	printf("watch: %s: %d new commit(s) on %s\n", series, n, branch);
+	fflush(stdout);
+	if (cmd_run(k, run_argv) != 0) {
+		/* what was measured is stored; the next pass retries the rest */
+		fprintf(stderr, "watch: run reported failures; will retry\n");
+		ret = 1;
+	} else {
+		write_state(state, head, first + n);
+		ret = 0;
+	}
+cleanup:
+	run_argv[nrun] = NULL;
+	strbuf_release(&out);
+	strbuf_release(&range);
+	strbuf_release(&pos);
+	return ret;
+}
+
 int cmd_watch(int argc, char **argv)
 {
 	static const struct fw_option own[] = {
@@ -73,15 +163,11 @@ int cmd_watch(int argc, char **argv)
 		{ "interval", 0, required_argument, 'i', "SECONDS", "300", "poll this often (at least 1)" },
 		{ "once", 0, no_argument, 'o', NULL, "off", "one pass, then exit (for cron or CI)" },
 	};
-	/* run's options that watch decides itself */
-	static const char *const decided[] = { "series", "tree", "range", "mbox", "base", "first-position", NULL };
 	char *tree = NULL, *series = NULL;
 	const char *branch = NULL;
-	/* run parses a char ** argv: writable copies of the option names */
-	static char o_run[] = "run", o_series[] = "--series", o_tree[] = "--tree", o_range[] = "--range",
-		    o_first[] = "--first-position";
+	static char o_run[] = "run";
 	double interval = 300;
-	int once = 0, ret = 1, nrun = 0, nopts = 0, nowned = 0, opt;
+	int once = 0, ret = 1, nrun = 0, nowned = 0, opt;
 	char **run_argv = calloc((size_t)argc + 16, sizeof(*run_argv)), **owned = calloc((size_t)argc + 1, sizeof(*owned));
 	struct fw_option *opts = calloc(sizeof(own) / sizeof(own[0]) + 64, sizeof(*opts));
 	struct fw_usage usage = { "foliowatch-collect", "watch",
@@ -98,28 +184,12 @@ int cmd_watch(int argc, char **argv)
 		"--tree ~/linux --branch mm-unstable --series mm-unstable --once --workloads split \\\n"
 		"      --accel icount --post https://fw.example.org --token-file runner.token" };
 	struct fw_getopt g = FW_GETOPT_INIT(&usage);
-	struct strbuf state = STRBUF_INIT, out = STRBUF_INIT, range = STRBUF_INIT, pos = STRBUF_INIT,
-		      ref = STRBUF_INIT, hex = STRBUF_INIT;
+	struct strbuf state = STRBUF_INIT, ref = STRBUF_INIT;
 	char hash[65];
 
 	if (!run_argv || !owned || !opts)
 		abort();
-	/* the table: watch's own options, then run's (as run documents them) */
-	opts[nopts++] = (struct fw_option){ .help = "Watch options:" };
-	for (size_t i = 0; i < sizeof(own) / sizeof(own[0]); i++)
-		opts[nopts++] = own[i];
-	opts[nopts++] = (struct fw_option){ .help = "Run options (passed on to each run; 'foliowatch-collect run --help'):" };
-	for (int i = 0; fw_run_options[i].name || fw_run_options[i].help; i++) {
-		int skip = !fw_run_options[i].name;
-		for (int k = 0; !skip && decided[k]; k++)
-			skip = !strcmp(decided[k], fw_run_options[i].name);
-		if (skip)
-			continue;
-		if (nopts + 2 >= (int)(sizeof(own) / sizeof(own[0])) + 64)
-			abort();
-		opts[nopts] = fw_run_options[i];
-		opts[nopts++].val = RUN_OPT + i;
-	}
+	watch_table(opts, own, sizeof(own) / sizeof(own[0]), sizeof(own) / sizeof(own[0]) + 64);
 	run_argv[nrun++] = o_run;
 	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
 		switch (opt) {
@@ -165,60 +235,12 @@ int cmd_watch(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	ret = 0;
 	while (!stop) {
-		const char *head_argv[] = { "git", "rev-parse", "--verify", "-q", "--end-of-options", ref.buf, NULL };
-		char last[41], head[41];
-		int last_pos = 0, first;
-
-		if (git_out(tree, head_argv, &out) || out.len != 40) {
-			fprintf(stderr, "watch: no branch %s in %s\n", branch, tree);
+		int r = watch_pass(tree, branch, series, ref.buf, state.buf, run_argv, nrun);
+		if (r < 0) {
 			ret = 1;
 			break;
 		}
-		memcpy(head, out.buf, 41);
-		strbuf_reset(&range);
-		if (read_state(state.buf, last, &last_pos) == 0) {
-			if (!strcmp(last, head))
-				goto idle;
-			strbuf_addf(&range, "%s..%s", last, head);
-			first = last_pos;
-		} else {
-			/* first sight of the branch: its head and the commit before it */
-			strbuf_addf(&range, "%s~1..%s", head, head);
-			first = 0;
-		}
-		{
-			const char *count_argv[] = { "git", "rev-list", "--count", "--first-parent", "--end-of-options",
-						     range.buf, NULL };
-			int n;
-			if (git_out(tree, count_argv, &out) || (n = atoi(out.buf)) < 1) {
-				fprintf(stderr, "watch: cannot count %s (history rewritten?)\n", range.buf);
-				ret = 1;
-				break;
-			}
-			strbuf_reset(&pos);
-			strbuf_addf(&pos, "%d", first);
-			int k = nrun;
-			run_argv[k++] = o_series;
-			run_argv[k++] = series;
-			run_argv[k++] = o_tree;
-			run_argv[k++] = tree;
-			run_argv[k++] = o_range;
-			run_argv[k++] = range.buf;
-			run_argv[k++] = o_first;
-			run_argv[k++] = pos.buf;
-			run_argv[k] = NULL;
-			printf("watch: %s: %d new commit(s) on %s\n", series, n, branch);
-			fflush(stdout);
-			if (cmd_run(k, run_argv) != 0) {
-				/* what was measured is stored; the next pass retries the rest */
-				fprintf(stderr, "watch: run reported failures; will retry\n");
-				ret = 1;
-			} else {
-				write_state(state.buf, head, first + n);
-				ret = 0;
-			}
-		}
-idle:
+		ret = r;
 		if (once)
 			break;
 		for (double t = 0; t < interval && !stop; t += 1)
@@ -234,10 +256,6 @@ cleanup:
 	free(opts);
 	free(run_argv);
 	strbuf_release(&state);
-	strbuf_release(&out);
-	strbuf_release(&range);
-	strbuf_release(&pos);
 	strbuf_release(&ref);
-	strbuf_release(&hex);
 	return ret;
 }
