@@ -20,7 +20,9 @@ enum MHD_Result ui_config(struct fw_req *r);
 enum MHD_Result ui_plot(struct fw_req *r);            /* ui-plot.c */
 enum MHD_Result ui_plot_png(struct fw_req *r);
 enum MHD_Result api_regressions_list(struct fw_req *r); /* api-regressions.c */
+enum MHD_Result api_regression_get(struct fw_req *r);
 enum MHD_Result api_regression_post(struct fw_req *r);
+enum MHD_Result api_openapi(struct fw_req *r);        /* api-openapi.c */
 enum MHD_Result ui_static(struct fw_req *r);          /* ui-static.c */
 
 /* What a route answers (server/routes.c's table): its errors are HTML pages or JSON. */
@@ -32,6 +34,15 @@ enum fw_route_kind { FW_ROUTE_HTML, FW_ROUTE_JSON, FW_ROUTE_PLOT /* plots, stati
  * "GET, HEAD"...), 414. r->path and r->nargs must be set.
  */
 int fw_route_find(struct fw_req *r, const char *method, fw_handler *fn, struct strbuf *allow);
+/*
+ * Route i of the table (method, pattern as above, kind): 0, or -1 past the
+ * end. tests/unit/test-openapi-routes.c checks the table against the
+ * OpenAPI document with it.
+ */
+int fw_route_info(size_t i, const char **method, const char **pattern, enum fw_route_kind *kind);
+/* server/openapi.json, compiled in (build/gen/openapi.c). */
+extern const char fw_openapi_json[];
+extern const size_t fw_openapi_json_len;
 
 
 #include "series-db.h"
