@@ -53,6 +53,13 @@ extern const size_t fw_openapi_json_len;
 int req_series(struct fw_req *r, const char *name, const char *field, struct fw_series *s,
 	       enum MHD_Result *ret);
 /*
+ * Metric "workload/variant/metric" of s in environment env (a fingerprint or
+ * its start; NULL or "": the first), or -1 after replying 404 naming "env"
+ * when only the environment is wrong, else "metric" (server/req-series.c).
+ */
+int req_metric(struct fw_req *r, const struct fw_series *s, const char *wvm, const char *env,
+	       enum MHD_Result *ret);
+/*
  * Derived statistics at the precision they carry: percentages to 0.001, p and
  * q values to 3 significant digits. Seventeen digits of noise made the series
  * answer 4x larger gzipped and meant nothing.
