@@ -44,6 +44,7 @@ static const struct fw_route routes[] = {
 	{ "GET",  "/api/v1/regressions/*",             api_regression_get, JSON, DB },
 	{ "POST", "/api/v1/regressions/*",             api_regression_post, JSON, NODB },
 	{ "GET",  "/api/v1/openapi.json",              api_openapi, JSON, NODB },
+	{ "GET",  "/api",                              ui_api, HTML, NODB },
 	{ "GET",  "/series/*",                         ui_series, HTML, DB },
 	{ "GET",  "/series/*/metric/*/*/*",            ui_metric, HTML, DB },
 	{ "GET",  "/series/*/commit/*",                ui_commit, HTML, DB },

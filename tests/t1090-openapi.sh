@@ -3,7 +3,8 @@
 # lint, pinned in tests/node, every warning counted) passes it and fails a
 # broken copy; the server answers it at /api/v1/openapi.json as built; and
 # the answers of a populated server, for every operation and its main error
-# cases, validate against it (tests/node/openapi-answers.js, ajv 2020-12).
+# cases, validate against it (tests/node/openapi-answers.js, ajv 2020-12);
+# /api shows every operation and schema of it as a page without scripts.
 # Route table <-> document: tests/unit/test-openapi-routes.c.
 . tests/lib/tap.sh
 . tests/lib/server.sh
@@ -37,6 +38,23 @@ start_server "$DB" || bail "server did not start"
 is "$(code /api/v1/openapi.json)" 200 'GET /api/v1/openapi.json'
 cmp -s "$TMP_T/body" server/openapi.json
 ok $? '... is server/openapi.json as built'
+# The /api page: the document for people, no JavaScript needed.
+is "$(code /api)" 200 'GET /api'
+like "$(grep -i '^content-type' "$TMP_T/headers")" 'text/html' '... a page'
+is "$("$PY" - "$TMP_T/body" server/openapi.json <<'PYEOF'
+import json, re, sys
+page, doc = open(sys.argv[1]).read(), json.load(open(sys.argv[2]))
+ids = set(re.findall(r'id="([^"]+)"', page))
+missing = ["op-" + op["operationId"] for item in doc["paths"].values() for op in item.values()
+           if isinstance(op, dict) and "op-" + op["operationId"] not in ids]
+missing += ["schema-" + n for n in doc["components"]["schemas"] if "schema-" + n not in ids]
+print(" ".join(missing) or "all there")
+PYEOF
+)" 'all there' '... a section for every operation and every schema of the document'
+grep -qi '<script' "$TMP_T/body"
+is $? 1 '... and no script'
+like "$(cat "$TMP_T/body")" '<code>GET /api/v1/regressions/\{id\}</code>' '... e.g. GET /api/v1/regressions/{id}'
+
 code /api/v1/regressions >/dev/null
 ID=$(jget "$TMP_T/body" 'd["regressions"][0]["id"]')
 ENV=$(jget "$TMP_T/body" 'd["regressions"][0]["env_fingerprint"]')
