@@ -27,10 +27,7 @@ sed 's|#/components/schemas/Trend"|#/components/schemas/NoSuchSchema"|' server/o
 ok $? '... and it fails a copy with a dangling $ref'
 
 DB="$TMP_T/fw.db"
-mkdir -p "$TMP_T/docs"
-"$PY" tests/lib/gen-series.py "$TMP_T/docs" s1 tcg 5 base:0:-:1:1 c1:1:base:1:1 c2:2:c1:1.1:1.1:2 >/dev/null
-for f in "$TMP_T"/docs/*.json; do "$SERVER" seal "$f" >"$f.sealed" || bail "seal $f"; done
-"$SERVER" import --db "$DB" -q "$TMP_T"/docs/*.sealed
+import_series "$DB" "$TMP_T/docs" s1 tcg 5 base:0:-:1:1 c1:1:base:1:1 c2:2:c1:1.1:1.1:2
 ok $? 'series s1 imported (a regression at c2)'
 TOK=$("$SERVER" token add ci --db "$DB")
 start_server "$DB" || bail "server did not start"
@@ -107,13 +104,7 @@ json.dump(cases, open(out, "w"))
 PYEOF
 node tests/node/openapi-answers.js "$URL" server/openapi.json "$TMP_T/cases.json" >"$TMP_T/node.tap" 2>"$TMP_T/node.err"
 rc=$?
-while IFS= read -r line; do
-	case "$line" in
-	"ok "*) ok 0 "${line#* - }" ;;
-	"not ok "*) ok 1 "${line#* - }" ;;
-	"#"*) echo "$line" ;;
-	esac
-done <"$TMP_T/node.tap"
+relay_tap "$TMP_T/node.tap"
 [ -s "$TMP_T/node.err" ] && sed 's/^/# /' "$TMP_T/node.err" | head -20
 is "$rc" 0 'openapi-answers.js exit status'
 

@@ -11,18 +11,11 @@
 'use strict';
 const fs = require('fs');
 const Ajv2020 = require('ajv/dist/2020');
+const { ok, done } = require('./tap');
 
 const [base, docPath, casesPath] = process.argv.slice(2);
 const doc = JSON.parse(fs.readFileSync(docPath, 'utf8'));
 const cases = JSON.parse(fs.readFileSync(casesPath, 'utf8'));
-let n = 0, failed = 0;
-function ok(cond, desc, extra) {
-  n++;
-  if (!cond) failed++;
-  console.log(`${cond ? '' : 'not '}ok ${n} - ${desc}`);
-  if (!cond && extra) console.log('# ' + String(extra).split('\n').join('\n# '));
-  return cond;
-}
 
 // strict: false because the document holds OpenAPI keywords around its schemas.
 const ajv = new Ajv2020({ strict: false, allErrors: true });
@@ -99,6 +92,5 @@ async function check(c) {
     for (const m of Object.keys(item))
       if (['get', 'put', 'post', 'delete', 'patch'].includes(m))
         ok(seen.has(`${m} ${tpl}`), `operation ${m.toUpperCase()} ${tpl} exercised`);
-  console.log(`1..${n}`);
-  process.exit(failed ? 1 : 0);
+  done();
 })();
