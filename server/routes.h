@@ -67,6 +67,8 @@ int req_metric(struct fw_req *r, const struct fw_series *s, const char *wvm, con
  */
 void json_pct(cJSON *obj, const char *key, double v);
 void json_prob(cJSON *obj, const char *key, double v);
+/* A regression of fw_regressions_list as the API gives it: links, rounded numbers (regression-json.c). */
+cJSON *fw_regression_json(const cJSON *g);
 /* All series (latest revision) with status counts, as JSON (api-series.c). */
 cJSON *fw_series_list_json(sqlite3 *db);
 /* URL of a metric's page ("page") or plot ("small", "big"), encoded (ui-series.c). */

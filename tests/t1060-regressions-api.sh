@@ -91,6 +91,12 @@ is "$(setst "$ID" '{"status":"new","by":"bob"}' -H "$AUTH")" 200 'reopen'
 "$SERVER" regressions --db "$DB" --fail-on new >/dev/null
 is $? 1 '... and the CI gate sees it as new again'
 
+"$SERVER" regressions --db "$DB" --json >"$TMP_T/cli.json"
+is "$(jget "$TMP_T/cli.json" '[("commit_id" in g, g["links"]["self"]) for g in d]')" "[(False, '/api/v1/regressions/$ID')]" \
+	'regressions --json: the same form, links and no internal ids'
+curl -s "$URL/api/v1/regressions" >"$TMP_T/api.json"
+is "$(jget "$TMP_T/cli.json" 'd == json.load(open("'"$TMP_T/api.json"'"))["regressions"]')" True '... equal to the API answer'
+
 stop_server
 is $? 0 'server exits 0'
 done_testing
