@@ -100,13 +100,21 @@ $(BUILD)/obj/gen/migrations.o: $(BUILD)/gen/migrations.c
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) $(INC_schema) $(ALL_CFLAGS) -c $< -o $@
 
+# The OpenAPI document is compiled in too: the server answers with what it was built with.
+$(BUILD)/gen/openapi.c: server/openapi.json server/gen-cstring.sh
+	@mkdir -p $(dir $@)
+	$(call quiet,GEN,$@)sh server/gen-cstring.sh fw_openapi_json server/openapi.json > $@.tmp && mv $@.tmp $@
+$(BUILD)/obj/gen/openapi.o: $(BUILD)/gen/openapi.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(INC_server) $(ALL_CFLAGS) -c $< -o $@
+
 $(BUILD)/libfw.a: $(LIB_OBJ) $(BUILD)/obj/gen/migrations.o
 	@rm -f $@
 	$(call quiet,AR,$@)$(AR) rcs $@ $^
 $(BUILD)/libfwanalysis.a: $(ANALYSIS_OBJ)
 	@rm -f $@
 	$(call quiet,AR,$@)$(AR) rcs $@ $^
-$(BUILD)/libfwserver.a: $(SERVER_OBJ)
+$(BUILD)/libfwserver.a: $(SERVER_OBJ) $(BUILD)/obj/gen/openapi.o
 	@rm -f $@
 	$(call quiet,AR,$@)$(AR) rcs $@ $^
 $(BUILD)/libfwcollect.a: $(COLLECT_OBJ)

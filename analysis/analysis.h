@@ -127,6 +127,8 @@ int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *
  */
 int fw_regressions_list(sqlite3 *db, const char *series, const char *status,
 			cJSON **out, struct strbuf *err);
+/* One stored regression (an object as in the list) by id: 0, 1 when there is none, -1 (err). */
+int fw_regression_get(sqlite3 *db, long long id, cJSON **out, struct strbuf *err);
 /*
  * Analyses the newest revision of `series` (NULL: of every series) and stores
  * its regressions (fw_regressions_update), so a list read next is current.

@@ -189,15 +189,16 @@ cleanup:
 	return ret;
 }
 
-int fw_regressions_list(sqlite3 *db, const char *series, const char *status,
-			cJSON **out, struct strbuf *err)
+/* The list, or with id > 0 the one regression of that id (an empty list when none). */
+static int list_query(sqlite3 *db, const char *series, const char *status, long long id,
+		      cJSON **out, struct strbuf *err)
 {
 	static const char sql[] =
 		"SELECT g.id, s.name, s.revision, g.env_fingerprint, g.workload, g.variant, g.metric, "
 		"g.commit_id, c.sha, c.subject, g.delta_pct, g.p_value, g.status, g.status_by, g.status_at, "
 		"g.created_at FROM regressions g JOIN series s ON s.id = g.series_id "
 		"JOIN commits c ON c.id = g.commit_id "
-		"WHERE (?1 IS NULL OR s.name = ?1) AND (?2 IS NULL OR g.status = ?2) "
+		"WHERE (?1 IS NULL OR s.name = ?1) AND (?2 IS NULL OR g.status = ?2) AND (?3 IS NULL OR g.id = ?3) "
 		"ORDER BY s.name, s.revision, c.position, g.workload, g.variant, g.metric, g.id";
 	static const char *names[] = { "id", "series", "revision", "env_fingerprint", "workload",
 		"variant", "metric", "commit_id", "sha", "subject", "delta_pct", "p_value", "status",
@@ -215,6 +216,8 @@ int fw_regressions_list(sqlite3 *db, const char *series, const char *status,
 		sqlite3_bind_text(st, 1, series, -1, SQLITE_STATIC);
 	if (status)
 		sqlite3_bind_text(st, 2, status, -1, SQLITE_STATIC);
+	if (id > 0)
+		sqlite3_bind_int64(st, 3, id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		cJSON *o = cJSON_CreateObject();
 		for (int i = 0; i < 16; i++) {
@@ -243,6 +246,25 @@ cleanup:
 	cJSON_Delete(arr);
 	sqlite3_finalize(st);
 	return ret;
+}
+
+int fw_regressions_list(sqlite3 *db, const char *series, const char *status,
+			cJSON **out, struct strbuf *err)
+{
+	return list_query(db, series, status, 0, out, err);
+}
+
+int fw_regression_get(sqlite3 *db, long long id, cJSON **out, struct strbuf *err)
+{
+	cJSON *list = NULL;
+
+	*out = NULL;
+	if (list_query(db, NULL, NULL, id, &list, err))
+		return -1;
+	if (cJSON_GetArraySize(list) == 1)
+		*out = cJSON_DetachItemFromArray(list, 0);
+	cJSON_Delete(list);
+	return *out ? 0 : 1;
 }
 
 int fw_regression_set_status(sqlite3 *db, long long id, const char *status,

@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "analysis-internal.h"
+#include "numfmt.h"
 
 int fw_report_format_parse(const char *s, enum fw_report_format *f)
 {
@@ -33,13 +34,18 @@ static const cJSON *obj_of(const cJSON *o, const char *k)
 	return cJSON_GetObjectItemCaseSensitive(o, k);
 }
 
-/* Values with 4 significant digits: enough to see a 0.1% change on any scale. */
+/*
+ * Values with 4 significant digits: enough to see a 0.1% change on any scale;
+ * counters in full (131072 pages, not 1.311e+05).
+ */
 static void add_value(struct strbuf *sb, double v, const char *unit)
 {
-	if (isnan(v))
+	if (isnan(v)) {
 		strbuf_addstr(sb, "-");
-	else
-		strbuf_addf(sb, "%.4g %s", v, unit);
+		return;
+	}
+	fw_num_human(sb, v, 4);
+	strbuf_addf(sb, " %s", unit);
 }
 
 static void add_pct(struct strbuf *sb, double v)
@@ -130,8 +136,11 @@ static void text_row(struct strbuf *sb, const cJSON *r, int show_host)
 		strbuf_addch(sb, '\n');
 	}
 	cJSON_ArrayForEach(c, obj_of(r, "counters")) {
-		strbuf_addf(sb, "      %s %.6g -> %.6g (", str_of(c, "name"), fw_json_get_num(c, "a"),
-			    fw_json_get_num(c, "b"));
+		strbuf_addf(sb, "      %s ", str_of(c, "name"));
+		fw_num_human(sb, fw_json_get_num(c, "a"), 6);
+		strbuf_addstr(sb, " -> ");
+		fw_num_human(sb, fw_json_get_num(c, "b"), 6);
+		strbuf_addstr(sb, " (");
 		add_pct(sb, fw_json_get_num(c, "delta_pct"));
 		strbuf_addstr(sb, ")\n");
 	}
@@ -249,9 +258,12 @@ static void write_text(const cJSON *s, struct strbuf *sb)
 	if (cJSON_GetArraySize(obj_of(s, "change_points")))
 		strbuf_addstr(sb, "\nchange points along the series (E-divisive means, Welch t-test):\n");
 	cJSON_ArrayForEach(cp, obj_of(s, "change_points")) {
-		strbuf_addf(sb, "  %s/%s %s at [%.0f] %.12s: %.4g -> %.4g (", str_of(cp, "workload"),
-			    str_of(cp, "variant"), str_of(cp, "metric"), fw_json_get_num(cp, "position"),
-			    str_of(cp, "sha"), fw_json_get_num(cp, "before"), fw_json_get_num(cp, "after"));
+		strbuf_addf(sb, "  %s/%s %s at [%.0f] %.12s: ", str_of(cp, "workload"), str_of(cp, "variant"),
+			    str_of(cp, "metric"), fw_json_get_num(cp, "position"), str_of(cp, "sha"));
+		fw_num_human(sb, fw_json_get_num(cp, "before"), 4);
+		strbuf_addstr(sb, " -> ");
+		fw_num_human(sb, fw_json_get_num(cp, "after"), 4);
+		strbuf_addstr(sb, " (");
 		add_pct(sb, fw_json_get_num(cp, "delta_pct"));
 		strbuf_addstr(sb, ")\n");
 	}
@@ -270,10 +282,11 @@ static void csv_str(struct strbuf *sb, const char *s)
 	strbuf_addch(sb, '"');
 }
 
+/* The shortest form that reads back exactly: medians as measured, no 17-digit noise. */
 static void csv_num(struct strbuf *sb, double v)
 {
 	if (!isnan(v))
-		strbuf_addf(sb, "%.10g", v);
+		fw_num_exact(sb, v);
 }
 
 static void write_csv(const cJSON *s, struct strbuf *sb)
@@ -333,8 +346,12 @@ static void write_csv(const cJSON *s, struct strbuf *sb)
 		strbuf_addch(sb, ',');
 		csv_str(sb, str_of(r, "mode_source"));
 		cJSON_ArrayForEach(c, obj_of(r, "counters"))
-			strbuf_addf(&ct, "%s%s %.6g->%.6g", ct.len ? "; " : "", str_of(c, "name"),
-				    fw_json_get_num(c, "a"), fw_json_get_num(c, "b"));
+		{
+			strbuf_addf(&ct, "%s%s ", ct.len ? "; " : "", str_of(c, "name"));
+			fw_num_exact(&ct, fw_json_get_num(c, "a"));
+			strbuf_addstr(&ct, "->");
+			fw_num_exact(&ct, fw_json_get_num(c, "b"));
+		}
 		strbuf_addch(sb, ',');
 		csv_str(sb, ct.buf);
 		strbuf_addch(sb, '\n');

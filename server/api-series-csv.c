@@ -7,6 +7,7 @@
 #include <string.h>
 #include "routes.h"
 #include "ui.h"
+#include "numfmt.h"
 
 static void csv_field(struct strbuf *sb, const char *s, int last)
 {
@@ -24,8 +25,6 @@ static void csv_field(struct strbuf *sb, const char *s, int last)
 
 void fw_series_csv(const struct fw_series *s, struct strbuf *sb)
 {
-	char num[64];
-
 	strbuf_addstr(sb, "series,revision,position,sha,workload,variant,metric,unit,direction,env,run,value\n");
 	for (int i = 0; i < s->nmetrics; i++) {
 		const struct fw_metric *m = &s->metrics[i];
@@ -41,9 +40,10 @@ void fw_series_csv(const struct fw_series *s, struct strbuf *sb)
 				csv_field(sb, m->unit, 0);
 				csv_field(sb, m->direction, 0);
 				csv_field(sb, m->env, 0);
-				snprintf(num, sizeof(num), "%lld,%.17g\n", m->cells[c].vals[k].run,
-					 m->cells[c].vals[k].v);
-				strbuf_addstr(sb, num);
+				/* Shortest form that reads back exactly: 0.0883, not 0.088300000000000003. */
+				strbuf_addf(sb, "%lld,", m->cells[c].vals[k].run);
+				fw_num_exact(sb, m->cells[c].vals[k].v);
+				strbuf_addch(sb, '\n');
 			}
 		}
 	}

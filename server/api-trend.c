@@ -27,10 +27,9 @@ enum MHD_Result api_trend(struct fw_req *r)
 	req_query(r, "env", &env);
 	if (req_series(r, name.buf, "series", &s, &ret))
 		goto cleanup;
-	mi = fw_series_find_metric(&s, metric.buf, env.buf, 0);
+	mi = req_metric(r, &s, metric.buf, env.buf, &ret);
 	if (mi < 0) {
 		fw_series_free(&s);
-		ret = reply_error(r, 404, "not_found", "metric", "no such metric in this series");
 		goto cleanup;
 	}
 	m = &s.metrics[mi];

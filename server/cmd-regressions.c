@@ -12,6 +12,7 @@
 #include "cmdopt.h"
 #include "commands.h"
 #include "fw-db.h"
+#include "routes.h"
 
 static const char *str_of(const cJSON *o, const char *k)
 {
@@ -23,6 +24,21 @@ static double num_of(const cJSON *o, const char *k)
 {
 	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, k);
 	return cJSON_IsNumber(it) ? it->valuedouble : -1;
+}
+
+/* The list in the API's form: links, not internal ids (server/regression-json.c). */
+static void print_json(const cJSON *list)
+{
+	cJSON *out = cJSON_CreateArray();
+	const cJSON *r;
+	char *text;
+
+	cJSON_ArrayForEach(r, list)
+		cJSON_AddItemToArray(out, fw_regression_json(r));
+	text = cJSON_Print(out);
+	printf("%s\n", text ? text : "[]");
+	cJSON_free(text);
+	cJSON_Delete(out);
 }
 
 int cmd_regressions(int argc, char **argv)
@@ -128,11 +144,8 @@ int cmd_regressions(int argc, char **argv)
 		fprintf(stderr, "regressions: %s\n", err.buf);
 		goto cleanup;
 	}
-	if (json) {
-		char *text = cJSON_Print(list);
-		printf("%s\n", text ? text : "[]");
-		cJSON_free(text);
-	}
+	if (json)
+		print_json(list);
 	/* an empty list is an answer too: say so, on stderr (stdout stays one line per regression) */
 	if (!json && !cJSON_GetArraySize(list))
 		fprintf(stderr, "regressions: none%s%s%s%s\n", status ? " with status " : "", status ? status : "",

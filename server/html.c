@@ -3,6 +3,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "html.h"
+#include "numfmt.h"
 
 static void escape(struct strbuf *sb, const char *s, int attr)
 {
@@ -88,5 +89,5 @@ void html_num(struct strbuf *sb, double v)
 	if (isnan(v))
 		strbuf_addstr(sb, "-");
 	else
-		strbuf_addf(sb, "%.4g", v);
+		fw_num_human(sb, v, 4);  /* counters in full: 131072, not 1.311e+05 */
 }

@@ -155,6 +155,9 @@ static enum MHD_Result queue(struct fw_req *r, unsigned status, struct MHD_Respo
 	MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
 	if (r->allow)
 		MHD_add_response_header(resp, "Allow", r->allow);
+	/* RFC 6750: every 401 names the scheme it wants, whichever handler sent it. */
+	if (status == MHD_HTTP_UNAUTHORIZED)
+		MHD_add_response_header(resp, "WWW-Authenticate", "Bearer");
 	/* Cacheable answers may also be sent gzip-compressed (server/respcache.c). */
 	if (r->cache_key)
 		MHD_add_response_header(resp, "Vary", "Accept-Encoding");

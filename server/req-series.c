@@ -50,6 +50,22 @@ int req_series(struct fw_req *r, const char *name, const char *field, struct fw_
 	return rc ? -1 : 0;
 }
 
+int req_metric(struct fw_req *r, const struct fw_series *s, const char *wvm, const char *env,
+	       enum MHD_Result *ret)
+{
+	int mi = fw_series_find_metric(s, wvm, env, 0);
+
+	if (mi >= 0)
+		return mi;
+	/* The metric is there, only not in that environment: say which is wrong. */
+	if (env && *env && fw_series_find_metric(s, wvm, NULL, 0) >= 0)
+		*ret = reply_error(r, 404, "not_found", "env",
+				   "no such environment for this metric in this series (env= is a fingerprint or its start)");
+	else
+		*ret = reply_error(r, 404, "not_found", "metric", "no such metric in this series");
+	return -1;
+}
+
 cJSON *fw_ui_analysis(sqlite3 *db, const char *series, int revision)
 {
 	struct fw_analysis_opts o;

@@ -41,7 +41,10 @@ static const struct fw_route routes[] = {
 	{ "GET",  "/api/v1/trend",                     api_trend, JSON, DB },
 	{ "GET",  "/api/v1/compare",                   api_compare, JSON, DB },
 	{ "GET",  "/api/v1/regressions",               api_regressions_list, JSON, DB },
+	{ "GET",  "/api/v1/regressions/*",             api_regression_get, JSON, DB },
 	{ "POST", "/api/v1/regressions/*",             api_regression_post, JSON, NODB },
+	{ "GET",  "/api/v1/openapi.json",              api_openapi, JSON, NODB },
+	{ "GET",  "/api",                              ui_api, HTML, NODB },
 	{ "GET",  "/series/*",                         ui_series, HTML, DB },
 	{ "GET",  "/series/*/metric/*/*/*",            ui_metric, HTML, DB },
 	{ "GET",  "/series/*/commit/*",                ui_commit, HTML, DB },
@@ -143,6 +146,16 @@ static int route_find(struct fw_req *r, const char *method, const struct fw_rout
 	}
 	drop_args(r);
 	return allow->len ? 405 : 404;
+}
+
+int fw_route_info(size_t i, const char **method, const char **pattern, enum fw_route_kind *kind)
+{
+	if (i >= sizeof(routes) / sizeof(routes[0]))
+		return -1;
+	*method = routes[i].method;
+	*pattern = routes[i].pattern;
+	*kind = routes[i].kind;
+	return 0;
 }
 
 int fw_route_find(struct fw_req *r, const char *method, fw_handler *fn, struct strbuf *allow)

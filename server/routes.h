@@ -20,8 +20,11 @@ enum MHD_Result ui_config(struct fw_req *r);
 enum MHD_Result ui_plot(struct fw_req *r);            /* ui-plot.c */
 enum MHD_Result ui_plot_png(struct fw_req *r);
 enum MHD_Result api_regressions_list(struct fw_req *r); /* api-regressions.c */
+enum MHD_Result api_regression_get(struct fw_req *r);
 enum MHD_Result api_regression_post(struct fw_req *r);
+enum MHD_Result api_openapi(struct fw_req *r);        /* api-openapi.c */
 enum MHD_Result ui_static(struct fw_req *r);          /* ui-static.c */
+enum MHD_Result ui_api(struct fw_req *r);             /* ui-api.c: the OpenAPI document as a page */
 
 /* What a route answers (server/routes.c's table): its errors are HTML pages or JSON. */
 enum fw_route_kind { FW_ROUTE_HTML, FW_ROUTE_JSON, FW_ROUTE_PLOT /* plots, static files */ };
@@ -32,6 +35,15 @@ enum fw_route_kind { FW_ROUTE_HTML, FW_ROUTE_JSON, FW_ROUTE_PLOT /* plots, stati
  * "GET, HEAD"...), 414. r->path and r->nargs must be set.
  */
 int fw_route_find(struct fw_req *r, const char *method, fw_handler *fn, struct strbuf *allow);
+/*
+ * Route i of the table (method, pattern as above, kind): 0, or -1 past the
+ * end. tests/unit/test-openapi-routes.c checks the table against the
+ * OpenAPI document with it.
+ */
+int fw_route_info(size_t i, const char **method, const char **pattern, enum fw_route_kind *kind);
+/* server/openapi.json, compiled in (build/gen/openapi.c). */
+extern const char fw_openapi_json[];
+extern const size_t fw_openapi_json_len;
 
 
 #include "series-db.h"
@@ -42,12 +54,21 @@ int fw_route_find(struct fw_req *r, const char *method, fw_handler *fn, struct s
 int req_series(struct fw_req *r, const char *name, const char *field, struct fw_series *s,
 	       enum MHD_Result *ret);
 /*
+ * Metric "workload/variant/metric" of s in environment env (a fingerprint or
+ * its start; NULL or "": the first), or -1 after replying 404 naming "env"
+ * when only the environment is wrong, else "metric" (server/req-series.c).
+ */
+int req_metric(struct fw_req *r, const struct fw_series *s, const char *wvm, const char *env,
+	       enum MHD_Result *ret);
+/*
  * Derived statistics at the precision they carry: percentages to 0.001, p and
  * q values to 3 significant digits. Seventeen digits of noise made the series
  * answer 4x larger gzipped and meant nothing.
  */
 void json_pct(cJSON *obj, const char *key, double v);
 void json_prob(cJSON *obj, const char *key, double v);
+/* A regression of fw_regressions_list as the API gives it: links, rounded numbers (regression-json.c). */
+cJSON *fw_regression_json(const cJSON *g);
 /* All series (latest revision) with status counts, as JSON (api-series.c). */
 cJSON *fw_series_list_json(sqlite3 *db);
 /* URL of a metric's page ("page") or plot ("small", "big"), encoded (ui-series.c). */

@@ -154,11 +154,9 @@ enum MHD_Result ui_metric(struct fw_req *r)
 	loaded = 1;
 	strbuf_addf(&wvm, "%s/%s/%s", r->args[1], r->args[2], r->args[3]);
 	req_query(r, "env", &env);
-	mi = fw_series_find_metric(&s, wvm.buf, env.buf, 0);
-	if (mi < 0) {
-		ret = reply_error(r, 404, "not_found", "metric", "no such metric in this series");
+	mi = req_metric(r, &s, wvm.buf, env.buf, &ret);
+	if (mi < 0)
 		goto cleanup;
-	}
 	ui.db = req_db(r);
 	ui.revision = req_revision(r);
 	an = req_analysis(r, s.name, s.revision);

@@ -33,11 +33,9 @@ static enum MHD_Result plot(struct fw_req *r, int png)
 	loaded = 1;
 	strbuf_addf(&wvm, "%s/%s/%s", r->args[1], r->args[2], r->args[3]);
 	req_query(r, "env", &env);
-	mi = fw_series_find_metric(&s, wvm.buf, env.buf, 0);
-	if (mi < 0) {
-		ret = reply_error(r, 404, "not_found", "metric", "no such metric in this series");
+	mi = req_metric(r, &s, wvm.buf, env.buf, &ret);
+	if (mi < 0)
 		goto cleanup;
-	}
 	if (o.big) {
 		an = req_analysis(r, s.name, s.revision);
 		regs = fw_ui_regressions(req_db(r), s.name, s.revision);

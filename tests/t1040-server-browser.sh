@@ -19,13 +19,7 @@ start_server "$DB" || bail "server did not start"
 # The node script prints its own TAP; renumber it into this test's stream.
 node tests/node/browser-pages.js "$URL" /series/demo "$PWD/$BUILD/browser" >"$TMP_T/node.tap" 2>"$TMP_T/node.err"
 rc=$?
-while IFS= read -r line; do
-	case "$line" in
-	"ok "*) ok 0 "browser: ${line#* - }" ;;
-	"not ok "*) ok 1 "browser: ${line#* - }" ;;
-	"#"*) echo "$line" ;;
-	esac
-done <"$TMP_T/node.tap"
+relay_tap "$TMP_T/node.tap" "browser: "
 [ -s "$TMP_T/node.err" ] && sed 's/^/# /' "$TMP_T/node.err" | head -20
 is "$rc" 0 'browser script exit status'
 stop_server

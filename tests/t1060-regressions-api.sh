@@ -2,15 +2,15 @@
 # The regressions API over HTTP: GET /api/v1/regressions (filters, refreshed
 # from the analysis), POST /api/v1/regressions/{id} lifecycle with the Bearer
 # token: 401 without or with a bad token, 400 naming the field on a bad
-# status/by/body, 404 for an unknown id, 405 for other methods.
+# status/by/body, 404 for an unknown id, 405 for other methods; every 401
+# says WWW-Authenticate: Bearer. GET /api/v1/regressions/{id}: found (with its
+# history), not found, bad id. Regression JSON: URLs (links.*) that answer,
+# no internal ids, numbers rounded like every answer.
 . tests/lib/tap.sh
 . tests/lib/server.sh
 DB="$TMP_T/fw.db"
 
-mkdir -p "$TMP_T/docs"
-"$PY" tests/lib/gen-series.py "$TMP_T/docs" s1 tcg 5 base:0:-:1:1 c1:1:base:1:1 c2:2:c1:1.1:1.1:2 >/dev/null
-for f in "$TMP_T"/docs/*.json; do "$SERVER" seal "$f" >"$f.sealed" || bail "seal $f"; done
-"$SERVER" import --db "$DB" -q "$TMP_T"/docs/*.sealed
+import_series "$DB" "$TMP_T/docs" s1 tcg 5 base:0:-:1:1 c1:1:base:1:1 c2:2:c1:1.1:1.1:2
 ok $? 'series s1 imported (a 10% split regression at c2)'
 TOK=$("$SERVER" token add ci --db "$DB")
 start_server "$DB" || bail "server did not start"
@@ -19,6 +19,26 @@ is "$(code /api/v1/regressions)" 200 'GET regressions'
 is "$(jget "$TMP_T/body" 'len(d["regressions"])')" 1 '... the analysis found one (refreshed on read)'
 ID=$(jget "$TMP_T/body" 'd["regressions"][0]["id"]')
 is "$(jget "$TMP_T/body" 'd["regressions"][0]["status"] + " " + d["regressions"][0]["metric"] + " " + d["regressions"][0]["sha"][:4]')" 'new split_ms c2c2' '... new, split_ms at c2'
+# Numbers rounded like every answer (README: percentages to 0.001, p/q to 3
+# significant digits), URLs instead of internal ids.
+R0='d["regressions"][0]'
+is "$(jget "$TMP_T/body" "round($R0[\"delta_pct\"], 3) == $R0[\"delta_pct\"] and len(repr($R0[\"delta_pct\"]).split('.')[-1]) <= 3")" True '... delta_pct to 0.001'
+is "$(jget "$TMP_T/body" "float('%.3g' % $R0[\"p_value\"]) == $R0[\"p_value\"]")" True '... p_value to 3 significant digits'
+is "$(jget "$TMP_T/body" "'commit_id' in $R0")" False '... no internal commit_id'
+is "$(jget "$TMP_T/body" "$R0[\"links\"][\"commit\"]")" "/series/s1/commit/$(printf 'c2%.0s' $(seq 20))?revision=1" '... links.commit is the commit page'
+for k in self commit metric plot trend; do
+	is "$(code "$(jget "$TMP_T/body" "$R0[\"links\"][\"$k\"]")")" 200 "... links.$k answers 200"
+	code /api/v1/regressions >/dev/null
+done
+
+is "$(code "/api/v1/regressions/$ID")" 200 'GET one regression'
+is "$(jget "$TMP_T/body" 'd["id"], d["metric"], d["status"], len(d["history"])')" "($ID, 'split_ms', 'new', 1)" '... that one, new, found by the analysis'
+is "$(code /api/v1/regressions/999999)" 404 'GET an unknown id: 404'
+is "$(jget "$TMP_T/body" 'd["error"]["field"]')" id '... names the field id'
+for bad in abc 0 -1 1x; do
+	is "$(code "/api/v1/regressions/$bad")" 400 "GET id '$bad': 400"
+done
+is "$(jget "$TMP_T/body" 'd["error"]["field"]')" id '... names the field id'
 is "$(code '/api/v1/regressions?series=s1&status=new')" 200 'filter series + status'
 is "$(jget "$TMP_T/body" 'len(d["regressions"])')" 1 '... one new'
 code '/api/v1/regressions?status=fixed' >/dev/null
@@ -35,7 +55,14 @@ setst() { # setst ID BODY [curl args]: prints the status
 }
 is "$(setst "$ID" '{"status":"acknowledged","by":"alice"}')" 401 'POST without a token: 401'
 is "$(jget "$TMP_T/body" 'd["error"]["field"]')" Authorization '... names Authorization'
+grep -qx 'WWW-Authenticate: Bearer' <(tr -d '\r' <"$TMP_T/headers")
+ok $? '... with WWW-Authenticate: Bearer'
 is "$(setst "$ID" '{"status":"acknowledged"}' -H 'Authorization: Bearer nope')" 401 'POST with a bad token: 401'
+grep -qx 'WWW-Authenticate: Bearer' <(tr -d '\r' <"$TMP_T/headers")
+ok $? '... with WWW-Authenticate: Bearer'
+is "$(code /api/v1/runs -X POST --data-binary '{}')" 401 'POST /api/v1/runs without a token: 401'
+grep -qx 'WWW-Authenticate: Bearer' <(tr -d '\r' <"$TMP_T/headers")
+ok $? '... with WWW-Authenticate: Bearer'
 AUTH="Authorization: Bearer $TOK"
 is "$(setst "$ID" '{"status":"gone"}' -H "$AUTH")" 400 'bad status: 400'
 is "$(jget "$TMP_T/body" 'd["error"]["field"]')" status '... names the field status'
@@ -53,6 +80,8 @@ is "$(setst "$ID" '{"status":"acknowledged","by":"alice"}' -H "$AUTH")" 200 'ack
 code "/api/v1/regressions?series=s1" >/dev/null
 is "$(jget "$TMP_T/body" 'd["regressions"][0]["status"] + " " + d["regressions"][0]["status_by"]')" 'acknowledged alice' '... stored with who'
 is "$(setst "$ID" '{"status":"invalid"}' -H "$AUTH")" 200 'invalid without "by"'
+code "/api/v1/regressions/$ID" >/dev/null
+is "$(jget "$TMP_T/body" '[(h["status"], h["by"]) for h in d["history"]]')" "[('new', 'analysis'), ('invalid', 'ci')]" '... its history: found, then the latest change (invalid, by the token ci)'
 code "/api/v1/regressions?status=invalid" >/dev/null
 is "$(jget "$TMP_T/body" 'd["regressions"][0]["status_by"]')" ci '... recorded as the token name'
 is "$(sqlite3 "$DB" "SELECT status FROM regressions WHERE id = $ID")" invalid '... in the DB'
@@ -61,6 +90,12 @@ is "$(jget "$TMP_T/body" 'len(d["regressions"])')" 1 'a refresh does not duplica
 is "$(setst "$ID" '{"status":"new","by":"bob"}' -H "$AUTH")" 200 'reopen'
 "$SERVER" regressions --db "$DB" --fail-on new >/dev/null
 is $? 1 '... and the CI gate sees it as new again'
+
+"$SERVER" regressions --db "$DB" --json >"$TMP_T/cli.json"
+is "$(jget "$TMP_T/cli.json" '[("commit_id" in g, g["links"]["self"]) for g in d]')" "[(False, '/api/v1/regressions/$ID')]" \
+	'regressions --json: the same form, links and no internal ids'
+curl -s "$URL/api/v1/regressions" >"$TMP_T/api.json"
+is "$(jget "$TMP_T/cli.json" 'd == json.load(open("'"$TMP_T/api.json"'"))["regressions"]')" True '... equal to the API answer'
 
 stop_server
 is $? 0 'server exits 0'

@@ -44,6 +44,8 @@ static void sha_of(char out[41], const char *prefix, int i)
 	snprintf(out, 41, "%.8s%032x", prefix, i);
 }
 
+static const char *const workloads[] = { "split", "mthp", "lazyfree", "filemap" };
+
 /* A sealed document like tests/lib/gen-doc.py writes: caller frees. */
 static char *make_doc(const char *series, int commit, int boot, int nres, int nsamp)
 {
@@ -94,14 +96,16 @@ static char *make_doc(const char *series, int commit, int boot, int nres, int ns
 	cJSON_AddNumberToObject(o, "seconds", 30);
 	cJSON_AddStringToObject(d, "profile", "quick");
 	cJSON_AddNumberToObject(d, "boot_index", boot);
+	/* Metrics spread over the four workloads as in a real series (metric 0 is split/v0/m0). */
 	o = cJSON_AddArrayToObject(d, "workloads");
-	cJSON_AddItemToArray(o, cJSON_CreateString("split"));
+	for (int w = 0; w < 4 && w < nres; w++)
+		cJSON_AddItemToArray(o, cJSON_CreateString(workloads[w]));
 	res = cJSON_AddArrayToObject(d, "results");
 	for (int r = 0; r < nres; r++) {
 		cJSON *x = cJSON_CreateObject(), *s;
 		char name[32];
 
-		cJSON_AddStringToObject(x, "workload", "split");
+		cJSON_AddStringToObject(x, "workload", workloads[r % 4]);
 		snprintf(name, sizeof(name), "v%d", r % 8);
 		cJSON_AddStringToObject(x, "variant", name);
 		cJSON_AddNumberToObject(cJSON_AddObjectToObject(x, "params"), "size_mib", 64);

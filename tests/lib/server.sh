@@ -89,3 +89,14 @@ code() {
 }
 # jget FILE python-expression-on-d
 jget() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+
+# import_series DB DIR GEN-SERIES-ARGS...: documents from tests/lib/gen-series.py
+# (series, accel, boots, specs) into DIR, sealed, imported into DB; the import's status.
+import_series() {
+	local db=$1 dir=$2 f
+	shift 2
+	mkdir -p "$dir"
+	"$PY" tests/lib/gen-series.py "$dir" "$@" >/dev/null || return 1
+	for f in "$dir"/*.json; do "$SERVER" seal "$f" >"$f.sealed" || return 1; done
+	"$SERVER" import --db "$db" -q "$dir"/*.sealed
+}

@@ -30,3 +30,15 @@ diag() { echo "# $*"; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 bail() { echo "Bail out! $*"; exit 1; }
 done_testing() { echo "1..$TAP_N"; [ "$TAP_FAILED" -eq 0 ]; }
+# relay_tap FILE [PREFIX]: the TAP a helper script wrote (ok / not ok / # lines),
+# renumbered into this test's stream.
+relay_tap() {
+	local line
+	while IFS= read -r line; do
+		case "$line" in
+		"ok "*) ok 0 "${2:-}${line#* - }" ;;
+		"not ok "*) ok 1 "${2:-}${line#* - }" ;;
+		"#"*) echo "$line" ;;
+		esac
+	done <"$1"
+}

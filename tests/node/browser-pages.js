@@ -7,15 +7,9 @@ const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { chromium } = require('playwright-core');
+const { ok, done } = require('./tap');
 
 const [base, seriesPath, shotDir] = process.argv.slice(2);
-let n = 0, failed = 0;
-function ok(cond, desc, extra) {
-  n++;
-  if (!cond) failed++;
-  console.log(`${cond ? '' : 'not '}ok ${n} - ${desc}`);
-  if (!cond && extra) console.log('# ' + String(extra).split('\n').join('\n# '));
-}
 
 (async () => {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-chromium-'));
@@ -71,6 +65,5 @@ function ok(cond, desc, extra) {
     await ctx.close();
     fs.rmSync(profile, { recursive: true, force: true });
   }
-  console.log(`1..${n}`);
-  process.exit(failed ? 1 : 0);
+  done();
 })();

@@ -1,0 +1,94 @@
+/*
+ * A regression as the API and `regressions --json` give it: the analysis
+ * code's list entry (fw_regressions_list) with URLs (links.commit, .metric,
+ * .plot, .trend, .self) instead of the database's internal ids, and numbers
+ * rounded like every answer (json_pct, json_prob).
+ */
+#include <math.h>
+#include <string.h>
+#include "routes.h"
+#include "analysis.h"
+#include "html.h"
+#include "run-doc.h"
+
+static const char *str_of(const cJSON *o, const char *k)
+{
+	const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
+
+	return v ? v : "";
+}
+
+/* "?revision=N[&env=FP]": a combined regression has no one environment. */
+static void link_args(struct strbuf *sb, const cJSON *g, char sep)
+{
+	strbuf_addf(sb, "%crevision=%d", sep, (int)fw_json_num(g, "revision", 0));
+	if (strcmp(str_of(g, "env_fingerprint"), FW_ENV_COMBINED)) {
+		strbuf_addstr(sb, "&env=");
+		html_url_arg(sb, str_of(g, "env_fingerprint"));
+	}
+}
+
+static void add_links(cJSON *o, const cJSON *g)
+{
+	static const char *const kinds[] = { "self", "commit", "metric", "plot", "trend" };
+	cJSON *links = cJSON_AddObjectToObject(o, "links");
+	struct strbuf sb = STRBUF_INIT;
+
+	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
+		strbuf_reset(&sb);
+		if (k == 0) {
+			strbuf_addf(&sb, "/api/v1/regressions/%lld", (long long)fw_json_num(g, "id", 0));
+		} else if (k == 1) {
+			strbuf_addstr(&sb, "/series/");
+			html_url_arg(&sb, str_of(g, "series"));
+			strbuf_addstr(&sb, "/commit/");
+			html_url_arg(&sb, str_of(g, "sha"));
+			strbuf_addf(&sb, "?revision=%d", (int)fw_json_num(g, "revision", 0));
+		} else if (k == 4) {
+			strbuf_addstr(&sb, "/api/v1/trend?series=");
+			html_url_arg(&sb, str_of(g, "series"));
+			strbuf_addstr(&sb, "&metric=");
+			html_url_arg(&sb, str_of(g, "workload"));
+			strbuf_addstr(&sb, "%2F");
+			html_url_arg(&sb, str_of(g, "variant"));
+			strbuf_addstr(&sb, "%2F");
+			html_url_arg(&sb, str_of(g, "metric"));
+			link_args(&sb, g, '&');
+		} else {
+			strbuf_addstr(&sb, k == 2 ? "/series/" : "/plot/");
+			html_url_arg(&sb, str_of(g, "series"));
+			strbuf_addstr(&sb, k == 2 ? "/metric/" : "/");
+			html_url_arg(&sb, str_of(g, "workload"));
+			strbuf_addch(&sb, '/');
+			html_url_arg(&sb, str_of(g, "variant"));
+			strbuf_addch(&sb, '/');
+			html_url_arg(&sb, str_of(g, "metric"));
+			if (k == 3)
+				strbuf_addstr(&sb, "/big.svg");
+			link_args(&sb, g, '?');
+		}
+		cJSON_AddStringToObject(links, kinds[k], sb.buf);
+	}
+	strbuf_release(&sb);
+}
+
+cJSON *fw_regression_json(const cJSON *g)
+{
+	static const char *const strs[] = { "series", "env_fingerprint", "workload", "variant", "metric",
+		"sha", "subject" };
+	static const char *const tail[] = { "status", "status_by", "status_at", "created_at" };
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(o, "id", fw_json_num(g, "id", 0));
+	cJSON_AddStringToObject(o, "series", str_of(g, "series"));
+	cJSON_AddNumberToObject(o, "revision", fw_json_num(g, "revision", 0));
+	for (size_t i = 1; i < sizeof(strs) / sizeof(strs[0]); i++)
+		cJSON_AddStringToObject(o, strs[i], str_of(g, strs[i]));
+	json_pct(o, "delta_pct", fw_json_num(g, "delta_pct", NAN));
+	json_prob(o, "p_value", fw_json_num(g, "p_value", NAN));
+	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
+		cJSON_AddStringToObject(o, tail[i], str_of(g, tail[i]));
+	add_links(o, g);
+	return o;
+}
+
