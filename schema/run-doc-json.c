@@ -1,6 +1,7 @@
 /* Byte-level checks before cJSON sees a document, canonical form and hashes. */
 #include "run-doc.h"
 #include "sha256.h"
+#include "utf8.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,41 +15,9 @@ void fw_error_set(struct fw_error *e, const char *field, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(e->detail, sizeof(e->detail), fmt, ap);
 	va_end(ap);
-}
-
-/* Returns the offset of the first invalid UTF-8 sequence, or -1 if valid. */
-static long utf8_invalid_at(const unsigned char *s, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len) {
-		unsigned c = s[i];
-		size_t n;
-		unsigned min;
-		if (c < 0x80) {
-			i++;
-			continue;
-		} else if ((c & 0xe0) == 0xc0) {
-			n = 1; min = 0x80; c &= 0x1f;
-		} else if ((c & 0xf0) == 0xe0) {
-			n = 2; min = 0x800; c &= 0x0f;
-		} else if ((c & 0xf8) == 0xf0) {
-			n = 3; min = 0x10000; c &= 0x07;
-		} else {
-			return (long)i;
-		}
-		if (i + n >= len)
-			return (long)i;
-		for (size_t k = 1; k <= n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return (long)i;
-			c = (c << 6) | (s[i + k] & 0x3f);
-		}
-		if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-			return (long)i;
-		i += n + 1;
-	}
-	return -1;
+	/* A cut at the buffer's end must not leave half a character in a JSON answer. */
+	utf8_trim_partial(e->field);
+	utf8_trim_partial(e->detail);
 }
 
 /* Nesting depth of arrays/objects outside strings; -1 past the limit. */
@@ -110,7 +79,7 @@ cJSON *fw_doc_parse(const char *buf, size_t len, struct fw_error *e)
 		fw_error_set(e, "", "NUL byte in document");
 		goto fail;
 	}
-	bad = utf8_invalid_at((const unsigned char *)buf, len);
+	bad = utf8_invalid_at(buf, len);
 	if (bad >= 0) {
 		fw_error_set(e, "", "invalid UTF-8 at byte %ld", bad);
 		goto fail;

@@ -1,6 +1,7 @@
 /* Field-by-field validation of a run document; every error names its field path. */
 #include "run-doc.h"
 #include "sha256.h"
+#include "utf8.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -140,7 +141,7 @@ static int one_of(struct ctx *c, const cJSON *obj, const char *parent, const cha
 		if (!strcmp(v->valuestring, allowed[i]))
 			return i;
 	sub_key(path, sizeof(path), parent, key);
-	fw_error_set(c->e, path, "\"%.64s\" is not one of the allowed values", v->valuestring);
+	fw_error_set(c->e, path, "\"%.*s\" is not one of the allowed values", UTF8_CUT(v->valuestring, 64));
 	return -1;
 }
 
@@ -330,9 +331,9 @@ static int check_result(struct ctx *c, const cJSON *r, const char *path)
 		fw_error_set(c->e, path, "must be an object");
 		return -1;
 	}
-	STR(r, path, "workload", REQUIRED, 1, 100, NAME_NO_SLASH);
-	STR(r, path, "variant", REQUIRED, 1, 100, NAME_NO_SLASH);
-	STR(r, path, "metric", REQUIRED, 1, 100, NAME_NO_SLASH);
+	STR(r, path, "workload", REQUIRED, 1, FW_DOC_MAX_NAME, NAME_NO_SLASH);
+	STR(r, path, "variant", REQUIRED, 1, FW_DOC_MAX_NAME, NAME_NO_SLASH);
+	STR(r, path, "metric", REQUIRED, 1, FW_DOC_MAX_NAME, NAME_NO_SLASH);
 	STR(r, path, "unit", REQUIRED, 0, 32, TEXT);
 	if (one_of(c, r, path, "direction", directions) < 0 || one_of(c, r, path, "kind", kinds) < 0)
 		return -1;

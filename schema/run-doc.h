@@ -14,6 +14,7 @@
 #define FW_DOC_MAX_SAMPLES 10000          /* per result */
 #define FW_DOC_MAX_RESULTS 1000
 #define FW_DOC_MAX_DEPTH   16
+#define FW_DOC_MAX_NAME    100            /* bytes of a workload, variant or metric name */
 
 /* A validation error names the field path, e.g. "results[3].samples[7]". */
 struct fw_error {

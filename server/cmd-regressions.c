@@ -12,6 +12,7 @@
 #include "cmdopt.h"
 #include "commands.h"
 #include "fw-db.h"
+#include "utf8.h"
 
 static const char *str_of(const cJSON *o, const char *k)
 {
@@ -139,8 +140,8 @@ int cmd_regressions(int argc, char **argv)
 			series ? " in series " : "", series ? series : "");
 	cJSON_ArrayForEach(r, list) {
 		if (!json)
-			printf("%.0f\t%s\t%s v%.0f\t%.12s\t%s/%s %s\t%+.1f%%\t(by %s at %s)\n", num_of(r, "id"),
-			       str_of(r, "status"), str_of(r, "series"), num_of(r, "revision"), str_of(r, "sha"),
+			printf("%.0f\t%s\t%s v%.0f\t%.*s\t%s/%s %s\t%+.1f%%\t(by %s at %s)\n", num_of(r, "id"),
+			       str_of(r, "status"), str_of(r, "series"), num_of(r, "revision"), UTF8_CUT(str_of(r, "sha"), 12),
 			       str_of(r, "workload"), str_of(r, "variant"), str_of(r, "metric"),
 			       num_of(r, "delta_pct"), str_of(r, "status_by"),
 			       str_of(r, "status_at"));

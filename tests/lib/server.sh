@@ -89,3 +89,19 @@ code() {
 }
 # jget FILE python-expression-on-d
 jget() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(sys.argv[2]))' "$1" "$2"; }
+
+# strict_json FILE: 0 when FILE is strictly valid UTF-8 (no lone surrogates,
+# also not as \u escapes) holding one JSON value; else says why on stderr.
+strict_json() {
+	"$PY" - "$1" <<'PYEOF'
+import json, sys
+raw = open(sys.argv[1], "rb").read()
+try:
+    text = raw.decode("utf-8", "strict")
+    json.dumps(json.loads(text), ensure_ascii=False).encode("utf-8", "strict")
+except (UnicodeError, ValueError) as e:
+    sys.exit(f"{sys.argv[1]}: {e}")
+PYEOF
+}
+# strict_utf8 FILE: 0 when FILE is strictly valid UTF-8.
+strict_utf8() { "$PY" -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8", "strict")' "$1" 2>/dev/null; }
