@@ -45,26 +45,11 @@ static int json_depth_ok(const char *s, size_t len, int limit)
 	return 1;
 }
 
-static int has_duplicate_keys(const cJSON *item, struct strbuf *path)
-{
-	for (const cJSON *a = item ? item->child : NULL; a; a = a->next) {
-		if (cJSON_IsObject(item))
-			for (const cJSON *b = a->next; b; b = b->next)
-				if (a->string && b->string && !strcmp(a->string, b->string)) {
-					strbuf_addf(path, "%s%s", path->len ? "." : "", a->string);
-					return 1;
-				}
-		if ((cJSON_IsObject(a) || cJSON_IsArray(a)) && has_duplicate_keys(a, path))
-			return 1;
-	}
-	return 0;
-}
-
 cJSON *fw_doc_parse(const char *buf, size_t len, struct fw_error *e)
 {
 	const char *end = NULL;
 	cJSON *doc = NULL;
-	long bad;
+	long bad, nul;
 	struct strbuf path = STRBUF_INIT;
 
 	if (len > FW_DOC_MAX_BYTES) {
@@ -80,15 +65,15 @@ cJSON *fw_doc_parse(const char *buf, size_t len, struct fw_error *e)
 		goto fail;
 	}
 	bad = utf8_invalid_at(buf, len);
-	if (bad >= 0) {
-		fw_error_set(e, "", "invalid UTF-8 at byte %ld", bad);
-		goto fail;
-	}
 	if (!json_depth_ok(buf, len, FW_DOC_MAX_DEPTH)) {
 		fw_error_set(e, "", "nesting deeper than %d levels", FW_DOC_MAX_DEPTH);
 		goto fail;
 	}
 	doc = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+	if (!doc && bad >= 0) {
+		fw_error_set(e, "", "invalid UTF-8 at byte %ld", bad);
+		goto fail;
+	}
 	if (!doc) {
 		const char *at = cJSON_GetErrorPtr();
 		long off = at && at >= buf && at <= buf + len ? (long)(at - buf) : -1;
@@ -101,7 +86,18 @@ cJSON *fw_doc_parse(const char *buf, size_t len, struct fw_error *e)
 		fw_error_set(e, "", "trailing data after JSON at byte %ld", (long)(end - buf));
 		goto fail;
 	}
-	if (has_duplicate_keys(doc, &path)) {
+	if (bad >= 0) {
+		fw_json_string_path(doc, -1, &path);
+		fw_error_set(e, path.buf, "invalid UTF-8 (at byte %ld of the document)", bad);
+		goto fail;
+	}
+	nul = fw_json_nul_escape_at(buf, len);
+	if (nul >= 0) {
+		fw_json_string_path(doc, nul, &path);
+		fw_error_set(e, path.buf, "\\u0000 (NUL) is not allowed in a string");
+		goto fail;
+	}
+	if (fw_json_duplicate_key(doc, &path)) {
 		fw_error_set(e, path.buf, "duplicate key");
 		goto fail;
 	}

@@ -16,8 +16,13 @@ struct ctx {
 /* Field path helpers: "parent.key" and "parent[i]". */
 static void sub_key(char *out, size_t n, const char *parent, const char *key)
 {
-	if (snprintf(out, n, "%s%s%s", parent, *parent ? "." : "", key) >= (int)n)
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, parent);
+	fw_path_key(&sb, key);  /* keys from the document: control characters escaped */
+	if (snprintf(out, n, "%s", sb.buf) >= (int)n)
 		out[n - 2] = '~'; /* truncated path: mark it */
+	strbuf_release(&sb);
 }
 
 static void sub_idx(char *out, size_t n, const char *parent, int i)
