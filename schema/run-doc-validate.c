@@ -40,6 +40,20 @@ static int has_control_chars(const char *s, int allow_newlines)
 	return 0;
 }
 
+const char *fw_text_problem(const char *s, size_t minlen, size_t maxlen, int multiline)
+{
+	size_t len = strlen(s);
+
+	if (utf8_invalid_at(s, len) >= 0)
+		return "must be valid UTF-8";
+	if (len < minlen || len > maxlen)
+		return "length is outside the allowed bytes";
+	if (has_control_chars(s, multiline))
+		return multiline ? "control characters other than \\n, \\t and \\r are not allowed"
+				 : "control characters are not allowed";
+	return NULL;
+}
+
 enum str_rule { TEXT, MULTILINE, NAME_NO_SLASH, HEX64 };
 
 static const cJSON *get_string(struct ctx *c, const cJSON *obj, const char *parent,

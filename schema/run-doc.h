@@ -41,6 +41,13 @@ int fw_json_string_path(const cJSON *doc, long nth, struct strbuf *path);
 /* 1 and the path of the first duplicate key (the later one's path), else 0. */
 int fw_json_duplicate_key(const cJSON *item, struct strbuf *path);
 
+/*
+ * Text from outside that is not a run document (a triage note, who): the
+ * document's rules for strings (valid UTF-8, minlen..maxlen bytes, no control
+ * characters but \n and \t when multiline). NULL when fine, else the problem.
+ */
+const char *fw_text_problem(const char *s, size_t minlen, size_t maxlen, int multiline);
+
 /* Canonical form: keys sorted, unformatted (the idempotency hash is sha256 of it). */
 char *fw_json_canonical(const cJSON *item);
 void fw_doc_hash(const cJSON *doc, char out[65]);

@@ -2,14 +2,63 @@
  * GET /api/v1/regressions[?series=NAME&status=new|acknowledged|fixed|invalid]:
  * stored regressions (the analysis code's list, refreshed first so that runs
  * posted since are included), as {"regressions": [...]}.
- * POST /api/v1/regressions/{id} with a Bearer token and {"status": S, "by": WHO}:
- * the lifecycle change (fw_regression_set_status); "by" defaults to the token's name.
+ * POST /api/v1/regressions/{id} with a Bearer token and {"status": S, "by": WHO,
+ * "note": TEXT}: the lifecycle change (fw_regression_set_status), kept in the
+ * regression's history; "by" defaults to the token's name. "by" and "note"
+ * follow the run document's rules for text (FW_BY_MAX, FW_NOTE_MAX bytes).
  */
 #include <stdlib.h>
 #include <string.h>
 #include "routes.h"
 #include "analysis.h"
 #include "token-db.h"
+#include "run-doc.h"
+
+/* 0 ok, else the 400 answer naming the field (*ret). */
+static int body_check(struct fw_req *r, const cJSON *body, enum MHD_Result *ret)
+{
+	static const char *const known[] = { "status", "by", "note", NULL };
+	struct strbuf path = STRBUF_INIT;
+	const cJSON *it;
+	long nul = fw_json_nul_escape_at(r->body.buf, r->body.len);
+	int rc = -1;
+
+	if (nul >= 0) {
+		fw_json_string_path(body, nul, &path);
+		*ret = reply_error(r, 400, "bad_value", path.buf, "\\u0000 (NUL) is not allowed in a string");
+		goto cleanup;
+	}
+	cJSON_ArrayForEach(it, body) {
+		const char *problem = NULL;
+		size_t k = 0;
+
+		while (known[k] && strcmp(known[k], it->string))
+			k++;
+		if (!known[k]) {
+			strbuf_reset(&path);
+			fw_path_key(&path, it->string);
+			*ret = reply_error(r, 400, "bad_value", path.buf, "unknown field (status, by and note are)");
+			goto cleanup;
+		}
+		if (k && !cJSON_IsString(it))
+			problem = "must be a string";
+		else if (k == 1)
+			problem = fw_text_problem(it->valuestring, 1, FW_BY_MAX, 0);
+		else if (k == 2)
+			problem = fw_text_problem(it->valuestring, 0, FW_NOTE_MAX, 1);
+		if (problem) {
+			strbuf_reset(&path);
+			strbuf_addf(&path, "%s %s (%d..%d bytes of text%s)", it->string, problem, !!(k == 1),
+				    k == 1 ? FW_BY_MAX : FW_NOTE_MAX, k == 1 ? " on one line" : "");
+			*ret = reply_error(r, 400, "bad_value", it->string, path.buf);
+			goto cleanup;
+		}
+	}
+	rc = 0;
+cleanup:
+	strbuf_release(&path);
+	return rc;
+}
 
 static int status_valid(const char *s)
 {
@@ -55,6 +104,7 @@ enum MHD_Result api_regression_post(struct fw_req *r)
 	struct strbuf err = STRBUF_INIT;
 	cJSON *body = NULL, *root;
 	const cJSON *st, *by;
+	const char *note;
 	enum MHD_Result ret;
 	sqlite3 *db;
 	char who[128], *end = NULL;
@@ -83,22 +133,21 @@ enum MHD_Result api_regression_post(struct fw_req *r)
 		goto cleanup;
 	}
 	body = cJSON_ParseWithLength(r->body.buf, r->body.len);
-	if (!cJSON_IsObject(body)) {
+	if (!cJSON_IsObject(body) || memchr(r->body.buf, '\0', r->body.len)) {
 		ret = reply_error(r, 400, "invalid_json", "body", "the body must be a JSON object");
 		goto cleanup;
 	}
+	if (body_check(r, body, &ret))
+		goto cleanup;
 	st = cJSON_GetObjectItemCaseSensitive(body, "status");
 	by = cJSON_GetObjectItemCaseSensitive(body, "by");
+	note = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(body, "note"));
 	if (!cJSON_IsString(st) || !status_valid(st->valuestring)) {
 		ret = reply_error(r, 400, "bad_value", "status",
 				  "status must be one of new, acknowledged, fixed, invalid");
 		goto cleanup;
 	}
-	if (by && (!cJSON_IsString(by) || !*by->valuestring || strlen(by->valuestring) > 200)) {
-		ret = reply_error(r, 400, "bad_value", "by", "by must be a non-empty string (at most 200 bytes)");
-		goto cleanup;
-	}
-	rc = fw_regression_set_status(db, id, st->valuestring, by ? by->valuestring : who, &err);
+	rc = fw_regression_set_status(db, id, st->valuestring, by ? by->valuestring : who, note, &err);
 	if (rc == 1) {
 		ret = reply_error(r, 404, "not_found", "id", "no such regression");
 		goto cleanup;
@@ -111,6 +160,7 @@ enum MHD_Result api_regression_post(struct fw_req *r)
 	cJSON_AddNumberToObject(root, "id", (double)id);
 	cJSON_AddStringToObject(root, "status", st->valuestring);
 	cJSON_AddStringToObject(root, "status_by", by ? by->valuestring : who);
+	cJSON_AddStringToObject(root, "status_note", note ? note : "");
 	cJSON_AddStringToObject(root, "token", who);
 	ret = reply_json(r, 200, root);
 cleanup:

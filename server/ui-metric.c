@@ -56,6 +56,7 @@ static void regressions(struct strbuf *sb, const struct fw_ui *ui, const struct 
 			strbuf_addstr(sb, " <span class=\"muted\">all hosts</span>");
 		strbuf_addstr(sb, "</td><td>");
 		html_txt(sb, st ? st : "");
+		ui_regression_history(sb, it);
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
 	strbuf_addstr(sb, n ? "</tbody></table>\n" : "<p class=\"muted\">None stored for this metric.</p>\n");
