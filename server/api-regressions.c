@@ -2,7 +2,7 @@
  * GET /api/v1/regressions[?series=NAME&status=new|acknowledged|fixed|invalid]:
  * stored regressions (the analysis code's list, refreshed first so that runs
  * posted since are included), as {"regressions": [...]}.
- * POST /api/v1/regressions/{id} with a Bearer token and {"status": S, "by": WHO,
+ * POST /api/v1/regressions/{id} with a Bearer token of the triage scope and {"status": S, "by": WHO,
  * "note": TEXT}: the lifecycle change (fw_regression_set_status), kept in the
  * regression's history; "by" defaults to the token's name. "by" and "note"
  * follow the run document's rules for text (FW_BY_MAX, FW_NOTE_MAX bytes).
@@ -11,7 +11,6 @@
 #include <string.h>
 #include "routes.h"
 #include "analysis.h"
-#include "token-db.h"
 #include "run-doc.h"
 
 /* 0 ok, else the 400 answer naming the field (*ret). */
@@ -100,33 +99,18 @@ cleanup:
 
 enum MHD_Result api_regression_post(struct fw_req *r)
 {
-	const char *auth = req_header(r, MHD_HTTP_HEADER_AUTHORIZATION);
 	struct strbuf err = STRBUF_INIT;
 	cJSON *body = NULL, *root;
 	const cJSON *st, *by;
 	const char *note;
 	enum MHD_Result ret;
 	sqlite3 *db;
-	char who[128], *end = NULL;
+	const char *who = r->token;
+	char *end = NULL;
 	long long id;
-	int ok, rc;
+	int rc;
 
-	if (!auth || strncmp(auth, "Bearer ", 7) || !auth[7]) {
-		ret = reply_error(r, 401, "unauthorized", "Authorization",
-				  "a Bearer token is required (foliowatch-server token add NAME)");
-		goto cleanup;
-	}
-	db = req_db(r);
-	if (!db) {
-		ret = reply_error(r, 503, "db_unavailable", NULL, "cannot open the database");
-		goto cleanup;
-	}
-	ok = fw_token_check(db, auth + 7, who);
-	if (ok <= 0) {
-		ret = ok < 0 ? reply_error(r, 503, "db_error", NULL, "token lookup failed")
-			     : reply_error(r, 401, "unauthorized", "Authorization", "unknown or revoked token");
-		goto cleanup;
-	}
+	db = req_db(r);  /* the route table checked the DB and the token's triage scope */
 	id = strtoll(r->args[0], &end, 10);
 	if (!*r->args[0] || *end || id <= 0) {
 		ret = reply_error(r, 404, "not_found", "id", "no such regression");

@@ -65,6 +65,7 @@ struct fw_req {
 	unsigned status;
 	int is_page;                 /* HTML errors instead of JSON */
 	const char *allow;           /* Allow header of a 405 */
+	char token[128];             /* the token's name on a route with a scope (server/auth.c) */
 	double t0;
 	sqlite3 *db;
 	char *cache_key;             /* set when a 200 of this request may be cached */

@@ -32,6 +32,8 @@ enum fw_route_kind { FW_ROUTE_HTML, FW_ROUTE_JSON, FW_ROUTE_PLOT /* plots, stati
  * "GET, HEAD"...), 414. r->path and r->nargs must be set.
  */
 int fw_route_find(struct fw_req *r, const char *method, fw_handler *fn, struct strbuf *allow);
+/* Bearer token with scope `need` (server/auth.c): 0, or -1 after replying 401/403/503 (*ret). */
+int fw_auth_check(struct fw_req *r, unsigned need, enum MHD_Result *ret);
 
 
 #include "series-db.h"

@@ -12,7 +12,7 @@ mkdir -p "$TMP_T/docs"
 for f in "$TMP_T"/docs/*.json; do "$SERVER" seal "$f" >"$f.sealed" || bail "seal $f"; done
 "$SERVER" import --db "$DB" -q "$TMP_T"/docs/*.sealed
 ok $? 'series s1 imported (a 10% split regression at c2)'
-TOK=$("$SERVER" token add ci --db "$DB")
+TOK=$("$SERVER" token add ci --scopes ingest,triage --db "$DB")
 start_server "$DB" || bail "server did not start"
 
 is "$(code /api/v1/regressions)" 200 'GET regressions'

@@ -12,7 +12,7 @@ mkdir -p "$TMP_T/docs"
 "$PY" tests/lib/gen-series.py "$TMP_T/docs" s1 tcg 5 base:0:-:1:1 c1:1:base:1:1 c2:2:c1:1.1:1.1:2 >/dev/null
 for f in "$TMP_T"/docs/*.json; do "$SERVER" seal "$f" >"$f.sealed" || bail "seal $f"; done
 "$SERVER" import --db "$DB" -q "$TMP_T"/docs/*.sealed || bail import
-TOK=$("$SERVER" token add ci --db "$DB" 2>/dev/null)
+TOK=$("$SERVER" token add ci --scopes triage --db "$DB" 2>/dev/null)
 start_server "$DB" || bail "server did not start"
 code /api/v1/regressions >/dev/null
 ID=$(jget "$TMP_T/body" 'd["regressions"][0]["id"]')
