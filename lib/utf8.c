@@ -60,3 +60,25 @@ void utf8_trim_partial(char *s)
 	if (bad >= 0)
 		s[bad] = '\0';
 }
+
+int utf8_has_bidi(const char *str)
+{
+	const unsigned char *s = (const unsigned char *)str;
+
+	while (*s) {
+		unsigned c = *s;
+		int n = c < 0x80 ? 0 : c < 0xe0 ? 1 : c < 0xf0 ? 2 : 3;
+
+		if (n)
+			c &= 0x3f >> n;
+		for (int k = 1; k <= n && s[k]; k++)
+			c = (c << 6) | (s[k] & 0x3f);
+		if ((c >= 0x590 && c <= 0x8ff) || c == 0x200e || c == 0x200f || (c >= 0x202a && c <= 0x202e) ||
+		    (c >= 0x2066 && c <= 0x2069) || (c >= 0xfb1d && c <= 0xfdff) || (c >= 0xfe70 && c <= 0xfeff) ||
+		    (c >= 0x10800 && c <= 0x10fff) || (c >= 0x1e800 && c <= 0x1efff))
+			return 1;
+		for (s++; n-- > 0 && *s; s++)
+			;
+	}
+	return 0;
+}

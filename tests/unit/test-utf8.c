@@ -51,5 +51,11 @@ int main(void)
 		utf8_trim_partial(s);
 		is_str(s, "ab", "utf8_trim_partial drops half a character at the end");
 	}
+	is_int(utf8_has_bidi("plain ASCII, caf\xc3\xa9, \xe2\x82\xac, \xf0\x9f\x98\x80"), 0, "LTR text has no bidi");
+	is_int(utf8_has_bidi("evil\xe2\x80\xae"), 1, "U+202E (RLO) is bidi");
+	is_int(utf8_has_bidi("\xe2\x81\xa6x"), 1, "U+2066 (LRI) is bidi");
+	is_int(utf8_has_bidi("x \xd8\xb9"), 1, "an Arabic letter is bidi");
+	is_int(utf8_has_bidi("\xd7\x90"), 1, "a Hebrew letter is bidi");
+	is_int(utf8_has_bidi("\xe2\x80\x8f"), 1, "U+200F (RLM) is bidi");
 	return done_testing();
 }
