@@ -2,7 +2,7 @@
  * Naming the field of a byte-level problem: a document's invalid UTF-8, a
  * "\u0000" escape (cJSON would silently cut the string there) or a duplicate
  * key is reported with its path ("results[2].params.order"), keys escaped so
- * that an error message never carries a raw newline.
+ * that an error message never carries a raw newline or invalid UTF-8.
  */
 #include "run-doc.h"
 #include "utf8.h"
@@ -14,14 +14,23 @@ void fw_path_key(struct strbuf *sb, const char *key)
 	if (sb->len)
 		strbuf_addch(sb, '.');
 	for (const unsigned char *p = (const unsigned char *)key; *p; p++) {
+		/* bytes of a whole character, 0 for a byte that starts none */
+		size_t n = *p < 0x80 ? 1 : *p >= 0xc0 && *p < 0xe0 ? 2 : *p >= 0xe0 && *p < 0xf0 ? 3 : *p >= 0xf0 ? 4 : 0;
+
+		if (n > 1 && (strnlen((const char *)p, n) < n || utf8_invalid_at((const char *)p, n) >= 0))
+			n = 0;
 		if (*p == '\n')
 			strbuf_addstr(sb, "\\n");
 		else if (*p == '\t')
 			strbuf_addstr(sb, "\\t");
 		else if (*p < 0x20 || *p == 0x7f)
 			strbuf_addf(sb, "\\u%04x", *p);
-		else
-			strbuf_addch(sb, (char)*p);
+		else if (!n)
+			strbuf_addf(sb, "\\x%02x", *p);  /* invalid UTF-8 stays visible, the path valid */
+		else {
+			strbuf_add(sb, p, n);
+			p += n - 1;
+		}
 	}
 }
 

@@ -7,9 +7,7 @@
 . tests/lib/server.sh
 DB="$TMP_T/fw.db"
 
-mkdir -p "$TMP_T/docs"
-"$PY" tests/lib/gen-series.py "$TMP_T/docs" s1 tcg 5 base:0:-:1:1 c1:1:base:1:1 c2:2:c1:1.1:1.1:2 >/dev/null
-for f in "$TMP_T"/docs/*.json; do "$SERVER" seal "$f" >"$f.sealed" || bail "seal $f"; done
+seal_series "$TMP_T/docs" s1 base:0:-:1:1 c1:1:base:1:1 c2:2:c1:1.1:1.1:2 || bail "documents"
 "$SERVER" import --db "$DB" -q "$TMP_T"/docs/*.sealed
 ok $? 'series s1 imported (a 10% split regression at c2)'
 TOK=$("$SERVER" token add ci --scopes ingest,triage --db "$DB")

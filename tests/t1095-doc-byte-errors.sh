@@ -28,21 +28,19 @@ make_doc "$TMP_T/bs.json" series.name='hostile-08\u0000evil'
 is "$(post "$TMP_T/bs.json" "$TOK")" 201 'an escaped backslash before u0000 is text, not NUL: stored'
 is "$(sqlite3 "$DB" "SELECT count(*) FROM series WHERE name = 'hostile-08\\u0000evil'")" 1 '... verbatim'
 
-raw "$TMP_T/utf8.json" 't.replace(b"\"ext4\"", b"\"ex\xff\xfet4\"")'
-is "$(post "$TMP_T/utf8.json" "$TOK")" 400 'invalid UTF-8 in a string: 400'
-is "$(field)" 'results[2].params.fs' '... names results[2].params.fs'
-raw "$TMP_T/utf8k.json" 't.replace(b"\"memcg_mib\"", b"\"memcg\xc3_mib\"")'
-is "$(post "$TMP_T/utf8k.json" "$TOK")" 400 'invalid UTF-8 in a key: 400'
-like "$(field)" '^results\[2\]\.params\.memcg' '... names the key'
-strict_json "$TMP_T/post.out"
-ok $? '... the error answer is strictly valid UTF-8 JSON'
-
-raw "$TMP_T/dup.json" 't.replace(b"\"memcg_mib\"", b"\"fs\": \"xfs\", \"memcg_mib\"")'
-is "$(post "$TMP_T/dup.json" "$TOK")" 400 'a duplicate key: 400'
-is "$(field)" 'results[2].params.fs' '... names its path results[2].params.fs'
-raw "$TMP_T/nl.json" 't.replace(b"\"order\"", b"\"or\\nder\"")'
-is "$(post "$TMP_T/nl.json" "$TOK")" 400 'a newline in a key: 400'
-is "$(field)" 'results[0].params.or\nder' '... the key is escaped in the path (\n, no raw newline)'
+# refused WHAT PY-EXPR FIELD: the changed document is refused (400) naming FIELD, in strict UTF-8 JSON.
+refused() {
+	raw "$TMP_T/bad.json" "$2"
+	is "$(post "$TMP_T/bad.json" "$TOK")" 400 "$1: 400"
+	is "$(field)" "$3" "... names $3"
+	strict_json "$TMP_T/post.out"
+	ok $? '... the error answer is strictly valid UTF-8 JSON'
+}
+refused 'invalid UTF-8 in a string' 't.replace(b"\"ext4\"", b"\"ex\xff\xfet4\"")' 'results[2].params.fs'
+refused 'invalid UTF-8 in a key' 't.replace(b"\"memcg_mib\"", b"\"memcg\xc3_mib\"")' 'results[2].params.memcg\xc3_mib'
+refused 'a duplicate key' 't.replace(b"\"memcg_mib\"", b"\"fs\": \"xfs\", \"memcg_mib\"")' 'results[2].params.fs'
+refused 'a newline in a key (escaped in the path)' 't.replace(b"\"order\"", b"\"or\\nder\"")' 'results[0].params.or\nder'
+cp "$TMP_T/bad.json" "$TMP_T/nl.json"
 is "$(grep -c . "$TMP_T/post.out")" 1 '... the answer is one line'
 "$SERVER" import --db "$DB" "$TMP_T/nl.json" 2>"$TMP_T/import.err"
 is "$(grep -c . "$TMP_T/import.err")" 1 'import prints the error on one line too'

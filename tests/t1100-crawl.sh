@@ -18,9 +18,9 @@ for i in $(seq 0 $((N - 1))); do
 	"$PY" tests/lib/gen-named.py "$TMP_T/docs" "h$i" "$("$PY" tests/lib/hostile-fields.py "$CORPUS" "$i")" || bail "gen $i"
 done
 SQL=$("$PY" -c 'import json, sys; print(json.load(open(sys.argv[1]))[2])' "$CORPUS")
-"$PY" tests/lib/gen-series.py "$TMP_T/docs" "$SQL regressed" tcg 5 base:0:-:1:1 c1:1:base:1.1:1 >/dev/null
-for f in "$TMP_T"/docs/*.json; do "$SERVER" seal "$f" >"$f.sealed" 2>>"$TMP_T/seal.err" || bail "seal $f: $(tail -1 "$TMP_T/seal.err")"; done
-"$SERVER" import --db "$DB" -q "$TMP_T"/docs/*.sealed
+seal_series "$TMP_T/reg" "$SQL regressed" base:0:-:1:1 c1:1:base:1.1:1 || bail "documents"
+for f in "$TMP_T"/docs/*.json; do "$SERVER" seal "$f" >"$f.sealed" || bail "seal $f"; done
+"$SERVER" import --db "$DB" -q "$TMP_T"/docs/*.sealed "$TMP_T"/reg/*.sealed
 ok $? "$N hostile series (every name field) and a regressed one imported"
 is "$(sqlite3 "$DB" 'SELECT count(*) FROM series')" $((N + 1)) '... all of them'
 TOK=$("$SERVER" token add triage --scopes triage --db "$DB" 2>/dev/null)
