@@ -136,9 +136,16 @@ int fw_regression_get(sqlite3 *db, long long id, cJSON **out, struct strbuf *err
  */
 int fw_regressions_refresh(sqlite3 *db, const char *series, const struct fw_analysis_opts *o,
 			   struct strbuf *err);
-/* Lifecycle: status one of new|acknowledged|fixed|invalid, who = token name. 0, -1 (err), 1 = no such id. */
+/*
+ * Lifecycle: status one of new|acknowledged|fixed|invalid, who (1..FW_BY_MAX
+ * bytes) and an optional note (FW_NOTE_MAX, lines allowed) as text by the run
+ * document's rules. Every change lands in regression_history (a trigger).
+ * 0, -1 (err), 1 = no such id.
+ */
+#define FW_BY_MAX   200
+#define FW_NOTE_MAX 2000
 int fw_regression_set_status(sqlite3 *db, long long id, const char *status,
-			     const char *who, struct strbuf *err);
+			     const char *who, const char *note, struct strbuf *err);
 
 /*
  * The sequential design's question (the collector asks it between rounds of

@@ -135,7 +135,7 @@ int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *
 		"delta_pct, p_value, status, status_by, status_at, created_at) "
 		"VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'new', 'analysis', ?, ?) ON CONFLICT DO NOTHING";
 	static const char fix[] =
-		"UPDATE regressions SET status = 'fixed', status_by = 'analysis', status_at = ? "
+		"UPDATE regressions SET status = 'fixed', status_by = 'analysis', status_note = '', status_at = ? "
 		"WHERE series_id = ? AND env_fingerprint = ? AND workload = ? AND variant = ? AND metric = ? "
 		"AND commit_id = ? AND status IN ('new', 'acknowledged')";
 	static const char *const families[] = { "rows", "combined" };  /* per host, then all hosts */
@@ -189,6 +189,30 @@ cleanup:
 	return ret;
 }
 
+/* o.history: the regression's status changes, oldest first. 0 ok, -1 DB error. */
+static int add_history(sqlite3 *db, cJSON *o, long long id)
+{
+	sqlite3_stmt *st = NULL;
+	cJSON *h = cJSON_AddArrayToObject(o, "history");
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT status, changed_by, note, changed_at FROM regression_history "
+			       "WHERE regression_id = ? ORDER BY id", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(e, "status", (const char *)sqlite3_column_text(st, 0));
+		cJSON_AddStringToObject(e, "by", (const char *)sqlite3_column_text(st, 1));
+		cJSON_AddStringToObject(e, "note", (const char *)sqlite3_column_text(st, 2));
+		cJSON_AddStringToObject(e, "at", (const char *)sqlite3_column_text(st, 3));
+		cJSON_AddItemToArray(h, e);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
 /* The list, or with id > 0 the one regression of that id (an empty list when none). */
 static int list_query(sqlite3 *db, const char *series, const char *status, long long id,
 		      cJSON **out, struct strbuf *err)
@@ -196,13 +220,13 @@ static int list_query(sqlite3 *db, const char *series, const char *status, long 
 	static const char sql[] =
 		"SELECT g.id, s.name, s.revision, g.env_fingerprint, g.workload, g.variant, g.metric, "
 		"g.commit_id, c.sha, c.subject, g.delta_pct, g.p_value, g.status, g.status_by, g.status_at, "
-		"g.created_at FROM regressions g JOIN series s ON s.id = g.series_id "
+		"g.created_at, g.status_note FROM regressions g JOIN series s ON s.id = g.series_id "
 		"JOIN commits c ON c.id = g.commit_id "
 		"WHERE (?1 IS NULL OR s.name = ?1) AND (?2 IS NULL OR g.status = ?2) AND (?3 IS NULL OR g.id = ?3) "
 		"ORDER BY s.name, s.revision, c.position, g.workload, g.variant, g.metric, g.id";
 	static const char *names[] = { "id", "series", "revision", "env_fingerprint", "workload",
 		"variant", "metric", "commit_id", "sha", "subject", "delta_pct", "p_value", "status",
-		"status_by", "status_at", "created_at" };
+		"status_by", "status_at", "created_at", "status_note" };
 	sqlite3_stmt *st = NULL;
 	cJSON *arr = cJSON_CreateArray();
 	int rc, ret = -1;
@@ -220,7 +244,7 @@ static int list_query(sqlite3 *db, const char *series, const char *status, long 
 		sqlite3_bind_int64(st, 3, id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		cJSON *o = cJSON_CreateObject();
-		for (int i = 0; i < 16; i++) {
+		for (int i = 0; i < 17; i++) {
 			switch (sqlite3_column_type(st, i)) {
 			case SQLITE_NULL:
 				cJSON_AddNullToObject(o, names[i]);
@@ -234,8 +258,11 @@ static int list_query(sqlite3 *db, const char *series, const char *status, long 
 			}
 		}
 		cJSON_AddItemToArray(arr, o);
+		if (add_history(db, o, sqlite3_column_int64(st, 0)))
+			goto dberr;
 	}
 	if (rc != SQLITE_DONE) {
+dberr:
 		strbuf_addf(err, "listing regressions: %s", sqlite3_errmsg(db));
 		goto cleanup;
 	}
@@ -268,10 +295,11 @@ int fw_regression_get(sqlite3 *db, long long id, cJSON **out, struct strbuf *err
 }
 
 int fw_regression_set_status(sqlite3 *db, long long id, const char *status,
-			     const char *who, struct strbuf *err)
+			     const char *who, const char *note, struct strbuf *err)
 {
 	static const char *valid[] = { "new", "acknowledged", "fixed", "invalid" };
 	sqlite3_stmt *st = NULL;
+	const char *bad_by, *bad_note;
 	char now[32];
 	int ok = 0, ret = -1;
 
@@ -282,16 +310,23 @@ int fw_regression_set_status(sqlite3 *db, long long id, const char *status,
 				       : "who: must name who changes the status");
 		return -1;
 	}
+	bad_by = fw_text_problem(who, 1, FW_BY_MAX, 0);
+	bad_note = note ? fw_text_problem(note, 0, FW_NOTE_MAX, 1) : NULL;
+	if (bad_by || bad_note) {
+		strbuf_addf(err, "%s: %s", bad_by ? "by" : "note", bad_by ? bad_by : bad_note);
+		return -1;
+	}
 	fw_now_iso(now);
-	if (sqlite3_prepare_v2(db, "UPDATE regressions SET status = ?, status_by = ?, status_at = ? "
-			       "WHERE id = ?", -1, &st, NULL) != SQLITE_OK) {
+	if (sqlite3_prepare_v2(db, "UPDATE regressions SET status = ?, status_by = ?, status_note = ?, "
+			       "status_at = ? WHERE id = ?", -1, &st, NULL) != SQLITE_OK) {
 		strbuf_addf(err, "updating regression: %s", sqlite3_errmsg(db));
 		goto cleanup;
 	}
 	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, who, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, now, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 4, id);
+	sqlite3_bind_text(st, 3, note ? note : "", -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, now, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, id);
 	if (sqlite3_step(st) != SQLITE_DONE) {
 		strbuf_addf(err, "updating regression: %s", sqlite3_errmsg(db));
 		goto cleanup;

@@ -9,6 +9,7 @@
 #include <string.h>
 #include "analysis-internal.h"
 #include "numfmt.h"
+#include "utf8.h"
 
 int fw_report_format_parse(const char *s, enum fw_report_format *f)
 {
@@ -187,8 +188,8 @@ static void write_text(const cJSON *s, struct strbuf *sb)
 		tests += !isnan(fw_json_get_num(r, "p")) && !strcmp(str_of(r, "mode"), "rank");
 		samples_rows += !strcmp(str_of(r, "unit_of_comparison"), "samples");
 	}
-	strbuf_addf(sb, "series %s v%.0f, base %.12s\n", str_of(s, "series"),
-		    fw_json_get_num(s, "revision"), str_of(s, "base"));
+	strbuf_addf(sb, "series %s v%.0f, base %.*s\n", str_of(s, "series"),
+		    fw_json_get_num(s, "revision"), UTF8_CUT(str_of(s, "base"), 12));
 	strbuf_addf(sb, "p: Mann-Whitney U, two-sided; q: Benjamini-Hochberg over %d tests of this series.\n"
 		    "A change needs q <= %.3g and |delta| >= the metric's minimum effect (default %.3g%%);\n"
 		    "deterministic rows (same-kernel boots agree within %.3g%%) compare the delta with a floor\n"
@@ -215,9 +216,9 @@ static void write_text(const cJSON *s, struct strbuf *sb)
 		const char *sha = str_of(r, "sha"), *against = str_of(r, "against");
 		if (!last_sha || strcmp(sha, last_sha) || strcmp(against, last_against)) {
 			size_t start;
-			strbuf_addf(sb, "\n[%.0f] %.12s %s\n    against %s %.12s\n",
-				    fw_json_get_num(r, "position"), sha, str_of(r, "subject"), against,
-				    str_of(r, "ref_sha"));
+			strbuf_addf(sb, "\n[%.0f] %.*s %s\n    against %s %.*s\n",
+				    fw_json_get_num(r, "position"), UTF8_CUT(sha, 12), str_of(r, "subject"), against,
+				    UTF8_CUT(str_of(r, "ref_sha"), 12));
 			start = sb->len;
 			strbuf_addstr(sb, "  metric");
 			pad_to(sb, start, 40);
@@ -245,8 +246,8 @@ static void write_text(const cJSON *s, struct strbuf *sb)
 		strbuf_addstr(sb, "\ncombined over hosts (each host against its own parent; van Elteren):\n");
 	cJSON_ArrayForEach(cp, obj_of(s, "combined")) {
 		double q = fw_json_get_num(cp, "q");
-		strbuf_addf(sb, "  [%.0f] %.12s %s/%s %s on %.0f hosts: ", fw_json_get_num(cp, "position"),
-			    str_of(cp, "sha"), str_of(cp, "workload"), str_of(cp, "variant"),
+		strbuf_addf(sb, "  [%.0f] %.*s %s/%s %s on %.0f hosts: ", fw_json_get_num(cp, "position"),
+			    UTF8_CUT(str_of(cp, "sha"), 12), str_of(cp, "workload"), str_of(cp, "variant"),
 			    str_of(cp, "metric"), fw_json_get_num(cp, "hosts"));
 		add_pct(sb, fw_json_get_num(cp, "delta_pct"));
 		if (isnan(q))
@@ -258,8 +259,8 @@ static void write_text(const cJSON *s, struct strbuf *sb)
 	if (cJSON_GetArraySize(obj_of(s, "change_points")))
 		strbuf_addstr(sb, "\nchange points along the series (E-divisive means, Welch t-test):\n");
 	cJSON_ArrayForEach(cp, obj_of(s, "change_points")) {
-		strbuf_addf(sb, "  %s/%s %s at [%.0f] %.12s: ", str_of(cp, "workload"), str_of(cp, "variant"),
-			    str_of(cp, "metric"), fw_json_get_num(cp, "position"), str_of(cp, "sha"));
+		strbuf_addf(sb, "  %s/%s %s at [%.0f] %.*s: ", str_of(cp, "workload"), str_of(cp, "variant"),
+			    str_of(cp, "metric"), fw_json_get_num(cp, "position"), UTF8_CUT(str_of(cp, "sha"), 12));
 		fw_num_human(sb, fw_json_get_num(cp, "before"), 4);
 		strbuf_addstr(sb, " -> ");
 		fw_num_human(sb, fw_json_get_num(cp, "after"), 4);

@@ -20,7 +20,8 @@ static double median_inplace(double *x, size_t n)
 	if (!n)
 		return NAN;
 	qsort(x, n, sizeof(*x), cmp_double);
-	return n % 2 ? x[n / 2] : (x[n / 2 - 1] + x[n / 2]) / 2;
+	/* halves first: the same double as (a + b) / 2, without overflowing past 9e307 */
+	return n % 2 ? x[n / 2] : x[n / 2 - 1] / 2 + x[n / 2] / 2;
 }
 
 double fw_median(const double *x, size_t n)

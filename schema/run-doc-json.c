@@ -1,6 +1,7 @@
 /* Byte-level checks before cJSON sees a document, canonical form and hashes. */
 #include "run-doc.h"
 #include "sha256.h"
+#include "utf8.h"
 #include <stdarg.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -14,41 +15,9 @@ void fw_error_set(struct fw_error *e, const char *field, const char *fmt, ...)
 	va_start(ap, fmt);
 	vsnprintf(e->detail, sizeof(e->detail), fmt, ap);
 	va_end(ap);
-}
-
-/* Returns the offset of the first invalid UTF-8 sequence, or -1 if valid. */
-static long utf8_invalid_at(const unsigned char *s, size_t len)
-{
-	size_t i = 0;
-
-	while (i < len) {
-		unsigned c = s[i];
-		size_t n;
-		unsigned min;
-		if (c < 0x80) {
-			i++;
-			continue;
-		} else if ((c & 0xe0) == 0xc0) {
-			n = 1; min = 0x80; c &= 0x1f;
-		} else if ((c & 0xf0) == 0xe0) {
-			n = 2; min = 0x800; c &= 0x0f;
-		} else if ((c & 0xf8) == 0xf0) {
-			n = 3; min = 0x10000; c &= 0x07;
-		} else {
-			return (long)i;
-		}
-		if (i + n >= len)
-			return (long)i;
-		for (size_t k = 1; k <= n; k++) {
-			if ((s[i + k] & 0xc0) != 0x80)
-				return (long)i;
-			c = (c << 6) | (s[i + k] & 0x3f);
-		}
-		if (c < min || c > 0x10ffff || (c >= 0xd800 && c <= 0xdfff))
-			return (long)i;
-		i += n + 1;
-	}
-	return -1;
+	/* A cut at the buffer's end must not leave half a character in a JSON answer. */
+	utf8_trim_partial(e->field);
+	utf8_trim_partial(e->detail);
 }
 
 /* Nesting depth of arrays/objects outside strings; -1 past the limit. */
@@ -76,26 +45,11 @@ static int json_depth_ok(const char *s, size_t len, int limit)
 	return 1;
 }
 
-static int has_duplicate_keys(const cJSON *item, struct strbuf *path)
-{
-	for (const cJSON *a = item ? item->child : NULL; a; a = a->next) {
-		if (cJSON_IsObject(item))
-			for (const cJSON *b = a->next; b; b = b->next)
-				if (a->string && b->string && !strcmp(a->string, b->string)) {
-					strbuf_addf(path, "%s%s", path->len ? "." : "", a->string);
-					return 1;
-				}
-		if ((cJSON_IsObject(a) || cJSON_IsArray(a)) && has_duplicate_keys(a, path))
-			return 1;
-	}
-	return 0;
-}
-
 cJSON *fw_doc_parse(const char *buf, size_t len, struct fw_error *e)
 {
 	const char *end = NULL;
 	cJSON *doc = NULL;
-	long bad;
+	long bad, nul;
 	struct strbuf path = STRBUF_INIT;
 
 	if (len > FW_DOC_MAX_BYTES) {
@@ -110,16 +64,16 @@ cJSON *fw_doc_parse(const char *buf, size_t len, struct fw_error *e)
 		fw_error_set(e, "", "NUL byte in document");
 		goto fail;
 	}
-	bad = utf8_invalid_at((const unsigned char *)buf, len);
-	if (bad >= 0) {
-		fw_error_set(e, "", "invalid UTF-8 at byte %ld", bad);
-		goto fail;
-	}
+	bad = utf8_invalid_at(buf, len);
 	if (!json_depth_ok(buf, len, FW_DOC_MAX_DEPTH)) {
 		fw_error_set(e, "", "nesting deeper than %d levels", FW_DOC_MAX_DEPTH);
 		goto fail;
 	}
 	doc = cJSON_ParseWithLengthOpts(buf, len, &end, 0);
+	if (!doc && bad >= 0) {
+		fw_error_set(e, "", "invalid UTF-8 at byte %ld", bad);
+		goto fail;
+	}
 	if (!doc) {
 		const char *at = cJSON_GetErrorPtr();
 		long off = at && at >= buf && at <= buf + len ? (long)(at - buf) : -1;
@@ -132,7 +86,18 @@ cJSON *fw_doc_parse(const char *buf, size_t len, struct fw_error *e)
 		fw_error_set(e, "", "trailing data after JSON at byte %ld", (long)(end - buf));
 		goto fail;
 	}
-	if (has_duplicate_keys(doc, &path)) {
+	if (bad >= 0) {
+		fw_json_string_path(doc, -1, &path);
+		fw_error_set(e, path.buf, "invalid UTF-8 (at byte %ld of the document)", bad);
+		goto fail;
+	}
+	nul = fw_json_nul_escape_at(buf, len);
+	if (nul >= 0) {
+		fw_json_string_path(doc, nul, &path);
+		fw_error_set(e, path.buf, "\\u0000 (NUL) is not allowed in a string");
+		goto fail;
+	}
+	if (fw_json_duplicate_key(doc, &path)) {
 		fw_error_set(e, path.buf, "duplicate key");
 		goto fail;
 	}

@@ -1,6 +1,7 @@
 /* Field-by-field validation of a run document; every error names its field path. */
 #include "run-doc.h"
 #include "sha256.h"
+#include "utf8.h"
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
@@ -15,8 +16,13 @@ struct ctx {
 /* Field path helpers: "parent.key" and "parent[i]". */
 static void sub_key(char *out, size_t n, const char *parent, const char *key)
 {
-	if (snprintf(out, n, "%s%s%s", parent, *parent ? "." : "", key) >= (int)n)
+	struct strbuf sb = STRBUF_INIT;
+
+	strbuf_addstr(&sb, parent);
+	fw_path_key(&sb, key);  /* keys from the document: control characters escaped */
+	if (snprintf(out, n, "%s", sb.buf) >= (int)n)
 		out[n - 2] = '~'; /* truncated path: mark it */
+	strbuf_release(&sb);
 }
 
 static void sub_idx(char *out, size_t n, const char *parent, int i)
@@ -32,6 +38,20 @@ static int has_control_chars(const char *s, int allow_newlines)
 		    *p == 0x7f)
 			return 1;
 	return 0;
+}
+
+const char *fw_text_problem(const char *s, size_t minlen, size_t maxlen, int multiline)
+{
+	size_t len = strlen(s);
+
+	if (utf8_invalid_at(s, len) >= 0)
+		return "must be valid UTF-8";
+	if (len < minlen || len > maxlen)
+		return "length is outside the allowed bytes";
+	if (has_control_chars(s, multiline))
+		return multiline ? "control characters other than \\n, \\t and \\r are not allowed"
+				 : "control characters are not allowed";
+	return NULL;
 }
 
 enum str_rule { TEXT, MULTILINE, NAME_NO_SLASH, HEX64 };
@@ -140,7 +160,7 @@ static int one_of(struct ctx *c, const cJSON *obj, const char *parent, const cha
 		if (!strcmp(v->valuestring, allowed[i]))
 			return i;
 	sub_key(path, sizeof(path), parent, key);
-	fw_error_set(c->e, path, "\"%.64s\" is not one of the allowed values", v->valuestring);
+	fw_error_set(c->e, path, "\"%.*s\" is not one of the allowed values", UTF8_CUT(v->valuestring, 64));
 	return -1;
 }
 
@@ -330,9 +350,9 @@ static int check_result(struct ctx *c, const cJSON *r, const char *path)
 		fw_error_set(c->e, path, "must be an object");
 		return -1;
 	}
-	STR(r, path, "workload", REQUIRED, 1, 100, NAME_NO_SLASH);
-	STR(r, path, "variant", REQUIRED, 1, 100, NAME_NO_SLASH);
-	STR(r, path, "metric", REQUIRED, 1, 100, NAME_NO_SLASH);
+	STR(r, path, "workload", REQUIRED, 1, FW_DOC_MAX_NAME, NAME_NO_SLASH);
+	STR(r, path, "variant", REQUIRED, 1, FW_DOC_MAX_NAME, NAME_NO_SLASH);
+	STR(r, path, "metric", REQUIRED, 1, FW_DOC_MAX_NAME, NAME_NO_SLASH);
 	STR(r, path, "unit", REQUIRED, 0, 32, TEXT);
 	if (one_of(c, r, path, "direction", directions) < 0 || one_of(c, r, path, "kind", kinds) < 0)
 		return -1;

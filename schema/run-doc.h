@@ -14,6 +14,7 @@
 #define FW_DOC_MAX_SAMPLES 10000          /* per result */
 #define FW_DOC_MAX_RESULTS 1000
 #define FW_DOC_MAX_DEPTH   16
+#define FW_DOC_MAX_NAME    100            /* bytes of a workload, variant or metric name */
 
 /* A validation error names the field path, e.g. "results[3].samples[7]". */
 struct fw_error {
@@ -30,6 +31,22 @@ void fw_error_set(struct fw_error *e, const char *field, const char *fmt, ...)
 cJSON *fw_doc_parse(const char *buf, size_t len, struct fw_error *e);
 /* Field checks on an already parsed tree (fw_doc_parse calls it). 0 ok, -1 invalid. */
 int fw_doc_validate(const cJSON *doc, struct fw_error *e);
+
+/* Field paths (schema/run-doc-paths.c): appends ".key" (control characters escaped). */
+void fw_path_key(struct strbuf *sb, const char *key);
+/* Index among a document's strings (keys included, in order) of the first with a \u0000 escape, or -1. */
+long fw_json_nul_escape_at(const char *s, size_t len);
+/* Path of the nth string (nth >= 0) or of the first with invalid UTF-8 (nth < 0): 1 found, 0 not. */
+int fw_json_string_path(const cJSON *doc, long nth, struct strbuf *path);
+/* 1 and the path of the first duplicate key (the later one's path), else 0. */
+int fw_json_duplicate_key(const cJSON *item, struct strbuf *path);
+
+/*
+ * Text from outside that is not a run document (a triage note, who): the
+ * document's rules for strings (valid UTF-8, minlen..maxlen bytes, no control
+ * characters but \n and \t when multiline). NULL when fine, else the problem.
+ */
+const char *fw_text_problem(const char *s, size_t minlen, size_t maxlen, int multiline);
 
 /* Canonical form: keys sorted, unformatted (the idempotency hash is sha256 of it). */
 char *fw_json_canonical(const cJSON *item);

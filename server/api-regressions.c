@@ -2,8 +2,10 @@
  * GET /api/v1/regressions[?series=NAME&status=new|acknowledged|fixed|invalid]:
  * stored regressions (the analysis code's list, refreshed first so that runs
  * posted since are included), as {"regressions": [...]}.
- * POST /api/v1/regressions/{id} with a Bearer token and {"status": S, "by": WHO}:
- * the lifecycle change (fw_regression_set_status); "by" defaults to the token's name.
+ * POST /api/v1/regressions/{id} with a Bearer token of the triage scope and
+ * {"status": S, "by": WHO, "note": TEXT} (checked by server/status-body.c):
+ * the lifecycle change (fw_regression_set_status), kept in the regression's
+ * history; "by" defaults to the token's name.
  * GET /api/v1/regressions/{id}: one, with its status history and links
  * (server/regression-json.c: URLs, not internal ids).
  */
@@ -12,15 +14,8 @@
 #include <string.h>
 #include "routes.h"
 #include "analysis.h"
-#include "token-db.h"
-#include "run-doc.h"
+#include "status-body.h"
 #include "xalloc.h"
-
-static int status_valid(const char *s)
-{
-	return !strcmp(s, "new") || !strcmp(s, "acknowledged") || !strcmp(s, "fixed") ||
-	       !strcmp(s, "invalid");
-}
 
 static const char *str_of(const cJSON *o, const char *k)
 {
@@ -38,7 +33,7 @@ enum MHD_Result api_regressions_list(struct fw_req *r)
 	enum MHD_Result ret;
 	int has_series = !req_query(r, "series", &series), has_status = !req_query(r, "status", &status);
 
-	if (has_status && !status_valid(status.buf)) {
+	if (has_status && !fw_status_valid(status.buf)) {
 		ret = reply_error(r, 400, "bad_parameter", "status",
 				  "status must be one of new, acknowledged, fixed, invalid");
 		goto cleanup;
@@ -61,28 +56,6 @@ cleanup:
 	strbuf_release(&status);
 	strbuf_release(&err);
 	return ret;
-}
-
-/*
- * The status history as stored: found (new, by the analysis) and the latest
- * change, if any. A table of every change (issue 17's migration) would give
- * the whole history here.
- */
-static void add_history(cJSON *o)
-{
-	cJSON *h = cJSON_AddArrayToObject(o, "history"), *e = cJSON_CreateObject();
-
-	cJSON_AddStringToObject(e, "status", "new");
-	cJSON_AddStringToObject(e, "by", "analysis");
-	cJSON_AddStringToObject(e, "at", str_of(o, "created_at"));
-	cJSON_AddItemToArray(h, e);
-	if (!strcmp(str_of(o, "status"), "new") && !strcmp(str_of(o, "status_by"), "analysis"))
-		return;
-	e = cJSON_CreateObject();
-	cJSON_AddStringToObject(e, "status", str_of(o, "status"));
-	cJSON_AddStringToObject(e, "by", str_of(o, "status_by"));
-	cJSON_AddStringToObject(e, "at", str_of(o, "status_at"));
-	cJSON_AddItemToArray(h, e);
 }
 
 enum MHD_Result api_regression_get(struct fw_req *r)
@@ -115,7 +88,6 @@ enum MHD_Result api_regression_get(struct fw_req *r)
 		goto cleanup;
 	}
 	root = fw_regression_json(g);
-	add_history(root);
 	ret = reply_json(r, 200, root);
 cleanup:
 	cJSON_Delete(g);
@@ -125,54 +97,27 @@ cleanup:
 
 enum MHD_Result api_regression_post(struct fw_req *r)
 {
-	const char *auth = req_header(r, MHD_HTTP_HEADER_AUTHORIZATION);
-	struct strbuf err = STRBUF_INIT;
-	cJSON *body = NULL, *root;
-	const cJSON *st, *by;
+	struct strbuf err = STRBUF_INIT, field = STRBUF_INIT;
+	struct fw_status_body b;
+	sqlite3 *db = req_db(r);  /* the route table checked the DB and the token's triage scope */
+	const char *by;
+	cJSON *root;
 	enum MHD_Result ret;
-	sqlite3 *db;
-	char who[128], *end = NULL;
-	long long id;
-	int ok, rc;
+	char *end = NULL;
+	long long id = strtoll(r->args[0], &end, 10);
+	int rc;
 
-	if (!auth || strncmp(auth, "Bearer ", 7) || !auth[7]) {
-		ret = reply_error(r, 401, "unauthorized", "Authorization",
-				  "a Bearer token is required (foliowatch-server token add NAME)");
-		goto cleanup;
-	}
-	db = req_db(r);
-	if (!db) {
-		ret = reply_error(r, 503, "db_unavailable", NULL, "cannot open the database");
-		goto cleanup;
-	}
-	ok = fw_token_check(db, auth + 7, who);
-	if (ok <= 0) {
-		ret = ok < 0 ? reply_error(r, 503, "db_error", NULL, "token lookup failed")
-			     : reply_error(r, 401, "unauthorized", "Authorization", "unknown or revoked token");
-		goto cleanup;
-	}
-	id = strtoll(r->args[0], &end, 10);
+	memset(&b, 0, sizeof(b));
 	if (!*r->args[0] || *end || id <= 0) {
 		ret = reply_error(r, 404, "not_found", "id", "no such regression");
 		goto cleanup;
 	}
-	body = cJSON_ParseWithLength(r->body.buf, r->body.len);
-	if (!cJSON_IsObject(body)) {
-		ret = reply_error(r, 400, "invalid_json", "body", "the body must be a JSON object");
+	if (fw_status_body_parse(r->body.buf, r->body.len, &b, &field, &err)) {
+		ret = reply_error(r, 400, "bad_value", field.buf, err.buf);
 		goto cleanup;
 	}
-	st = cJSON_GetObjectItemCaseSensitive(body, "status");
-	by = cJSON_GetObjectItemCaseSensitive(body, "by");
-	if (!cJSON_IsString(st) || !status_valid(st->valuestring)) {
-		ret = reply_error(r, 400, "bad_value", "status",
-				  "status must be one of new, acknowledged, fixed, invalid");
-		goto cleanup;
-	}
-	if (by && (!cJSON_IsString(by) || !*by->valuestring || strlen(by->valuestring) > 200)) {
-		ret = reply_error(r, 400, "bad_value", "by", "by must be a non-empty string (at most 200 bytes)");
-		goto cleanup;
-	}
-	rc = fw_regression_set_status(db, id, st->valuestring, by ? by->valuestring : who, &err);
+	by = b.by ? b.by : r->token;
+	rc = fw_regression_set_status(db, id, b.status, by, b.note, &err);
 	if (rc == 1) {
 		ret = reply_error(r, 404, "not_found", "id", "no such regression");
 		goto cleanup;
@@ -183,12 +128,14 @@ enum MHD_Result api_regression_post(struct fw_req *r)
 	}
 	root = cJSON_CreateObject();
 	cJSON_AddNumberToObject(root, "id", (double)id);
-	cJSON_AddStringToObject(root, "status", st->valuestring);
-	cJSON_AddStringToObject(root, "status_by", by ? by->valuestring : who);
-	cJSON_AddStringToObject(root, "token", who);
+	cJSON_AddStringToObject(root, "status", b.status);
+	cJSON_AddStringToObject(root, "status_by", by);
+	cJSON_AddStringToObject(root, "status_note", b.note ? b.note : "");
+	cJSON_AddStringToObject(root, "token", r->token);
 	ret = reply_json(r, 200, root);
 cleanup:
-	cJSON_Delete(body);
+	fw_status_body_free(&b);
+	strbuf_release(&field);
 	strbuf_release(&err);
 	return ret;
 }

@@ -8,6 +8,7 @@
 #include "routes.h"
 #include "analysis.h"
 #include "ui.h"
+#include "utf8.h"
 
 void fw_series_report(const struct fw_series *s, const cJSON *an, struct strbuf *sb)
 {
@@ -16,19 +17,19 @@ void fw_series_report(const struct fw_series *s, const cJSON *an, struct strbuf 
 		fw_report_write(an, FW_REPORT_TEXT, sb);
 		return;
 	}
-	strbuf_addf(sb, "series %s v%d (base %.12s)\n", s->name, s->revision, s->base);
+	strbuf_addf(sb, "series %s v%d (base %.*s)\n", s->name, s->revision, UTF8_CUT(s->base, 12));
 	strbuf_addstr(sb, "statistics: not analysed (medians and delta % against the previous commit only)\n\n");
 	for (int i = 0; i < s->nmetrics; i++) {
 		const struct fw_metric *m = &s->metrics[i];
 
-		strbuf_addf(sb, "%s (%s, %s)%s%.12s\n", m->id, m->unit,
+		strbuf_addf(sb, "%s (%s, %s)%s%.*s\n", m->id, m->unit,
 			    strcmp(m->direction, "higher_is_better") ? "lower is better" : "higher is better",
-			    s->nenvs > 1 ? " env " : "", s->nenvs > 1 ? m->env : "");
+			    s->nenvs > 1 ? " env " : "", UTF8_CUT(s->nenvs > 1 ? m->env : "", 12));
 		strbuf_addf(sb, "  %-4s %-12s %14s %9s %4s  %s\n", "pos", "commit", "median", "delta", "n", "subject");
 		for (int c = 0; c < s->ncommits; c++) {
 			const struct fw_cell *cell = &m->cells[c];
 
-			strbuf_addf(sb, "  %-4d %-12.12s ", s->commits[c].position, s->commits[c].sha);
+			strbuf_addf(sb, "  %-4d %-12.*s ", s->commits[c].position, UTF8_CUT(s->commits[c].sha, 12));
 			if (isnan(cell->median))
 				strbuf_addf(sb, "%14s ", cell->errors ? "error" : "-");
 			else
@@ -37,7 +38,7 @@ void fw_series_report(const struct fw_series *s, const cJSON *an, struct strbuf 
 				strbuf_addf(sb, "%9s ", "");
 			else
 				strbuf_addf(sb, "%+8.2f%% ", cell->delta_pct);
-			strbuf_addf(sb, "%4d  %.60s\n", cell->n, s->commits[c].subject);
+			strbuf_addf(sb, "%4d  %.*s\n", cell->n, UTF8_CUT(s->commits[c].subject, 60));
 		}
 		strbuf_addch(sb, '\n');
 	}

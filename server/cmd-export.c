@@ -32,6 +32,7 @@ struct export {
 	struct fw_ui ui;
 	char *scratch;        /* DIR/.plots-<pid>: gnuplot's working files */
 	int files;
+	int plots_failed;     /* reported and gone past: one plot never stops an export */
 };
 
 static int write_file(struct export *ex, const char *name, const char *data, size_t len)
@@ -109,8 +110,11 @@ static int export_plot(struct export *ex, const struct fw_series *s, int mi, con
 		ret = 0;  /* no samples: the pages say so and link no plot */
 		goto cleanup;
 	}
-	if (rc < 0) {
-		fprintf(stderr, "export: plot of %s: %s\n", s->metrics[mi].id, err.buf);
+	if (rc != 0) {
+		fprintf(stderr, "export: plot of %s (%s) not written, going on: %s\n", s->metrics[mi].id,
+			big ? "big" : "small", rc == 2 ? "every sample is beyond +-1e307 (gnuplot cannot draw it)" : err.buf);
+		ex->plots_failed += rc < 0;
+		ret = 0;
 		goto cleanup;
 	}
 	ui_href_plot(&name, &ex->ui, s, &s->metrics[mi], big ? "big" : "small");
@@ -328,7 +332,9 @@ int cmd_export(int argc, char **argv)
 	if (write_file(&ex, "index.html", page.buf, page.len))
 		goto cleanup;
 	printf("exported %d files to %s\n", ex.files, ex.out);
-	ret = 0;
+	if (ex.plots_failed)
+		fprintf(stderr, "export: %d plot(s) could not be written (above); every page was written\n", ex.plots_failed);
+	ret = ex.plots_failed ? 1 : 0;
 	goto cleanup;
 usage: /* the message is out */
 	ret = 2;

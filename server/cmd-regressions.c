@@ -13,6 +13,7 @@
 #include "commands.h"
 #include "fw-db.h"
 #include "routes.h"
+#include "utf8.h"
 
 static const char *str_of(const cJSON *o, const char *k)
 {
@@ -41,6 +42,20 @@ static void print_json(const cJSON *list)
 	cJSON_Delete(out);
 }
 
+/* --set: 0 changed, 1 not (said on stderr). */
+static int set_one(sqlite3 *db, long long id, const char *status, const char *by, const char *note)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc = fw_regression_set_status(db, id, status, by, note, &err);
+
+	if (rc)
+		fprintf(stderr, "regressions: %s\n", rc > 0 ? "no such regression" : err.buf);
+	else
+		printf("regression %lld: %s by %s\n", id, status, by);
+	strbuf_release(&err);
+	return rc ? 1 : 0;
+}
+
 int cmd_regressions(int argc, char **argv)
 {
 	static const struct fw_option opts[] = {
@@ -56,13 +71,14 @@ int cmd_regressions(int argc, char **argv)
 		{ .help = "Changing a status:" },
 		{ "set", 'i', required_argument, 'i', "ID", "off", "change regression ID (the first column) to --status" },
 		{ "by", 'b', required_argument, 'b', "WHO", "none", "who changes it, kept with it (required with --set)" },
+		{ "note", 'n', required_argument, 'n', "TEXT", "none", "why, kept in the regression's history" },
 		{ 0 },
 	};
 	static const char *const statuses[] = { "new", "acknowledged", "fixed", "invalid", NULL };
 	static const char *const fail_ons[] = { "new", NULL };
 	static const struct fw_usage usage = { "foliowatch-server", "regressions",
 		"[--db FILE] [--series NAME] [--status STATUS] [--fail-on new] [--json]\n"
-		"[--db FILE] --set ID --status STATUS --by WHO",
+		"[--db FILE] --set ID --status STATUS --by WHO [--note TEXT]",
 		"Lists the stored regressions, all of them unless filtered, one per line: id,\n"
 		"status, series and revision, commit, workload/variant metric, delta, who set\n"
 		"the status. The series are analysed first (their newest revision), so the\n"
@@ -72,6 +88,7 @@ int cmd_regressions(int argc, char **argv)
 		"--db foliowatch.db --status new --json\n--db foliowatch.db --set 12 --status acknowledged --by alice" };
 	struct fw_getopt g = FW_GETOPT_INIT(&usage);
 	const char *dbpath = FW_DB_DEFAULT, *series = NULL, *status = NULL, *fail_on = NULL, *by = NULL;
+	const char *note = NULL;
 	struct strbuf err = STRBUF_INIT;
 	struct fw_analysis_opts o;
 	sqlite3 *db = NULL;
@@ -96,6 +113,7 @@ int cmd_regressions(int argc, char **argv)
 			fail_on = optarg;
 			break;
 		case 'b': by = optarg; break;
+		case 'n': note = optarg; break;
 		case 'j': json = 1; break;
 		case 'D': o.determinism_file = optarg; break;
 		case 'i':
@@ -122,8 +140,8 @@ int cmd_regressions(int argc, char **argv)
 		fw_usage_error(&usage, "--set needs --by WHO (who changes the status)");
 		goto usage;
 	}
-	if (!set_id && by) {
-		fw_usage_error(&usage, "--by goes with --set ID");
+	if (!set_id && (by || note)) {
+		fw_usage_error(&usage, "--by and --note go with --set ID");
 		goto usage;
 	}
 	db = fw_db_open_existing(dbpath, &err);
@@ -132,12 +150,7 @@ int cmd_regressions(int argc, char **argv)
 		goto cleanup;
 	}
 	if (set_id) {
-		int rc = fw_regression_set_status(db, set_id, status, by, &err);
-		if (rc)
-			fprintf(stderr, "regressions: %s\n", rc > 0 ? "no such regression" : err.buf);
-		else
-			printf("regression %lld: %s by %s\n", set_id, status, by);
-		ret = rc ? 1 : 0;
+		ret = set_one(db, set_id, status, by, note);
 		goto cleanup;
 	}
 	if (fw_regressions_refresh(db, series, &o, &err) || fw_regressions_list(db, series, status, &list, &err)) {
@@ -152,8 +165,8 @@ int cmd_regressions(int argc, char **argv)
 			series ? " in series " : "", series ? series : "");
 	cJSON_ArrayForEach(r, list) {
 		if (!json)
-			printf("%.0f\t%s\t%s v%.0f\t%.12s\t%s/%s %s\t%+.1f%%\t(by %s at %s)\n", num_of(r, "id"),
-			       str_of(r, "status"), str_of(r, "series"), num_of(r, "revision"), str_of(r, "sha"),
+			printf("%.0f\t%s\t%s v%.0f\t%.*s\t%s/%s %s\t%+.1f%%\t(by %s at %s)\n", num_of(r, "id"),
+			       str_of(r, "status"), str_of(r, "series"), num_of(r, "revision"), UTF8_CUT(str_of(r, "sha"), 12),
 			       str_of(r, "workload"), str_of(r, "variant"), str_of(r, "metric"),
 			       num_of(r, "delta_pct"), str_of(r, "status_by"),
 			       str_of(r, "status_at"));

@@ -239,7 +239,7 @@ int cmd_serve(int argc, char **argv)
 			     MHD_OPTION_NOTIFY_CONNECTION, fw_conn_notify, &srv,
 			     MHD_OPTION_PER_IP_CONNECTION_LIMIT, perip,
 			     MHD_OPTION_CONNECTION_TIMEOUT, timeout,
-			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)(64 * 1024),
+			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)FW_CONN_POOL,
 			     MHD_OPTION_NOTIFY_COMPLETED, fw_http_completed, &srv,
 			     MHD_OPTION_UNESCAPE_CALLBACK, fw_http_no_unescape, NULL,
 			     certf ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, cert.buf,

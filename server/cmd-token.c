@@ -1,4 +1,4 @@
-/* foliowatch-server token add NAME | list | revoke NAME [--db FILE]: API tokens for POST /api/v1/runs. */
+/* foliowatch-server token add NAME [--scopes LIST] | list | revoke NAME [--db FILE]: API tokens and their scopes. */
 #include <stdio.h>
 #include <string.h>
 #include "cmdopt.h"
@@ -11,7 +11,8 @@ static int list(sqlite3 *db)
 	sqlite3_stmt *st = NULL;
 	int rc;
 
-	if (sqlite3_prepare_v2(db, "SELECT name, created_at, coalesce(revoked_at, '') FROM api_tokens ORDER BY name",
+	if (sqlite3_prepare_v2(db, "SELECT name, created_at, coalesce(revoked_at, ''), scopes FROM api_tokens "
+			       "ORDER BY name",
 			       -1, &st, NULL) != SQLITE_OK) {
 		fprintf(stderr, "token: %s\n", sqlite3_errmsg(db));
 		return 1;
@@ -19,8 +20,8 @@ static int list(sqlite3 *db)
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const char *rev = (const char *)sqlite3_column_text(st, 2);
 
-		printf("%s\t%s\t%s\n", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
-		       rev && *rev ? rev : "active");
+		printf("%s\t%s\t%s\t%s\n", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
+		       rev && *rev ? rev : "active", sqlite3_column_text(st, 3));
 	}
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : 1;
@@ -31,35 +32,47 @@ int cmd_token(int argc, char **argv)
 	static const struct fw_option opts[] = {
 		{ "db", 'd', required_argument, 'd', "FILE", FW_DB_DEFAULT,
 		  "the database; add creates it if missing, list and revoke need it to exist" },
+		{ "scopes", 's', required_argument, 's', "LIST", "ingest",
+		  "add: what the token may do, comma-separated: ingest (POST runs),\ntriage (change a regression's status), admin (everything)" },
 		{ 0 },
 	};
-	static const struct fw_usage usage = { "foliowatch-server", "token", "add NAME [--db FILE]\n"
+	static const struct fw_usage usage = { "foliowatch-server", "token", "add NAME [--scopes LIST] [--db FILE]\n"
 		"list [--db FILE]\nrevoke NAME [--db FILE]",
-		"API tokens for POST /api/v1/runs (and regression status changes), one per\n"
-		"runner. add prints the new token on stdout: it is shown only this once, the\n"
-		"database keeps only its sha256. list prints name, creation time and state;\n"
+		"API tokens for POST /api/v1/runs (scope ingest, the default: one per runner)\n"
+		"and regression status changes (scope triage). add prints the new token on\n"
+		"stdout: it is shown only this once, the database keeps only its sha256.\n"
+		"list prints name, creation time, state and scopes;\n"
 		"revoke disables a token (its name stays taken).\n"
 		"Exit: 0 ok, 1 error (name taken, no such token), 2 usage error.",
 		opts, "add runner-1 --db /var/lib/foliowatch/foliowatch.db > runner-1.token\n"
-		"list --db foliowatch.db\nrevoke runner-1 --db foliowatch.db" };
+		"add alice --scopes triage --db foliowatch.db\nlist --db foliowatch.db\nrevoke runner-1 --db foliowatch.db" };
 	struct fw_getopt g = FW_GETOPT_INIT(&usage);
 	const char *dbpath = FW_DB_DEFAULT, *verb, *name = NULL;
 	struct strbuf err = STRBUF_INIT, tok = STRBUF_INIT;
 	sqlite3 *db = NULL;
-	int opt, ret = 1, rc;
+	unsigned scopes = FW_SCOPE_INGEST;
+	int opt, ret = 1, rc, scoped = 0;
 
 	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
-		if (opt != 'd') {
+		if (opt == 's' && fw_scopes_parse(optarg, &scopes, &err)) {
+			fw_usage_error(&usage, "--scopes: %s", err.buf);
+			goto usage;
+		} else if (opt != 'd' && opt != 's') {
 			ret = g.exit;
 			goto cleanup;
 		}
-		dbpath = optarg;
+		dbpath = opt == 'd' ? optarg : dbpath;
+		scoped |= opt == 's';
 	}
 	if (optind >= argc) {
 		fw_usage_error(&usage, "say add NAME, list or revoke NAME");
 		goto usage;
 	}
 	verb = argv[optind];
+	if (scoped && strcmp(verb, "add")) {
+		fw_usage_error(&usage, "--scopes goes with add");
+		goto usage;
+	}
 	if (!strcmp(verb, "add") || !strcmp(verb, "revoke")) {
 		if (optind + 1 == argc || !*argv[optind + 1]) {
 			fw_usage_error(&usage, "%s needs a token NAME", verb);
@@ -86,7 +99,7 @@ int cmd_token(int argc, char **argv)
 	if (!strcmp(verb, "list")) {
 		ret = list(db);
 	} else if (!strcmp(verb, "add")) {
-		rc = fw_token_add(db, name, &tok, &err);
+		rc = fw_token_add(db, name, scopes, &tok, &err);
 		if (rc == 0) {
 			/* The only time the clear token exists outside the client. */
 			printf("%s\n", tok.buf);

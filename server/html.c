@@ -4,6 +4,7 @@
 #include <string.h>
 #include "html.h"
 #include "numfmt.h"
+#include "utf8.h"
 
 static void escape(struct strbuf *sb, const char *s, int attr)
 {
@@ -33,7 +34,18 @@ static void escape(struct strbuf *sb, const char *s, int attr)
 
 void html_txt(struct strbuf *sb, const char *s)
 {
+	/*
+	 * Outside text with right-to-left letters or bidi controls is isolated
+	 * (FSI ... PDI, what <bdi> does, and valid in <title> too): a U+202E in
+	 * a name must not reverse the "+20.00%" after it.
+	 */
+	int iso = s && utf8_has_bidi(s);
+
+	if (iso)
+		strbuf_addstr(sb, "\xe2\x81\xa8");  /* U+2068 FSI */
 	escape(sb, s, 0);
+	if (iso)
+		strbuf_addstr(sb, "\xe2\x81\xa9");  /* U+2069 PDI */
 }
 
 void html_attr(struct strbuf *sb, const char *s)

@@ -8,6 +8,8 @@
 
 void html_txt(struct strbuf *sb, const char *s);      /* element content */
 void html_attr(struct strbuf *sb, const char *s);     /* inside a "quoted" attribute */
+/* html_txt of the first max_chars characters (display only: never for identifiers). */
+void html_txt_short(struct strbuf *sb, const char *s, size_t max_chars);
 /* Percent-encodes everything but [A-Za-z0-9_~-] (so '.', '/' and '%' in names stay data). */
 void html_url_arg(struct strbuf *sb, const char *s);
 void html_page_begin(struct strbuf *sb, const char *title);

@@ -351,6 +351,8 @@ enum MHD_Result fw_http_access(void *cls, struct MHD_Connection *conn, const cha
 			return reply_error(r, 413, "too_large", NULL,
 					   "request body over the document size limit");
 		}
+		if (fw_req_limits(r, &ret))
+			return ret;
 		return MHD_YES;
 	}
 	if (*upload_size) {

@@ -14,6 +14,17 @@
 #include "strbuf.h"
 
 #define FW_URL_MAX   2048  /* longer paths get 414 from the route table */
+#define FW_QUERY_MAX 8192  /* longer query strings get 414 (server/req-limits.c) */
+#define FW_HEADERS_MAX 32768 /* more header bytes get 431 (server/req-limits.c) */
+/*
+ * libmicrohttpd's per-connection memory: request line, headers and the
+ * answer's headers. Anything up to about FW_CONN_POOL - 16 KiB reaches the
+ * server (its own 414/431 with the security headers); beyond, libmicrohttpd
+ * answers itself without them and closes (README "Running the server").
+ */
+#define FW_CONN_POOL (256 * 1024)
+#define FW_STR_(x) #x
+#define FW_STR(x)  FW_STR_(x)
 #define FW_MAX_ARGS  6     /* path captures per route */
 #define FW_DB_POOL   16
 #define FW_LAT_BUCKETS 10
@@ -65,6 +76,7 @@ struct fw_req {
 	unsigned status;
 	int is_page;                 /* HTML errors instead of JSON */
 	const char *allow;           /* Allow header of a 405 */
+	char token[128];             /* the token's name on a route with a scope (server/auth.c) */
 	double t0;
 	sqlite3 *db;
 	char *cache_key;             /* set when a 200 of this request may be cached */
@@ -95,6 +107,8 @@ int req_query(struct fw_req *r, const char *key, struct strbuf *out);
 const char *req_header(struct fw_req *r, const char *name);
 
 /* Replies. Each takes ownership of what it is given. */
+/* Query and header size limits (server/req-limits.c): 0, or -1 after a 414/431 (*ret). */
+int fw_req_limits(struct fw_req *r, enum MHD_Result *ret);
 enum MHD_Result reply_error(struct fw_req *r, unsigned status, const char *code,
 			    const char *field, const char *detail);
 enum MHD_Result reply_json(struct fw_req *r, unsigned status, cJSON *root);

@@ -123,6 +123,8 @@ int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 		      struct strbuf *err)
 {
 	const struct fw_metric *m = &s->metrics[mi];
+	const struct fw_plot_marks *marks = o->marks;
+	struct fw_plot_clipped clip;
 	struct strbuf data = STRBUF_INIT, script = STRBUF_INIT, key = STRBUF_INIT, tmp = STRBUF_INIT,
 		      tdata = STRBUF_INIT, tscript = STRBUF_INIT, log = STRBUF_INIT;
 	struct sha256_ctx ctx;
@@ -136,7 +138,15 @@ int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 		any += m->cells[c].n;
 	if (!any)
 		return 1;
-	write_data(&data, s, m, big, o->marks, &nband, &nmark);
+	if (fw_plot_clip(s, m, marks, &clip)) {
+		m = &clip.m;
+		marks = marks ? &clip.pm : NULL;
+		if (!fw_metric_nsamples(s, m)) {
+			ret = 2;
+			goto cleanup;
+		}
+	}
+	write_data(&data, s, m, big, marks, &nband, &nmark);
 	strbuf_addf(&script, script_head, o->png ? "pngcairo" : "svg", big ? 900 : 420, big ? 480 : 220,
 		    big ? 11 : 9, big ? "top left" : "off", s->ncommits);
 	if (nband)
@@ -205,6 +215,7 @@ cleanup:
 	strbuf_release(&tdata);
 	strbuf_release(&tscript);
 	strbuf_release(&log);
+	fw_plot_clipped_free(&clip);
 	return ret;
 }
 

@@ -32,7 +32,26 @@ struct fw_plot_opts {
 	int png;                              /* PNG (pngcairo) instead of SVG */
 	const struct fw_plot_marks *marks;    /* may be NULL */
 };
-/* 0 ok (path and etag set; *rendered 1 if gnuplot ran), 1 no data, -1 error (err). */
+/*
+ * server/plot-range.c: values gnuplot cannot draw (|y| >= FW_PLOT_MAX_ABS)
+ * are left out of a plot. fw_plot_clip returns 0 when m (and pm, may be NULL)
+ * plot as they are, else 1 with copies in *out without those values (the
+ * labels stay m's and pm's); free them with fw_plot_clipped_free.
+ */
+#define FW_PLOT_MAX_ABS 1e307
+struct fw_plot_clipped {
+	struct fw_metric m;
+	struct fw_plot_marks pm;
+	int ncells;
+};
+int fw_plot_clip(const struct fw_series *s, const struct fw_metric *m, const struct fw_plot_marks *pm,
+		 struct fw_plot_clipped *out);
+void fw_plot_clipped_free(struct fw_plot_clipped *c);
+
+/*
+ * 0 ok (path and etag set; *rendered 1 if gnuplot ran), 1 no data, 2 no value
+ * gnuplot can draw (all beyond FW_PLOT_MAX_ABS), -1 error (err).
+ */
 int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 		      const struct fw_plot_opts *o, struct strbuf *path, char etag[72], int *rendered,
 		      struct strbuf *err);

@@ -88,6 +88,10 @@ cJSON *fw_regression_json(const cJSON *g)
 	json_prob(o, "p_value", fw_json_num(g, "p_value", NAN));
 	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
 		cJSON_AddStringToObject(o, tail[i], str_of(g, tail[i]));
+	cJSON_AddStringToObject(o, "status_note", str_of(g, "status_note"));
+	/* every status change with who, note and time (regression_history, oldest first) */
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(g, "history");
+	cJSON_AddItemToObject(o, "history", h ? cJSON_Duplicate(h, 1) : cJSON_CreateArray());
 	add_links(o, g);
 	return o;
 }

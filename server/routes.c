@@ -10,21 +10,25 @@
 #include <string.h>
 #include "routes.h"
 #include "run-doc.h"
+#include "token-db.h"
 #include "xalloc.h"
 
 /*
  * kind: what the route answers, and so how its errors are written (an HTML
- * page for FW_ROUTE_HTML, JSON otherwise); needs_db: fw_dispatch replies
- * 503 db_unavailable itself when the database cannot be opened.
+ * page for FW_ROUTE_HTML, JSON otherwise); needs: DB (fw_dispatch replies
+ * 503 db_unavailable itself when the database cannot be opened), and the
+ * token scope the route needs, if any (INGEST, TRIAGE, ADMIN: fw_dispatch
+ * answers 401/403 before the handler runs; r->token names the token).
  */
 struct fw_route {
 	const char *method;
 	const char *pattern;
 	fw_handler fn;
 	enum fw_route_kind kind;
-	int needs_db;
+	unsigned needs;
 };
-enum { NODB = 0, DB = 1 };
+enum { NODB = 0, DB = 1, INGEST = FW_SCOPE_INGEST << 1, TRIAGE = FW_SCOPE_TRIAGE << 1,
+       ADMIN = FW_SCOPE_ADMIN << 1 };
 #define HTML FW_ROUTE_HTML
 #define JSON FW_ROUTE_JSON
 #define PLOT FW_ROUTE_PLOT
@@ -33,7 +37,7 @@ static const struct fw_route routes[] = {
 	{ "GET",  "/",                                 ui_index, HTML, DB },
 	{ "GET",  "/healthz",                          api_healthz, JSON, NODB },
 	{ "GET",  "/metrics",                          api_metrics, JSON, NODB },
-	{ "POST", "/api/v1/runs",                      api_runs_post, JSON, NODB },
+	{ "POST", "/api/v1/runs",                      api_runs_post, JSON, DB | INGEST },
 	{ "GET",  "/api/v1/series",                    api_series_list, JSON, DB },
 	{ "GET",  "/api/v1/series/*.csv",              api_series_csv, JSON, DB },
 	{ "GET",  "/api/v1/series/*/report.txt",       api_series_report, JSON, DB },
@@ -42,7 +46,7 @@ static const struct fw_route routes[] = {
 	{ "GET",  "/api/v1/compare",                   api_compare, JSON, DB },
 	{ "GET",  "/api/v1/regressions",               api_regressions_list, JSON, DB },
 	{ "GET",  "/api/v1/regressions/*",             api_regression_get, JSON, DB },
-	{ "POST", "/api/v1/regressions/*",             api_regression_post, JSON, NODB },
+	{ "POST", "/api/v1/regressions/*",             api_regression_post, JSON, DB | TRIAGE },
 	{ "GET",  "/api/v1/openapi.json",              api_openapi, JSON, NODB },
 	{ "GET",  "/api",                              ui_api, HTML, NODB },
 	{ "GET",  "/series/*",                         ui_series, HTML, DB },
@@ -182,9 +186,9 @@ enum MHD_Result fw_dispatch(struct fw_req *r)
 	case 0:
 		/* The route decides: pages answer errors as HTML, the rest as JSON. */
 		r->is_page = route->kind == FW_ROUTE_HTML;
-		if (route->needs_db && !req_db(r))
+		if ((route->needs & DB) && !req_db(r))
 			ret = reply_error(r, 503, "db_unavailable", NULL, "cannot open the database");
-		else
+		else if (!(route->needs >> 1) || !fw_auth_check(r, route->needs >> 1, &ret))
 			ret = route->fn(r);
 		break;
 	case 414:

@@ -44,6 +44,8 @@ int fw_route_info(size_t i, const char **method, const char **pattern, enum fw_r
 /* server/openapi.json, compiled in (build/gen/openapi.c). */
 extern const char fw_openapi_json[];
 extern const size_t fw_openapi_json_len;
+/* Bearer token with scope `need` (server/auth.c): 0, or -1 after replying 401/403/503 (*ret). */
+int fw_auth_check(struct fw_req *r, unsigned need, enum MHD_Result *ret);
 
 
 #include "series-db.h"

@@ -8,6 +8,7 @@
  */
 #include <sqlite3.h>
 #include "strbuf.h"
+#include "run-doc.h"
 
 struct fw_commit {
 	long long id;
@@ -35,7 +36,7 @@ struct fw_cell {          /* one metric at one commit */
 
 struct fw_metric {
 	char *workload, *variant, *metric, *unit, *direction;
-	char id[3 * 64 + 8];  /* "workload/variant/metric" (truncated only for display) */
+	char id[3 * FW_DOC_MAX_NAME + 3];  /* "workload/variant/metric", never truncated */
 	char *env;            /* environment fingerprint */
 	double min_effect_pct;/* NAN when not declared */
 	struct fw_cell *cells;/* ncommits */

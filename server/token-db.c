@@ -6,8 +6,51 @@
 #include "fw-db.h"
 #include "sha256.h"
 
-int fw_token_add(sqlite3 *db, const char *name, struct strbuf *out, struct strbuf *err)
+static const char *const scope_names[] = { "ingest", "triage", "admin" };
+
+int fw_scopes_parse(const char *list, unsigned *out, struct strbuf *err)
 {
+	const char *p = list;
+
+	*out = 0;
+	while (*p) {
+		size_t n = strcspn(p, ","), i = 0;
+
+		while (i < 3 && (strlen(scope_names[i]) != n || strncmp(p, scope_names[i], n)))
+			i++;
+		if (i == 3) {
+			strbuf_addf(err, "unknown scope '%.*s' (ingest, triage or admin)", (int)n, p);
+			return -1;
+		}
+		*out |= 1u << i;
+		p += n + (p[n] == ',');
+	}
+	if (!*out) {
+		strbuf_addstr(err, "no scope given (ingest, triage or admin)");
+		return -1;
+	}
+	return 0;
+}
+
+void fw_scopes_format(unsigned scopes, struct strbuf *out)
+{
+	const char *sep = "";
+
+	for (unsigned i = 0; i < 3; i++)
+		if (scopes & (1u << i)) {
+			strbuf_addf(out, "%s%s", sep, scope_names[i]);
+			sep = ",";
+		}
+}
+
+int fw_scope_grants(unsigned have, unsigned need)
+{
+	return (have & FW_SCOPE_ADMIN) || (have & need) == need;
+}
+
+int fw_token_add(sqlite3 *db, const char *name, unsigned scopes, struct strbuf *out, struct strbuf *err)
+{
+	struct strbuf sc = STRBUF_INIT;
 	unsigned char raw[32];
 	char hash[65], now[32];
 	sqlite3_stmt *st = NULL;
@@ -23,9 +66,11 @@ int fw_token_add(sqlite3 *db, const char *name, struct strbuf *out, struct strbu
 		strbuf_addf(out, "%02x", raw[i]);
 	sha256_hex(out->buf, out->len, hash);
 	fw_now_iso(now);
-	if (sqlite3_prepare_v2(db, "INSERT INTO api_tokens (name, hash, created_at) VALUES (?1, ?2, ?3)",
+	fw_scopes_format(scopes, &sc);
+	if (sqlite3_prepare_v2(db, "INSERT INTO api_tokens (name, hash, created_at, scopes) VALUES (?1, ?2, ?3, ?4)",
 			       -1, &st, NULL) != SQLITE_OK)
 		goto dberr;
+	sqlite3_bind_text(st, 4, sc.buf, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 2, hash, -1, SQLITE_TRANSIENT);
 	sqlite3_bind_text(st, 3, now, -1, SQLITE_TRANSIENT);
@@ -43,6 +88,7 @@ dberr:
 cleanup:
 	if (ret)
 		strbuf_reset(out);
+	strbuf_release(&sc);
 	sqlite3_finalize(st);
 	return ret;
 }
@@ -76,15 +122,17 @@ static int ct_equal(const char *a, const char *b, size_t n)
 	return d == 0;
 }
 
-int fw_token_check(sqlite3 *db, const char *token, char name_out[128])
+int fw_token_check(sqlite3 *db, const char *token, char name_out[128], unsigned *scopes)
 {
+	struct strbuf ignore = STRBUF_INIT;
 	sqlite3_stmt *st = NULL;
 	char hash[65];
 	int rc, ret = 0;
 
 	name_out[0] = 0;
+	*scopes = 0;
 	sha256_hex(token, strlen(token), hash);
-	if (sqlite3_prepare_v2(db, "SELECT name, hash FROM api_tokens WHERE revoked_at IS NULL",
+	if (sqlite3_prepare_v2(db, "SELECT name, hash, scopes FROM api_tokens WHERE revoked_at IS NULL",
 			       -1, &st, NULL) != SQLITE_OK) {
 		ret = -1;
 		goto cleanup;
@@ -95,12 +143,18 @@ int fw_token_check(sqlite3 *db, const char *token, char name_out[128])
 
 		if (h && strlen(h) == 64 && ct_equal(h, hash, 64) && !ret) {
 			snprintf(name_out, 128, "%s", (const char *)sqlite3_column_text(st, 0));
+			/* an unreadable scope list grants nothing */
+			const char *sc = (const char *)sqlite3_column_text(st, 2);
+
+			if (!sc || fw_scopes_parse(sc, scopes, &ignore))
+				*scopes = 0;
 			ret = 1;
 		}
 	}
 	if (rc != SQLITE_DONE)
 		ret = -1;
 cleanup:
+	strbuf_release(&ignore);
 	sqlite3_finalize(st);
 	return ret;
 }

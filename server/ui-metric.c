@@ -33,7 +33,6 @@ static void regressions(struct strbuf *sb, const struct fw_ui *ui, const struct 
 		const char *sha = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "sha"));
 		const char *subj = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "subject"));
 		const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "status"));
-		char shortsha[13];
 
 		/* A combined regression (all hosts of a sharded series) shows on each host's page. */
 		int all = str_is(it, "env_fingerprint", FW_ENV_COMBINED);
@@ -44,11 +43,10 @@ static void regressions(struct strbuf *sb, const struct fw_ui *ui, const struct 
 		if (!n++)
 			strbuf_addstr(sb, "<table class=\"grid\" id=\"regressions\"><thead><tr><th>id</th>"
 				      "<th>commit</th><th>subject</th><th>delta</th><th>status</th></tr></thead><tbody>\n");
-		snprintf(shortsha, sizeof(shortsha), "%s", sha);
 		strbuf_addf(sb, "<tr><td>%d</td><td><a class=\"mono\" href=\"", cJSON_IsNumber(id) ? id->valueint : 0);
 		ui_href_commit(sb, ui, s->name, sha);
 		strbuf_addstr(sb, "\">");
-		html_txt(sb, shortsha);
+		html_txt_short(sb, sha, 12);
 		strbuf_addstr(sb, "</a></td><td>");
 		html_txt(sb, subj ? subj : "");
 		strbuf_addstr(sb, "</td><td class=\"num worse\">");
@@ -58,6 +56,7 @@ static void regressions(struct strbuf *sb, const struct fw_ui *ui, const struct 
 			strbuf_addstr(sb, " <span class=\"muted\">all hosts</span>");
 		strbuf_addstr(sb, "</td><td>");
 		html_txt(sb, st ? st : "");
+		ui_regression_history(sb, it);
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
 	strbuf_addstr(sb, n ? "</tbody></table>\n" : "<p class=\"muted\">None stored for this metric.</p>\n");
@@ -103,13 +102,10 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 		const cJSON *hi = row ? cJSON_GetObjectItemCaseSensitive(row, "ci_hi_pct") : NULL;
 		const char *v = row ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "verdict")) : NULL;
 		int sign = fw_delta_sign(m, cell->delta_pct);
-		char sha[13];
-
-		snprintf(sha, sizeof(sha), "%s", s->commits[c].sha);
 		strbuf_addf(sb, "<tr><td>%d</td><td><a class=\"mono\" href=\"", s->commits[c].position);
 		ui_href_commit(sb, ui, s->name, s->commits[c].sha);
 		strbuf_addstr(sb, "\">");
-		html_txt(sb, sha);
+		html_txt_short(sb, s->commits[c].sha, 12);
 		strbuf_addstr(sb, "</a></td><td>");
 		html_txt(sb, s->commits[c].subject);
 		strbuf_addstr(sb, "</td><td class=\"num\">");

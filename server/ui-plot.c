@@ -47,6 +47,11 @@ static enum MHD_Result plot(struct fw_req *r, int png)
 		ret = reply_error(r, 404, "no_data", "metric", "no samples to plot");
 		goto cleanup;
 	}
+	if (rc == 2) {
+		ret = reply_error(r, 422, "cannot_plot", "samples",
+				  "every sample is beyond +-1e307, which gnuplot cannot draw (the API has them)");
+		goto cleanup;
+	}
 	if (rc < 0) {
 		fprintf(stderr, "serve: plot: %s\n", err.buf);
 		ret = reply_error(r, 500, "plot_failed", NULL, "could not render the plot");

@@ -31,13 +31,10 @@ static const char *status_class(const char *st)
 static void commit_link(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
 			const struct fw_commit *c)
 {
-	char shortsha[13];
-
 	strbuf_addstr(sb, "<a class=\"mono\" href=\"");
 	ui_href_commit(sb, ui, s->name, c->sha);
 	strbuf_addstr(sb, "\">");
-	snprintf(shortsha, sizeof(shortsha), "%s", c->sha);
-	html_txt(sb, shortsha);
+	html_txt_short(sb, c->sha, 12);
 	strbuf_addstr(sb, "</a>");
 }
 
@@ -101,11 +98,8 @@ static void metric_section(struct strbuf *sb, const struct fw_ui *ui, const stru
 	html_txt(sb, m->unit);
 	strbuf_addstr(sb, !strcmp(m->direction, "higher_is_better") ? ", higher is better" : ", lower is better");
 	if (s->nenvs > 1) {
-		char e[13];
-
 		strbuf_addstr(sb, ", env ");
-		snprintf(e, sizeof(e), "%s", m->env);
-		html_txt(sb, e);
+		html_txt_short(sb, m->env, 12);
 	}
 	strbuf_addstr(sb, ")</span></h3>\n<div class=\"pair\"><table class=\"grid cover\"><thead><tr><th>#</th>"
 		      "<th>commit</th><th>median</th><th>delta</th><th>n</th><th>verdict</th></tr></thead><tbody>\n");

@@ -60,6 +60,8 @@ cJSON *fw_ui_regressions(sqlite3 *db, const char *series, int revision);
 cJSON *fw_series_json(const struct fw_series *s, const cJSON *an);          /* api-series.c */
 /* After a verdict: "at 3 boots" or "MDE 3.1%, needs 8 boots", and the floor with the boots it rests on (ui-series.c). */
 void ui_decided(struct strbuf *sb, const cJSON *row);
+/* A stored regression's status history as a <details> list (ui-history.c). */
+void ui_regression_history(struct strbuf *sb, const cJSON *reg);
 void fw_series_csv(const struct fw_series *s, struct strbuf *out);           /* api-series-csv.c */
 void fw_series_report(const struct fw_series *s, const cJSON *an, struct strbuf *out); /* api-report.c */
 

@@ -7,7 +7,7 @@
 DB=$TMP_T/fw.db
 TOK=$("$SERVER" token add ci --db "$DB")
 like "$TOK" '^fwt_[0-9a-f]{64}$' 'token add prints a token once'
-like "$("$SERVER" token list --db "$DB")" '^ci	.*	active$' 'token list shows it active'
+like "$("$SERVER" token list --db "$DB")" '^ci	.*	active	ingest$' 'token list shows it active, scope ingest'
 "$SERVER" token add ci --db "$DB" >/dev/null 2>&1
 is $? 1 'token add refuses a taken name'
 is "$(sqlite3 "$DB" "SELECT count(*) FROM api_tokens WHERE hash = '$(printf %s "$TOK" | sha256sum | cut -c1-64)'")" 1 \

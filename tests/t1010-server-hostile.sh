@@ -48,6 +48,13 @@ is "$(jget "$TMP_T/body" 'd["commits"][1]["subject"]')" "$SUBJ 2" '... subject r
 is "$(code "/api/v1/series/$ENC.csv")" 200 'CSV of the hostile series'
 like "$(sed -n 2p "$TMP_T/body")" "^\"<script>alert\\(1\\)</script>'; DROP" '... quoted CSV field'
 is "$(code "/api/v1/trend?series=$ENC&metric=$ENCWL%2Fpmd-to-0%2F$ENCM")" 200 'trend by hostile names'
+bad=0
+for u in /api/v1/series "/api/v1/series/$ENC" "/api/v1/trend?series=$ENC&metric=$ENCWL%2Fpmd-to-0%2F$ENCM" \
+	/api/v1/regressions "/api/v1/compare?series=$ENC&base=3b2f6a1c&head=bbbb0000"; do
+	code "$u" >/dev/null
+	strict_json "$TMP_T/body" || bad=$((bad + 1))
+done
+is "$bad" 0 'every JSON answer is strictly valid UTF-8 JSON'
 
 check_page() { # check_page URL description
 	is "$(code "$1")" 200 "$2"

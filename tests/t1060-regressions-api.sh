@@ -12,7 +12,7 @@ DB="$TMP_T/fw.db"
 
 import_series "$DB" "$TMP_T/docs" s1 tcg 5 base:0:-:1:1 c1:1:base:1:1 c2:2:c1:1.1:1.1:2
 ok $? 'series s1 imported (a 10% split regression at c2)'
-TOK=$("$SERVER" token add ci --db "$DB")
+TOK=$("$SERVER" token add ci --scopes ingest,triage --db "$DB")
 start_server "$DB" || bail "server did not start"
 
 is "$(code /api/v1/regressions)" 200 'GET regressions'
@@ -81,7 +81,7 @@ code "/api/v1/regressions?series=s1" >/dev/null
 is "$(jget "$TMP_T/body" 'd["regressions"][0]["status"] + " " + d["regressions"][0]["status_by"]')" 'acknowledged alice' '... stored with who'
 is "$(setst "$ID" '{"status":"invalid"}' -H "$AUTH")" 200 'invalid without "by"'
 code "/api/v1/regressions/$ID" >/dev/null
-is "$(jget "$TMP_T/body" '[(h["status"], h["by"]) for h in d["history"]]')" "[('new', 'analysis'), ('invalid', 'ci')]" '... its history: found, then the latest change (invalid, by the token ci)'
+is "$(jget "$TMP_T/body" '[(h["status"], h["by"]) for h in d["history"]]')" "[('new', 'analysis'), ('acknowledged', 'alice'), ('invalid', 'ci')]" '... its history: found, then every change (acknowledged by alice, invalid by the token ci)'
 code "/api/v1/regressions?status=invalid" >/dev/null
 is "$(jget "$TMP_T/body" 'd["regressions"][0]["status_by"]')" ci '... recorded as the token name'
 is "$(sqlite3 "$DB" "SELECT status FROM regressions WHERE id = $ID")" invalid '... in the DB'

@@ -29,7 +29,7 @@ ok $? '... and it fails a copy with a dangling $ref'
 DB="$TMP_T/fw.db"
 import_series "$DB" "$TMP_T/docs" s1 tcg 5 base:0:-:1:1 c1:1:base:1:1 c2:2:c1:1.1:1.1:2
 ok $? 'series s1 imported (a regression at c2)'
-TOK=$("$SERVER" token add ci --db "$DB")
+TOK=$("$SERVER" token add ci --scopes ingest,triage --db "$DB")
 start_server "$DB" || bail "server did not start"
 
 is "$(code /api/v1/openapi.json)" 200 'GET /api/v1/openapi.json'

@@ -100,3 +100,27 @@ import_series() {
 	for f in "$dir"/*.json; do "$SERVER" seal "$f" >"$f.sealed" || return 1; done
 	"$SERVER" import --db "$db" -q "$dir"/*.sealed
 }
+# strict_json FILE: 0 when FILE is strictly valid UTF-8 (no lone surrogates,
+# also not as \u escapes) holding one JSON value; else says why on stderr.
+strict_json() {
+	"$PY" - "$1" <<'PYEOF'
+import json, sys
+raw = open(sys.argv[1], "rb").read()
+try:
+    text = raw.decode("utf-8", "strict")
+    json.dumps(json.loads(text), ensure_ascii=False).encode("utf-8", "strict")
+except (UnicodeError, ValueError) as e:
+    sys.exit(f"{sys.argv[1]}: {e}")
+PYEOF
+}
+# strict_utf8 FILE: 0 when FILE is strictly valid UTF-8.
+strict_utf8() { "$PY" -c 'import sys; open(sys.argv[1], "rb").read().decode("utf-8", "strict")' "$1" 2>/dev/null; }
+# seal_series DIR NAME SPEC...: tests/lib/gen-series.py documents (tcg, 5 boots a
+# commit) of series NAME, sealed as DIR/*.sealed.
+seal_series() {
+	local dir=$1 name=$2 f
+	shift 2
+	mkdir -p "$dir"
+	"$PY" tests/lib/gen-series.py "$dir" "$name" tcg 5 "$@" >/dev/null || return 1
+	for f in "$dir"/*.json; do "$SERVER" seal "$f" >"$f.sealed" || return 1; done
+}

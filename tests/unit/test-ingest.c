@@ -336,7 +336,7 @@ static void test_malformed(void)
 		char *p = strstr(s.buf, "A Developer");
 		p[2] = (char)0xc3; /* lone lead byte */
 		p[3] = 'X';
-		expect_invalid(db, s.buf, s.len, "", "invalid UTF-8");
+		expect_invalid(db, s.buf, s.len, "commit.author", "invalid UTF-8 (named by its path)");
 		strbuf_reset(&s);
 		for (int i = 0; i < 100; i++)
 			strbuf_addch(&s, '[');

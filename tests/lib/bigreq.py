@@ -1,0 +1,51 @@
+#!/usr/bin/env python3
+"""One oversized request on loopback: bigreq.py PORT KIND BYTES, KIND one of
+path, query, header (a path, query string or one header line of BYTES bytes).
+Prints one JSON line: the status ("closed" when there was no answer), whether
+the answer had Content-Type, Content-Security-Policy and X-Content-Type-Options,
+and whether the server closed the connection afterwards."""
+import json, socket, sys
+
+port, kind, size = int(sys.argv[1]), sys.argv[2], int(sys.argv[3])
+path, extra = "/healthz", ""
+if kind == "path":
+    path = "/" + "a" * size
+elif kind == "query":
+    path = "/api/v1/series?x=" + "a" * size
+else:
+    extra = "X-Big: " + "a" * size + "\r\n"
+req = f"GET {path} HTTP/1.1\r\nHost: x\r\n{extra}\r\n".encode()
+s = socket.create_connection(("127.0.0.1", port), timeout=10)
+try:
+    s.sendall(req)
+except OSError:
+    pass  # the server may hang up before reading it all
+data = b""
+try:
+    while b"\r\n\r\n" not in data:
+        chunk = s.recv(65536)
+        if not chunk:
+            break
+        data += chunk
+except OSError:
+    pass
+head = data.split(b"\r\n\r\n")[0].decode("latin-1").lower()
+lines = head.split("\r\n")
+out = {"status": lines[0].split(" ")[1] if lines[0].startswith("http/") else "closed",
+       "content_type": any(l.startswith("content-type:") for l in lines[1:]),
+       "csp": any(l.startswith("content-security-policy:") for l in lines[1:]),
+       "nosniff": any(l.startswith("x-content-type-options: nosniff") for l in lines[1:])}
+closed = False
+try:
+    s.settimeout(3)
+    while True:
+        chunk = s.recv(65536)
+        if not chunk:
+            closed = True
+            break
+except socket.timeout:
+    pass
+except OSError:
+    closed = True
+out["closed"] = closed
+print(json.dumps(out))
