@@ -67,6 +67,9 @@ int req_revision(struct fw_req *r);
 struct fw_an_index;
 struct fw_an_index *an_index_new(const cJSON *an);
 const cJSON *an_index_row(const struct fw_an_index *ix, const char *sha, const struct fw_metric *m);
+/* The row with this "against" ("parent", "base"), or NULL. */
+const cJSON *an_index_row_against(const struct fw_an_index *ix, const char *sha, const struct fw_metric *m,
+				  const char *against);
 void an_index_free(struct fw_an_index *ix);
 /* Copies p, q, interval and verdict of a row (or nulls) into a JSON object. */
 void analysis_fill(cJSON *o, const cJSON *row);

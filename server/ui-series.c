@@ -91,7 +91,8 @@ void ui_decided(struct strbuf *sb, const cJSON *row)
 
 /* One metric: a table of commits (median, delta, verdict) next to its small plot. */
 static void metric_section(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
-			   const struct fw_metric *m, const struct fw_an_index *ix, int analysed)
+			   const struct fw_metric *m, const struct fw_an_index *ix, int analysed,
+			   const struct ui_envs *ev)
 {
 	strbuf_addstr(sb, "<section class=\"metric\">\n<h3><a href=\"");
 	ui_href_metric(sb, ui, s, m);
@@ -100,14 +101,9 @@ static void metric_section(struct strbuf *sb, const struct fw_ui *ui, const stru
 	strbuf_addstr(sb, "</a> <span class=\"muted\">(");
 	html_txt(sb, m->unit);
 	strbuf_addstr(sb, !strcmp(m->direction, "higher_is_better") ? ", higher is better" : ", lower is better");
-	if (s->nenvs > 1) {
-		char e[13];
-
-		strbuf_addstr(sb, ", env ");
-		snprintf(e, sizeof(e), "%s", m->env);
-		html_txt(sb, e);
-	}
-	strbuf_addstr(sb, ")</span></h3>\n<div class=\"pair\"><table class=\"grid cover\"><thead><tr><th>#</th>"
+	strbuf_addstr(sb, ")</span> <span class=\"envname\">");
+	html_txt(sb, ui_env_name(ev, m->env));
+	strbuf_addstr(sb, "</span></h3>\n<div class=\"pair\"><table class=\"grid cover\"><thead><tr><th>#</th>"
 		      "<th>commit</th><th>median</th><th>delta</th><th>n</th><th>verdict</th></tr></thead><tbody>\n");
 	for (int c = 0; c < s->ncommits; c++) {
 		const struct fw_cell *cell = &m->cells[c];
@@ -185,17 +181,34 @@ cleanup:
 	sqlite3_finalize(st);
 }
 
+/* The whole series at a glance: against the parent, then against the base (a link jumps there). */
+static void matrices(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
+		     const struct fw_an_index *ix, const struct ui_envs *ev)
+{
+	strbuf_addstr(sb, "<h2 id=\"vs-parent\">Each commit against its parent</h2>\n"
+		      "<p class=\"matrix-nav\"><strong>against the parent</strong> &middot; "
+		      "<a href=\"#vs-base\">against the base</a></p>\n");
+	ui_matrix_legend(sb);
+	ui_matrix(sb, ui, s, ix, ev, 0);
+	strbuf_addstr(sb, "<h2 id=\"vs-base\">Each commit against the base</h2>\n"
+		      "<p class=\"matrix-nav\"><a href=\"#vs-parent\">against the parent</a> &middot; "
+		      "<strong>against the base</strong></p>\n");
+	ui_matrix(sb, ui, s, ix, ev, 1);
+}
+
 void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const cJSON *an,
 		      struct strbuf *sb)
 {
 	struct strbuf title = STRBUF_INIT;
 	struct fw_an_index *ix = an_index_new(an);
+	struct ui_envs ev;
 
+	ui_envs_load(&ev, ui->db);
 	strbuf_addf(&title, "%s v%d", s->name, s->revision);
 	ui_page_begin(sb, ui, title.buf);
 	strbuf_addstr(sb, "<h1>");
 	html_txt(sb, s->name);
-	strbuf_addf(sb, " <span class=\"muted\">v%d</span></h1>\n<p>base <span class=\"mono\">", s->revision);
+	strbuf_addf(sb, " <span class=\"muted\">v%d</span></h1>\n<p class=\"base\">base <span class=\"mono\">", s->revision);
 	html_txt(sb, s->base);
 	strbuf_addstr(sb, "</span> &middot; <a href=\"");
 	ui_href_data(sb, ui, s->name, "report.txt");
@@ -213,14 +226,17 @@ void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const c
 	else
 		strbuf_addstr(sb, "<p class=\"note\">Statistics: not analysed. Medians and delta % "
 			      "against the previous commit only; green is better, red is worse for that metric.</p>\n");
+	if (s->nmetrics)
+		matrices(sb, ui, s, ix, &ev);
 	commits_table(sb, ui, s);
 	strbuf_addstr(sb, "<h2>Metrics</h2>\n");
 	if (!s->nmetrics)
 		strbuf_addstr(sb, "<p class=\"muted\">No results.</p>\n");
 	for (int i = 0; i < s->nmetrics; i++)
-		metric_section(sb, ui, s, &s->metrics[i], ix, an != NULL);
+		metric_section(sb, ui, s, &s->metrics[i], ix, an != NULL, &ev);
 	html_page_end(sb);
 	an_index_free(ix);
+	ui_envs_free(&ev);
 	strbuf_release(&title);
 }
 

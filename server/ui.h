@@ -40,6 +40,23 @@ void ui_href_data(struct strbuf *sb, const struct fw_ui *ui, const char *series,
 /* html_page_begin with the stylesheet and home links of this ui. */
 void ui_page_begin(struct strbuf *sb, const struct fw_ui *ui, const char *title);
 
+/* Environments by name, "HOST ACCEL, N vCPUs" (ui-env.c), loaded once per page. */
+struct ui_envs {
+	struct { char *fp, *name; int dup; } *e;
+	int n, alloc;
+};
+void ui_envs_load(struct ui_envs *ev, sqlite3 *db);   /* empty on a DB error: names fall back to fingerprints */
+void ui_envs_free(struct ui_envs *ev);
+const char *ui_env_name(const struct ui_envs *ev, const char *fp);
+/* The name, then the fingerprint inside a <details> element. */
+void ui_env_html(struct strbuf *sb, const struct ui_envs *ev, const char *fp);
+
+/* The verdict matrix of a series against the parent or the base, and its legend (ui-matrix.c). */
+struct fw_an_index;
+void ui_matrix(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
+	       const struct fw_an_index *ix, const struct ui_envs *ev, int vs_base);
+void ui_matrix_legend(struct strbuf *sb);
+
 /* Page renderers (one per file, as the HTTP handlers). */
 int ui_index_render(const struct fw_ui *ui, struct strbuf *out);           /* ui-index.c; -1 DB error */
 void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const cJSON *an,

@@ -62,9 +62,14 @@ for dp, dn, fn in os.walk(root):
         if not f.endswith(".html"):
             continue
         pages += 1
-        p = P(); p.feed(open(os.path.join(dp, f), encoding="utf-8").read())
+        text = open(os.path.join(dp, f), encoding="utf-8").read()
+        p = P(); p.feed(text)
         for l in p.links:
             links += 1
+            if l.startswith("#"):  # an anchor in the same page: its id must be there
+                if ('id="%s"' % l[1:]) not in text:
+                    print("dead anchor in %s: %r" % (f, l))
+                continue
             u = urllib.parse.urlsplit(l)
             if u.scheme or u.netloc or l.startswith("/"):
                 print("absolute link in %s: %r" % (f, l)); continue
