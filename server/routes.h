@@ -17,6 +17,8 @@ enum MHD_Result ui_series(struct fw_req *r);          /* ui-series.c */
 enum MHD_Result ui_metric(struct fw_req *r);          /* ui-metric.c */
 enum MHD_Result ui_commit(struct fw_req *r);          /* ui-commit.c */
 enum MHD_Result ui_config(struct fw_req *r);
+enum MHD_Result ui_compare(struct fw_req *r);         /* ui-compare.c */
+enum MHD_Result ui_regressions(struct fw_req *r);     /* ui-regressions.c */
 enum MHD_Result ui_plot(struct fw_req *r);            /* ui-plot.c */
 enum MHD_Result ui_plot_png(struct fw_req *r);
 enum MHD_Result api_regressions_list(struct fw_req *r); /* api-regressions.c */

@@ -40,7 +40,9 @@ static void regressions(struct strbuf *sb, const struct fw_ui *ui, sqlite3 *db)
 	sqlite3_stmt *st = NULL;
 	int n = 0;
 
-	strbuf_addstr(sb, "<h2>Newest regressions</h2>\n");
+	strbuf_addstr(sb, "<h2>Newest regressions</h2>\n<p><a id=\"all-regressions\" href=\"");
+	ui_href_regressions(sb, ui);
+	strbuf_addstr(sb, "\">all regressions, with filters</a></p>\n");
 	if (sqlite3_prepare_v2(db, "SELECT s.name, g.workload, g.variant, g.metric, c.sha, g.delta_pct, g.status,"
 			       " g.env_fingerprint = '" FW_ENV_COMBINED "'"
 			       " FROM regressions g JOIN series s ON s.id = g.series_id"

@@ -150,6 +150,31 @@ void ui_href_plot(struct strbuf *sb, const struct fw_ui *ui, const struct fw_ser
 	rev_arg(sb, ui, s->nenvs > 1 ? "&amp;" : "?");
 }
 
+void ui_href_compare(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *base,
+		     const char *head)
+{
+	if (ui->exported) {
+		export_series_prefix(sb, series);
+		strbuf_addstr(sb, "-compare.html");
+		return;
+	}
+	strbuf_addstr(sb, "/series/");
+	html_url_arg(sb, series);
+	strbuf_addstr(sb, "/compare");
+	if (base && head) {
+		strbuf_addstr(sb, "?base=");
+		html_url_arg(sb, base);
+		strbuf_addstr(sb, "&amp;head=");
+		html_url_arg(sb, head);
+	}
+	rev_arg(sb, ui, base && head ? "&amp;" : "?");
+}
+
+void ui_href_regressions(struct strbuf *sb, const struct fw_ui *ui)
+{
+	strbuf_addstr(sb, ui->exported ? "regressions.html" : "/regressions");
+}
+
 void ui_href_config(struct strbuf *sb, const struct fw_ui *ui, const char *hash)
 {
 	if (ui->exported) {

@@ -102,7 +102,9 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 	ui_href_series(sb, ui, s->name);
 	strbuf_addstr(sb, "\">");
 	html_txt(sb, s->name);
-	strbuf_addf(sb, "</a> v%d</p>\n<h1>", s->revision);
+	strbuf_addf(sb, "</a> v%d &middot; <a href=\"", s->revision);
+	ui_href_compare(sb, ui, s->name, NULL, NULL);
+	strbuf_addstr(sb, "\">compare two commits</a></p>\n<h1>");
 	html_txt(sb, m->id);
 	strbuf_addstr(sb, "</h1>\n<p class=\"muted\">unit ");
 	html_txt(sb, m->unit);

@@ -216,7 +216,11 @@ void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const c
 	ui_href_data(sb, ui, s->name, "csv");
 	strbuf_addstr(sb, "\">CSV</a> &middot; <a href=\"");
 	ui_href_data(sb, ui, s->name, "json");
-	strbuf_addstr(sb, "\">JSON</a></p>\n");
+	strbuf_addstr(sb, "\">JSON</a> &middot; <a href=\"");
+	ui_href_compare(sb, ui, s->name, NULL, NULL);
+	strbuf_addstr(sb, "\">compare two commits</a> &middot; <a href=\"");
+	ui_href_regressions(sb, ui);
+	strbuf_addstr(sb, "\">regressions</a></p>\n");
 	revisions(sb, ui, s);
 	if (an)
 		strbuf_addstr(sb, "<p class=\"note\">Each commit against its parent: median, delta %, "

@@ -35,6 +35,10 @@ void ui_href_metric(struct strbuf *sb, const struct fw_ui *ui, const struct fw_s
 void ui_href_plot(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
 		  const struct fw_metric *m, const char *size);
 void ui_href_config(struct strbuf *sb, const struct fw_ui *ui, const char *hash);
+/* The compare page of two commits (an export has one: base against the last commit, shas ignored). */
+void ui_href_compare(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *base,
+		     const char *head);
+void ui_href_regressions(struct strbuf *sb, const struct fw_ui *ui);
 /* what: "report.txt", "csv" or "json" (the series' API resources; files in an export). */
 void ui_href_data(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *what);
 /* html_page_begin with the stylesheet and home links of this ui. */
@@ -65,6 +69,17 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 		      const cJSON *regs, struct strbuf *out);                /* ui-metric.c */
 int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, const cJSON *an,
 		     struct strbuf *out);                                    /* ui-commit.c; -1 DB error */
+
+/* ui-compare.c: commits bi (base) and hi (head); an from ui_compare_analysis (NULL: not analysed). */
+void ui_compare_render(const struct fw_ui *ui, const struct fw_series *s, int bi, int hi, const cJSON *an,
+		       struct strbuf *out);
+cJSON *ui_compare_analysis(sqlite3 *db, const struct fw_series *s, int bi, int hi);
+/* ui-regressions.c: all = fw_regressions_list of every series; NULL filter fields match anything. */
+struct ui_reg_filter {
+	const char *series, *status, *metric, *env;
+};
+void ui_regressions_render(const struct fw_ui *ui, const cJSON *all, const struct ui_reg_filter *f,
+			   struct strbuf *out);
 
 /*
  * Data behind the pages, shared by handlers and export (req-series.c):
