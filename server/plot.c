@@ -275,6 +275,24 @@ static int commit_of(const struct fw_series *s, const cJSON *o)
 	return sha ? fw_series_find_commit(s, sha) : -1;
 }
 
+static int reg_of_metric(const cJSON *it, const struct fw_metric *m)
+{
+	int all = str_is(it, "env_fingerprint", FW_ENV_COMBINED);  /* every host's plot */
+
+	return (all || str_is(it, "env_fingerprint", m->env)) && str_is(it, "workload", m->workload) &&
+	       str_is(it, "variant", m->variant) && str_is(it, "metric", m->metric);
+}
+
+static int any_stored(const struct fw_metric *m, const cJSON *regs)
+{
+	const cJSON *it;
+
+	cJSON_ArrayForEach(it, regs)
+		if (reg_of_metric(it, m))
+			return 1;
+	return 0;
+}
+
 void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, const cJSON *rows,
 			 const cJSON *regs, struct fw_plot_marks *pm)
 {
@@ -308,17 +326,28 @@ void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, c
 			pm->lo[c] = ref + fabs(ref) * lo / 100.0;
 			pm->hi[c] = ref + fabs(ref) * hi / 100.0;
 		}
+		/* An older revision has nothing stored (only the newest is): its analysis verdicts mark it. */
+		if (str_is(it, "verdict", "regression") && !pm->label[c]) {
+			struct strbuf l = STRBUF_INIT;
+
+			strbuf_addf(&l, "regression %+.1f%%", num_at(it, "delta_pct", NULL));
+			pm->label[c] = strbuf_detach(&l, NULL);
+		}
 	}
+	if (any_stored(m, regs))
+		for (int c = 0; c < n; c++) {
+			free(pm->label[c]);
+			pm->label[c] = NULL;
+		}
 	/* One marker per stored regression (they carry the lifecycle status a reader wants to see). */
 	cJSON_ArrayForEach(it, regs) {
 		struct strbuf l = STRBUF_INIT;
 		const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "status"));
 		int c;
 
-		int all = str_is(it, "env_fingerprint", FW_ENV_COMBINED);  /* every host's plot */
+		int all = str_is(it, "env_fingerprint", FW_ENV_COMBINED);
 
-		if ((!all && !str_is(it, "env_fingerprint", m->env)) || !str_is(it, "workload", m->workload) ||
-		    !str_is(it, "variant", m->variant) || !str_is(it, "metric", m->metric))
+		if (!reg_of_metric(it, m))
 			continue;
 		c = commit_of(s, it);
 		if (c < 0)

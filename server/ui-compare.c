@@ -68,8 +68,7 @@ static void row(struct strbuf *sb, const struct fw_ui *ui, const struct fw_serie
 	strbuf_addstr(sb, "</td><td class=\"num\">");
 	if (!isnan(d))
 		strbuf_addf(sb, "%+.2f%%", d);
-	strbuf_addf(sb, "</td><td class=\"v-%s\">", !v ? "none" : !strcmp(v, "regression") ? "reg"
-		    : !strcmp(v, "improvement") ? "imp" : !strcmp(v, "no change") ? "same" : "unsure");
+	strbuf_addf(sb, "</td><td class=\"v-%s\">", ui_verdict_class(v));
 	html_txt(sb, v ? v : "not analysed");
 	strbuf_addstr(sb, "</td></tr>\n");
 }

@@ -23,6 +23,14 @@ static const struct { const char *verdict, *cls, *glyph; } verdicts[] = {
 	{ "unsure", "unsure", "?" },
 };
 
+const char *ui_verdict_class(const char *verdict)
+{
+	for (size_t i = 0; verdict && i < sizeof(verdicts) / sizeof(verdicts[0]); i++)
+		if (!strcmp(verdict, verdicts[i].verdict))
+			return verdicts[i].cls;
+	return "none";
+}
+
 void ui_matrix_legend(struct strbuf *sb)
 {
 	strbuf_addstr(sb, "<p class=\"legend\">");

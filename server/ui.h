@@ -60,6 +60,8 @@ struct fw_an_index;
 void ui_matrix(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
 	       const struct fw_an_index *ix, const struct ui_envs *ev, int vs_base);
 void ui_matrix_legend(struct strbuf *sb);
+/* CSS class suffix of a verdict (v-reg, v-imp, v-same, v-unsure; "none" for NULL or another). */
+const char *ui_verdict_class(const char *verdict);
 
 /* Page renderers (one per file, as the HTTP handlers). */
 int ui_index_render(const struct fw_ui *ui, struct strbuf *out);           /* ui-index.c; -1 DB error */
