@@ -208,7 +208,8 @@ static int runs(struct strbuf *sb, sqlite3 *db, long long cid, const struct ui_e
  * The analysis rows of this commit against its parent carry the counters that
  * moved most (analysis-counters.c): one table, largest change first per metric.
  */
-static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const cJSON *an)
+static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const cJSON *an,
+			     const struct ui_envs *ev)
 {
 	const cJSON *rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL, *row, *k;
 	int n = 0;
@@ -228,7 +229,7 @@ static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const
 
 			if (!n++)
 				strbuf_addstr(sb, "<table class=\"grid\" id=\"counters-changed\"><thead><tr>"
-					      "<th>result</th><th>counter</th><th>parent</th><th>this commit</th>"
+					      "<th>result</th><th>environment</th><th>counter</th><th>parent</th><th>this commit</th>"
 					      "<th>delta</th></tr></thead><tbody>\n");
 			strbuf_addstr(sb, "<tr><td>");
 			html_txt(sb, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "workload")));
@@ -236,6 +237,8 @@ static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const
 			html_txt(sb, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "variant")));
 			strbuf_addch(sb, '/');
 			html_txt(sb, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "metric")));
+			strbuf_addstr(sb, "</td><td>");
+			html_txt(sb, ui_env_name(ev, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "env_fingerprint"))));
 			strbuf_addstr(sb, "</td><td class=\"mono\">");
 			html_txt(sb, name ? name : "");
 			strbuf_addstr(sb, "</td><td class=\"num\">");
@@ -279,7 +282,7 @@ int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, 
 	ui_envs_load(&ev, ui->db);
 	if (builds(sb, ui, ui->db, c->id, &ev))
 		goto cleanup;
-	counters_changed(sb, c, an);
+	counters_changed(sb, c, an, &ev);
 	if (runs(sb, ui->db, c->id, &ev))
 		goto cleanup;
 	html_page_end(sb);
