@@ -62,6 +62,16 @@ is "$(setst "$ID" '{"status":"new","by":"bob"}' -H "$AUTH")" 200 'reopen'
 "$SERVER" regressions --db "$DB" --fail-on new >/dev/null
 is $? 1 '... and the CI gate sees it as new again'
 
+# The HTML page: the same list, filtered by query parameters.
+is "$(code '/regressions?series=s1&status=new')" 200 'regressions page, filtered'
+is "$(grep -c '<tr><td>' "$TMP_T/body")" 1 '... one row'
+like "$(cat "$TMP_T/body")" 'href="/series/s1/commit/c2c2' '... linking its commit'
+like "$(cat "$TMP_T/body")" 'href="/series/s1/metric/split/pmd-to-0/split_ms\?env=' '... and its metric page'
+is "$(code '/regressions?status=fixed')" 200 'no fixed one'
+like "$(cat "$TMP_T/body")" 'id="none"' '... says none matches'
+is "$(code '/regressions?status=bogus')" 400 'a bad status: 400'
+like "$(cat "$TMP_T/body")" 'status must be one of' '... as a page naming what is wrong'
+
 stop_server
 is $? 0 'server exits 0'
 done_testing
