@@ -221,10 +221,16 @@ static int export_series(struct export *ex, const char *series)
 	regs = fw_ui_regressions(ex->ui.db, s.name, s.revision);
 	rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
 
-	ui_series_render(&ex->ui, &s, an, &page);
-	ui_href_series(&name, &ex->ui, s.name);
-	if (write_sb(ex, &name, &page))
-		goto cleanup;
+	for (int vs = 0; vs < 2; vs++) {  /* the page against the parent, then against the base */
+		strbuf_reset(&page);
+		strbuf_reset(&name);
+		ex->ui.vs_base = vs;
+		ui_series_render(&ex->ui, &s, an, &page);
+		ui_href_series_vs(&name, &ex->ui, s.name, vs);
+		ex->ui.vs_base = 0;
+		if (write_sb(ex, &name, &page))
+			goto cleanup;
+	}
 
 	/* The series' data files, as the server's API resources they replace. */
 	strbuf_reset(&page);

@@ -228,7 +228,8 @@ static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const
 			const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(k, "name"));
 
 			if (!n++)
-				strbuf_addstr(sb, "<table class=\"grid\" id=\"counters-changed\"><thead><tr>"
+				strbuf_addstr(sb, "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"counters\">"
+					      "<table class=\"grid\" id=\"counters-changed\"><thead><tr>"
 					      "<th>result</th><th>environment</th><th>counter</th><th>parent</th><th>this commit</th>"
 					      "<th>delta</th></tr></thead><tbody>\n");
 			strbuf_addstr(sb, "<tr><td>");
@@ -252,7 +253,7 @@ static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const
 		}
 	}
 	if (n)
-		strbuf_addstr(sb, "</tbody></table>\n");
+		strbuf_addstr(sb, "</tbody></table></div>\n");
 	else
 		strbuf_addstr(sb, an ? "<p class=\"muted\">No counters compared (no parent measured, "
 			      "or no counters recorded).</p>\n" : "<p class=\"muted\">not analysed</p>\n");

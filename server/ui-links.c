@@ -83,6 +83,23 @@ void ui_href_series(struct strbuf *sb, const struct fw_ui *ui, const char *name)
 	rev_arg(sb, ui, "?");
 }
 
+void ui_href_series_vs(struct strbuf *sb, const struct fw_ui *ui, const char *name, int vs_base)
+{
+	if (!vs_base) {
+		ui_href_series(sb, ui, name);
+		return;
+	}
+	if (ui->exported) {
+		export_series_prefix(sb, name);
+		strbuf_addstr(sb, "-vs-base.html");
+		return;
+	}
+	strbuf_addstr(sb, "/series/");
+	html_url_arg(sb, name);
+	strbuf_addstr(sb, "?vs=base");
+	rev_arg(sb, ui, "&amp;");
+}
+
 void ui_href_commit(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *sha)
 {
 	if (ui->exported) {

@@ -181,19 +181,27 @@ cleanup:
 	sqlite3_finalize(st);
 }
 
-/* The whole series at a glance: against the parent, then against the base (a link jumps there). */
+/*
+ * The whole series at a glance, against the parent or (?vs=base) against the
+ * base: one matrix a page keeps the page small (the series page is the
+ * busiest answer); a link switches, no JavaScript.
+ */
 static void matrices(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
 		     const struct fw_an_index *ix, const struct ui_envs *ev)
 {
-	strbuf_addstr(sb, "<h2 id=\"vs-parent\">Each commit against its parent</h2>\n"
-		      "<p class=\"matrix-nav\"><strong>against the parent</strong> &middot; "
-		      "<a href=\"#vs-base\">against the base</a></p>\n");
+	strbuf_addf(sb, "<h2 id=\"matrix\">Each commit against %s</h2>\n<p class=\"matrix-nav\">",
+		    ui->vs_base ? "the base" : "its parent");
+	if (ui->vs_base) {
+		strbuf_addstr(sb, "<a id=\"to-parent\" href=\"");
+		ui_href_series_vs(sb, ui, s->name, 0);
+		strbuf_addstr(sb, "\">against the parent</a> &middot; <strong>against the base</strong></p>\n");
+	} else {
+		strbuf_addstr(sb, "<strong>against the parent</strong> &middot; <a id=\"to-base\" href=\"");
+		ui_href_series_vs(sb, ui, s->name, 1);
+		strbuf_addstr(sb, "\">against the base</a></p>\n");
+	}
 	ui_matrix_legend(sb);
-	ui_matrix(sb, ui, s, ix, ev, 0);
-	strbuf_addstr(sb, "<h2 id=\"vs-base\">Each commit against the base</h2>\n"
-		      "<p class=\"matrix-nav\"><a href=\"#vs-parent\">against the parent</a> &middot; "
-		      "<strong>against the base</strong></p>\n");
-	ui_matrix(sb, ui, s, ix, ev, 1);
+	ui_matrix(sb, ui, s, ix, ev, ui->vs_base);
 }
 
 void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const cJSON *an,
@@ -246,7 +254,7 @@ void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const c
 
 enum MHD_Result ui_series(struct fw_req *r)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, vs = STRBUF_INIT;
 	struct fw_series s;
 	struct fw_ui ui = { 0 };
 	enum MHD_Result ret;
@@ -254,6 +262,13 @@ enum MHD_Result ui_series(struct fw_req *r)
 
 	if (req_series(r, r->args[0], "name", &s, &ret))
 		return ret;
+	if (!req_query(r, "vs", &vs) && strcmp(vs.buf, "base") && strcmp(vs.buf, "parent")) {
+		fw_series_free(&s);
+		strbuf_release(&vs);
+		return reply_error(r, 400, "bad_parameter", "vs", "vs must be parent or base");
+	}
+	ui.vs_base = !strcmp(vs.buf, "base");
+	strbuf_release(&vs);
 	ui.db = req_db(r);
 	ui.revision = req_revision(r);
 	an = req_analysis(r, s.name, s.revision);

@@ -17,6 +17,7 @@ struct fw_ui {
 	int exported;             /* 1: static files written by cmd-export.c */
 	int revision;             /* > 0: a revision asked for with ?revision=N (kept in links) */
 	const char *only_series;  /* export --series: the only series that has pages */
+	int vs_base;              /* the series page's matrix against the base (?vs=base) instead of the parent */
 };
 
 /* Safe file-name part for any string: [A-Za-z0-9_] slug (<= 32) + '-' + 12 hex of its sha256. */
@@ -28,6 +29,8 @@ void ui_href_home(struct strbuf *sb, const struct fw_ui *ui);
 /* file: a program constant, never text from the DB or a request. */
 void ui_href_static(struct strbuf *sb, const struct fw_ui *ui, const char *file);
 void ui_href_series(struct strbuf *sb, const struct fw_ui *ui, const char *name);
+/* The series page with its matrix against the base (vs_base 1) or the parent (0). */
+void ui_href_series_vs(struct strbuf *sb, const struct fw_ui *ui, const char *name, int vs_base);
 void ui_href_commit(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *sha);
 void ui_href_metric(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
 		    const struct fw_metric *m);

@@ -36,6 +36,8 @@ while IFS= read -r line; do
 done <"$TMP_T/node.tap"
 [ -s "$TMP_T/node.err" ] && sed 's/^/# /' "$TMP_T/node.err" | head -20
 is "$rc" 0 'browser script exit status'
+is "$(code '/series/demo?vs=bogus')" 400 'series page: a bad ?vs= is a 400'
+like "$(cat "$TMP_T/body")" 'vs must be parent or base' '... naming the parameter'
 echo "# screenshots: $SHOTS ($(ls "$SHOTS" 2>/dev/null | wc -l) files)"
 stop_server
 is $? 0 'server exits 0'

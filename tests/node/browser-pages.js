@@ -92,13 +92,18 @@ async function seriesChecks(page) {
     'matrix: regression cells say so in text (delta, glyph, word), not colour alone', JSON.stringify(reg));
   ok(cells.some((c) => /v-same/.test(c.cls) && /no change/.test(c.text)), 'matrix: no-change cells too');
   ok(await page.locator('p.legend .v-reg').count() === 1, 'matrix: legend present');
-  ok(await page.locator('#matrix-base tbody tr').count() === rows && await page.locator('a[href="#vs-base"]').count() === 1,
-    'matrix against the base, linked from the top');
   const sticky = await page.evaluate(() => [getComputedStyle(document.querySelector('#matrix-parent thead th')).position,
     getComputedStyle(document.querySelector('#matrix-parent tbody th')).position]);
   ok(sticky[0] === 'sticky' && sticky[1] === 'sticky', 'matrix: sticky header row and first column', sticky.join());
   const names = await page.locator('section.metric h3 .envname').allTextContents();
   ok(names.length === 4 && names.every((x) => ENV_NAME.test(x)), 'metric sections name their environment', names.join('|'));
+  await page.click('a#to-base');
+  await page.waitForLoadState('load');
+  ok(/[?&]vs=base/.test(page.url()) && await page.locator('#matrix-base tbody tr').count() === rows &&
+    await page.locator('#matrix-parent').count() === 0 && await page.locator('a#to-parent').count() === 1,
+  'the link switches to the matrix against the base (and back)', page.url());
+  const c3 = await page.locator('#matrix-base tbody tr:nth-child(4) td.v-reg').count();
+  ok(c3 >= 2, 'against the base, c3 still carries the split regressions', `v-reg cells in c3: ${c3}`);
 }
 
 async function metricChecks(page) {
@@ -162,6 +167,7 @@ async function checkPage(page, name, url, extra) {
       ok(await p.locator('a#all-regressions').count() === 1, 'index links the regressions page');
     });
     await checkPage(page, 'series', s, seriesChecks);
+    await checkPage(page, 'series-vs-base', s + '?vs=base');
     // Dark mode and print CSS are applied (emulated).
     await page.setViewportSize(WIDTHS.desktop);
     await page.goto(s, { waitUntil: 'load' });
