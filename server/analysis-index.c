@@ -73,16 +73,12 @@ struct fw_an_index *an_index_new(const cJSON *an)
 	return ix;
 }
 
-const cJSON *an_index_row(const struct fw_an_index *ix, const char *sha, const struct fw_metric *m)
+/* The first entry of key (the parent row if there is one), or ix->n. */
+static size_t find_first(const struct fw_an_index *ix, const char *sha, const struct fw_metric *m)
 {
-	size_t lo = 0, hi;
-	char *key;
+	size_t lo = 0, hi = ix->n;
+	char *key = make_key(sha ? sha : "", m->env, m->workload, m->variant, m->metric);
 
-	if (!ix || !ix->n)
-		return NULL;
-	key = make_key(sha ? sha : "", m->env, m->workload, m->variant, m->metric);
-	/* The first entry not below key: the parent row if there is one. */
-	hi = ix->n;
 	while (lo < hi) {
 		size_t mid = lo + (hi - lo) / 2;
 
@@ -94,7 +90,31 @@ const cJSON *an_index_row(const struct fw_an_index *ix, const char *sha, const s
 	if (lo < ix->n && strcmp(ix->e[lo].key, key))
 		lo = ix->n;
 	free(key);
-	return lo < ix->n ? ix->e[lo].row : NULL;
+	return lo;
+}
+
+const cJSON *an_index_row(const struct fw_an_index *ix, const char *sha, const struct fw_metric *m)
+{
+	size_t i;
+
+	if (!ix || !ix->n)
+		return NULL;
+	i = find_first(ix, sha, m);
+	return i < ix->n ? ix->e[i].row : NULL;
+}
+
+const cJSON *an_index_row_against(const struct fw_an_index *ix, const char *sha, const struct fw_metric *m,
+				  const char *against)
+{
+	size_t first, i;
+
+	if (!ix || !ix->n)
+		return NULL;
+	first = find_first(ix, sha, m);
+	for (i = first; i < ix->n && !strcmp(ix->e[i].key, ix->e[first].key); i++)
+		if (!strcmp(fw_json_str(ix->e[i].row, "against", ""), against))
+			return ix->e[i].row;
+	return NULL;
 }
 
 void an_index_free(struct fw_an_index *ix)

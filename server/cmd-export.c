@@ -166,6 +166,46 @@ cleanup:
 	return ret;
 }
 
+/* The series' compare page: its first commit against its last (the server's default). */
+static int export_compare(struct export *ex, const struct fw_series *s)
+{
+	struct strbuf name = STRBUF_INIT, page = STRBUF_INIT;
+	cJSON *an;
+	int ret;
+
+	if (!s->ncommits)
+		return 0;
+	an = ui_compare_analysis(ex->ui.db, s, 0, s->ncommits - 1);
+	ui_compare_render(&ex->ui, s, 0, s->ncommits - 1, an, &page);
+	ui_href_compare(&name, &ex->ui, s->name, NULL, NULL);
+	ret = write_sb(ex, &name, &page);
+	cJSON_Delete(an);
+	strbuf_release(&name);
+	strbuf_release(&page);
+	return ret;
+}
+
+/* Every stored regression (of the exported series), unfiltered: a static page has no form. */
+static int export_regressions(struct export *ex)
+{
+	struct strbuf page = STRBUF_INIT, err = STRBUF_INIT;
+	struct ui_reg_filter f = { 0 };
+	cJSON *all = NULL;
+	int ret = -1;
+
+	if (fw_regressions_list(ex->ui.db, NULL, NULL, &all, &err)) {
+		fprintf(stderr, "export: regressions: %s\n", err.buf);
+		goto cleanup;
+	}
+	ui_regressions_render(&ex->ui, all, &f, &page);
+	ret = write_file(ex, "regressions.html", page.buf, page.len);
+cleanup:
+	cJSON_Delete(all);
+	strbuf_release(&page);
+	strbuf_release(&err);
+	return ret;
+}
+
 static int export_series(struct export *ex, const char *series)
 {
 	struct strbuf err = STRBUF_INIT, name = STRBUF_INIT, page = STRBUF_INIT;
@@ -185,10 +225,16 @@ static int export_series(struct export *ex, const char *series)
 	regs = fw_ui_regressions(ex->ui.db, s.name, s.revision);
 	rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
 
-	ui_series_render(&ex->ui, &s, an, &page);
-	ui_href_series(&name, &ex->ui, s.name);
-	if (write_sb(ex, &name, &page))
-		goto cleanup;
+	for (int vs = 0; vs < 2; vs++) {  /* the page against the parent, then against the base */
+		strbuf_reset(&page);
+		strbuf_reset(&name);
+		ex->ui.vs_base = vs;
+		ui_series_render(&ex->ui, &s, an, &page);
+		ui_href_series_vs(&name, &ex->ui, s.name, vs);
+		ex->ui.vs_base = 0;
+		if (write_sb(ex, &name, &page))
+			goto cleanup;
+	}
 
 	/* The series' data files, as the server's API resources they replace. */
 	strbuf_reset(&page);
@@ -230,7 +276,7 @@ static int export_series(struct export *ex, const char *series)
 		    export_plot(ex, &s, i, rows, regs, 1))
 			goto cleanup;
 	}
-	ret = export_configs(ex, &s);
+	ret = export_compare(ex, &s) ? -1 : export_configs(ex, &s);
 cleanup:
 	free(txt);
 	cJSON_Delete(json);
@@ -329,7 +375,7 @@ int cmd_export(int argc, char **argv)
 		fprintf(stderr, "export: index: %s\n", sqlite3_errmsg(ex.ui.db));
 		goto cleanup;
 	}
-	if (write_file(&ex, "index.html", page.buf, page.len))
+	if (write_file(&ex, "index.html", page.buf, page.len) || export_regressions(&ex))
 		goto cleanup;
 	printf("exported %d files to %s\n", ex.files, ex.out);
 	if (ex.plots_failed)

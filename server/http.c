@@ -146,11 +146,14 @@ static enum MHD_Result queue(struct fw_req *r, unsigned status, struct MHD_Respo
 
 	if (!resp)
 		return MHD_NO;
-	/* Same headers on every response: cheap, and no route can forget them. */
+	/*
+	 * Same headers on every response: cheap, and no route can forget them.
+	 * form-action 'self': the compare and regressions pages filter with plain GET forms.
+	 */
 	MHD_add_response_header(resp, "X-Content-Type-Options", "nosniff");
 	MHD_add_response_header(resp, "Content-Security-Policy",
 				"default-src 'none'; style-src 'self'; img-src 'self'; "
-				"frame-ancestors 'none'; base-uri 'none'; form-action 'none'");
+				"frame-ancestors 'none'; base-uri 'none'; form-action 'self'");
 	MHD_add_response_header(resp, "X-Frame-Options", "DENY");
 	MHD_add_response_header(resp, "Referrer-Policy", "no-referrer");
 	if (r->allow)

@@ -21,11 +21,28 @@ void fw_plot_label(struct strbuf *sb, const char *s, size_t max)
 		unsigned char c = (unsigned char)*s;
 
 		if ((c >= 'a' && c <= 'z') || (c >= 'A' && c <= 'Z') || (c >= '0' && c <= '9') ||
-		    strchr(" ._:,()+-%", c))
+		    strchr(" ._:,()+-%/", c))
 			strbuf_addch(sb, c);
 		else
 			strbuf_addch(sb, '_');
 	}
+}
+
+/* The same, cut at a word boundary with ".." when longer than max (a subject never ends mid-word). */
+static void plot_label_words(struct strbuf *sb, const char *s, size_t max)
+{
+	size_t n = s ? strlen(s) : 0, cut = max;
+
+	if (n <= max) {
+		fw_plot_label(sb, s, max);
+		return;
+	}
+	while (cut > max / 2 && s[cut] != ' ')
+		cut--;
+	if (s[cut] != ' ')
+		cut = max;
+	fw_plot_label(sb, s, cut);
+	strbuf_addstr(sb, "..");
 }
 
 /*
@@ -34,8 +51,11 @@ void fw_plot_label(struct strbuf *sb, const char *s, size_t max)
  * '%' is kept for "+10.3%" and only quotes, backslashes, markup and
  * controls need to go.
  *
- * Data blocks (gnuplot "index"): 0 every sample, 1 per-boot medians,
- * 2 commit medians with the x tic label in column 3 (a quoted, filtered string).
+ * Data blocks, selected by name (gnuplot's index "name" finds the block whose
+ * first comment has it; numbers would shift past an empty block): 0 every sample, 1 per-boot medians,
+ * 2 commit medians with the x tic label in column 3 (a quoted, filtered string),
+ * 3 the interval band, 4 regression markers, 5 the y axis label (the unit):
+ * DB text reaches gnuplot only as quoted data, never as script text.
  */
 static void write_data(struct strbuf *d, const struct fw_series *s, const struct fw_metric *m, int big,
 		       const struct fw_plot_marks *pm, int *nband, int *nmark)
@@ -63,7 +83,7 @@ static void write_data(struct strbuf *d, const struct fw_series *s, const struct
 		fw_plot_label(d, s->commits[c].sha, 7);
 		if (big) {
 			strbuf_addch(d, ' ');
-			fw_plot_label(d, s->commits[c].subject, 24);
+			plot_label_words(d, s->commits[c].subject, 28);
 		}
 		strbuf_addstr(d, "\"\n");
 	}
@@ -81,28 +101,41 @@ static void write_data(struct strbuf *d, const struct fw_series *s, const struct
 		if (!pm->label[c] || isnan(m->cells[c].median))
 			continue;
 		strbuf_addf(d, "%d %.17g \"", c + 1, m->cells[c].median);
-		fw_plot_label(d, pm->label[c], 40);
+		fw_plot_label(d, pm->label[c], 64);
 		strbuf_addstr(d, "\"\n");
 		(*nmark)++;
 	}
+	strbuf_addstr(d, "\n\n# y label\n\"");
+	fw_plot_label(d, m->unit, 24);
+	strbuf_addstr(d, "\"\n");
 }
 
 /* The script is these constants and numbers only; which parts appear depends on counts. */
+/*
+ * The script is these constants and numbers only; which parts appear depends
+ * on counts. The key sits below the plot (never over data); the y label (the
+ * unit) is read from data block 5 by stats. No hypertext: gnuplot writes it
+ * as on* JavaScript attributes, which the CSP blocks.
+ */
 static const char script_head[] =
 	"set terminal %s size %d,%d font 'sans,%d' noenhanced background rgb 'white'\n"
 	"set border 3\nset tics nomirror\nset grid ytics lc rgb '#dddddd'\n"
-	"set key %s\nset xrange [0.5:%d.5]\nset offsets 0,0,graph 0.05,graph 0.05\n"
+	"ylabel = ''\nstats 'data' index 'y label' using (ylabel = strcol(1), 0) nooutput\nset ylabel ylabel\n"
+	"set key %s\nset xrange [0.5:%d.5]\nset offsets 0,0,graph %s,graph 0.05\n"
 	"set xtics rotate by -35 left\nset lmargin 10\nset style fill transparent solid 0.25 noborder\n"
 	"plot ";
 static const char script_band[] =
-	"'data' index 3 using 1:2:3 with filledcurves lc rgb '#1f5fa8' title 'interval (vs parent)', \\\n     ";
+	"'data' index 'interval band' using 1:2:3 with filledcurves lc rgb '#1f5fa8' title 'interval (vs parent)', \\\n     ";
 static const char script_main[] =
-	"'data' index 0 using 1:2 with points pt 7 ps 0.35 lc rgb '#8aa4bf' title 'samples', \\\n"
-	"     '' index 1 using 1:2 with points pt 6 ps 0.8 lc rgb '#555555' title 'boot median', \\\n"
-	"     '' index 2 using 1:2:xtic(3) with linespoints lw 2 pt 7 ps 0.6 lc rgb '#1f5fa8' title 'median'";
+	"'data' index 'samples' using 1:2 with points pt 7 ps 0.35 lc rgb '#8aa4bf' title 'samples', \\\n"
+	"     '' index 'boot medians' using 1:2 with points pt 6 ps 0.8 lc rgb '#555555' title 'boot median', \\\n"
+	"     '' index 'commit medians' using 1:2:xtic(3) with linespoints lw 2 pt 7 ps 0.6 lc rgb '#1f5fa8' title 'median'";
+/* pt FW_PLOT_REG_PT: the shape the pages' captions name (plot.h). */
+#define STR_(x) #x
+#define STR(x) STR_(x)
 static const char script_marks[] =
-	", \\\n     '' index 4 using 1:2 with points pt 9 ps 1.6 lc rgb '#c62828' title 'regression', \\\n"
-	"     '' index 4 using 1:2:3 with labels offset 0,1.2 tc rgb '#c62828' notitle";
+	", \\\n     '' index 'regressions' using 1:2 with points pt " STR(FW_PLOT_REG_PT) " ps 1.6 lc rgb '#c62828' title 'regression', \\\n"
+	"     '' index 'regressions' using 1:2:3 with labels offset 0,1.4 tc rgb '#c62828' notitle";
 
 static int write_file(const char *path, const struct strbuf *sb)
 {
@@ -148,7 +181,8 @@ int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 	}
 	write_data(&data, s, m, big, marks, &nband, &nmark);
 	strbuf_addf(&script, script_head, o->png ? "pngcairo" : "svg", big ? 900 : 420, big ? 480 : 220,
-		    big ? 11 : 9, big ? "top left" : "off", s->ncommits);
+		    big ? 11 : 9, big ? "outside below center horizontal" : "off", s->ncommits,
+		    nmark ? "0.15" : "0.05");
 	if (nband)
 		strbuf_addstr(&script, script_band);
 	strbuf_addstr(&script, script_main);
@@ -252,6 +286,24 @@ static int commit_of(const struct fw_series *s, const cJSON *o)
 	return sha ? fw_series_find_commit(s, sha) : -1;
 }
 
+static int reg_of_metric(const cJSON *it, const struct fw_metric *m)
+{
+	int all = str_is(it, "env_fingerprint", FW_ENV_COMBINED);  /* every host's plot */
+
+	return (all || str_is(it, "env_fingerprint", m->env)) && str_is(it, "workload", m->workload) &&
+	       str_is(it, "variant", m->variant) && str_is(it, "metric", m->metric);
+}
+
+static int any_stored(const struct fw_metric *m, const cJSON *regs)
+{
+	const cJSON *it;
+
+	cJSON_ArrayForEach(it, regs)
+		if (reg_of_metric(it, m))
+			return 1;
+	return 0;
+}
+
 void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, const cJSON *rows,
 			 const cJSON *regs, struct fw_plot_marks *pm)
 {
@@ -285,6 +337,7 @@ void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, c
 			pm->lo[c] = ref + fabs(ref) * lo / 100.0;
 			pm->hi[c] = ref + fabs(ref) * hi / 100.0;
 		}
+		/* An older revision has nothing stored (only the newest is): its analysis verdicts mark it. */
 		if (str_is(it, "verdict", "regression") && !pm->label[c]) {
 			struct strbuf l = STRBUF_INIT;
 
@@ -292,22 +345,29 @@ void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, c
 			pm->label[c] = strbuf_detach(&l, NULL);
 		}
 	}
-	/* Stored regressions win: they carry the lifecycle status a reader wants to see. */
+	if (any_stored(m, regs))
+		for (int c = 0; c < n; c++) {
+			free(pm->label[c]);
+			pm->label[c] = NULL;
+		}
+	/* One marker per stored regression (they carry the lifecycle status a reader wants to see). */
 	cJSON_ArrayForEach(it, regs) {
 		struct strbuf l = STRBUF_INIT;
 		const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "status"));
 		int c;
 
-		int all = str_is(it, "env_fingerprint", FW_ENV_COMBINED);  /* every host's plot */
+		int all = str_is(it, "env_fingerprint", FW_ENV_COMBINED);
 
-		if ((!all && !str_is(it, "env_fingerprint", m->env)) || !str_is(it, "workload", m->workload) ||
-		    !str_is(it, "variant", m->variant) || !str_is(it, "metric", m->metric))
+		if (!reg_of_metric(it, m))
 			continue;
 		c = commit_of(s, it);
 		if (c < 0)
 			continue;
-		strbuf_addf(&l, "regression %+.1f%% (%s%s)", num_at(it, "delta_pct", NULL), st ? st : "?",
-			    all ? ", all hosts" : "");
+		/* One marker per commit: a host's own regression and the all-hosts one share a label. */
+		if (pm->label[c])
+			strbuf_addf(&l, "%s; ", pm->label[c]);
+		strbuf_addf(&l, "%s%+.1f%% (%s)", all ? "all hosts " : "regression ", num_at(it, "delta_pct", NULL),
+			    st ? st : "?");
 		free(pm->label[c]);
 		pm->label[c] = strbuf_detach(&l, NULL);
 	}

@@ -27,6 +27,10 @@ void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, c
 			 const cJSON *regs, struct fw_plot_marks *pm);
 void fw_plot_marks_free(struct fw_plot_marks *pm);
 
+/* The regression marker: gnuplot point type 13 is a filled diamond; captions name it. */
+#define FW_PLOT_REG_PT 13
+#define FW_PLOT_REG_SHAPE "red diamonds"
+
 struct fw_plot_opts {
 	int big;                              /* 900x480 with subjects, else 420x220 */
 	int png;                              /* PNG (pngcairo) instead of SVG */
@@ -68,7 +72,7 @@ void fw_plot_cache_touch(const char *path);
 int fw_plot_cache_prune(const char *dir, unsigned long long max_bytes, time_t max_age, time_t now,
 			struct fw_plot_prune *out);
 
-/* Label text for a plot: keeps [A-Za-z0-9 ._:,()+%-], maps the rest to '_', max bytes. */
+/* Label text for a plot: keeps [A-Za-z0-9 ._:,()+%/-], maps the rest to '_', max bytes. */
 void fw_plot_label(struct strbuf *sb, const char *s, size_t max);
 
 #endif

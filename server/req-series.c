@@ -87,6 +87,11 @@ cJSON *fw_ui_regressions(sqlite3 *db, const char *series, int revision)
 	struct strbuf err = STRBUF_INIT;
 	cJSON *all = NULL, *out = cJSON_CreateArray(), *it, *next;
 
+	/* Stored from the newest analysis first (as the API does), so a page and its plot agree with it. */
+	if (db && fw_regressions_refresh(db, series, NULL, &err)) {
+		fprintf(stderr, "foliowatch-server: regressions refresh: %s\n", err.buf);
+		strbuf_reset(&err);
+	}
 	if (!db || fw_regressions_list(db, series, NULL, &all, &err)) {
 		fprintf(stderr, "foliowatch-server: regressions: %s\n", err.buf);
 		goto cleanup;

@@ -52,6 +52,8 @@ static const struct fw_route routes[] = {
 	{ "GET",  "/series/*",                         ui_series, HTML, DB },
 	{ "GET",  "/series/*/metric/*/*/*",            ui_metric, HTML, DB },
 	{ "GET",  "/series/*/commit/*",                ui_commit, HTML, DB },
+	{ "GET",  "/series/*/compare",                 ui_compare, HTML, DB },
+	{ "GET",  "/regressions",                      ui_regressions, HTML, DB },
 	{ "GET",  "/config/*",                         ui_config, HTML, DB },
 	{ "GET",  "/plot/*/*/*/*/*.svg",               ui_plot, PLOT, DB },
 	{ "GET",  "/plot/*/*/*/*/*.png",               ui_plot_png, PLOT, DB },

@@ -17,6 +17,8 @@ enum MHD_Result ui_series(struct fw_req *r);          /* ui-series.c */
 enum MHD_Result ui_metric(struct fw_req *r);          /* ui-metric.c */
 enum MHD_Result ui_commit(struct fw_req *r);          /* ui-commit.c */
 enum MHD_Result ui_config(struct fw_req *r);
+enum MHD_Result ui_compare(struct fw_req *r);         /* ui-compare.c */
+enum MHD_Result ui_regressions(struct fw_req *r);     /* ui-regressions.c */
 enum MHD_Result ui_plot(struct fw_req *r);            /* ui-plot.c */
 enum MHD_Result ui_plot_png(struct fw_req *r);
 enum MHD_Result api_regressions_list(struct fw_req *r); /* api-regressions.c */
@@ -90,6 +92,9 @@ int req_revision(struct fw_req *r);
 struct fw_an_index;
 struct fw_an_index *an_index_new(const cJSON *an);
 const cJSON *an_index_row(const struct fw_an_index *ix, const char *sha, const struct fw_metric *m);
+/* The row with this "against" ("parent", "base"), or NULL. */
+const cJSON *an_index_row_against(const struct fw_an_index *ix, const char *sha, const struct fw_metric *m,
+				  const char *against);
 void an_index_free(struct fw_an_index *ix);
 /* Copies p, q, interval and verdict of a row (or nulls) into a JSON object. */
 void analysis_fill(cJSON *o, const cJSON *row);

@@ -28,26 +28,45 @@ static void pre(struct strbuf *sb, const char *title, const char *text)
 	strbuf_addstr(sb, "</pre></details>\n");
 }
 
-static int builds(struct strbuf *sb, const struct fw_ui *ui, sqlite3 *db, long long cid)
+/*
+ * One block per kernel config: a build is made once and reused by every
+ * environment that boots it (those report it again, with seconds 0), so the
+ * longest report is the build and the environments are listed by name.
+ */
+static int builds(struct strbuf *sb, const struct fw_ui *ui, sqlite3 *db, long long cid,
+		  const struct ui_envs *ev)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	strbuf_addstr(sb, "<h2>Build</h2>\n");
-	if (sqlite3_prepare_v2(db, "SELECT b.status, b.seconds, b.kernel_version, b.compiler, b.config_hash,"
-			       " b.log_tail, e.host, (SELECT count(*) FROM configs k WHERE k.hash = b.config_hash)"
+	if (sqlite3_prepare_v2(db, "SELECT b.status, max(coalesce(b.seconds, 0)), b.kernel_version, b.compiler,"
+			       " b.config_hash, b.log_tail, group_concat(e.fingerprint, char(31)),"
+			       " (SELECT count(*) FROM configs k WHERE k.hash = b.config_hash)"
 			       " FROM builds b JOIN environments e ON e.id = b.env_id WHERE b.commit_id = ?1"
-			       " ORDER BY b.id", -1, &st, NULL) != SQLITE_OK)
+			       " GROUP BY b.config_hash ORDER BY min(b.id)", -1, &st, NULL) != SQLITE_OK)
 		return -1;
 	sqlite3_bind_int64(st, 1, cid);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		strbuf_addf(sb, "<table class=\"kv\"><tr><th>status</th><td class=\"%s\">",
+		strbuf_addf(sb, "<table class=\"kv build\"><tr><th>status</th><td class=\"%s\">",
 			    strcmp(col(st, 0), "ok") ? "bad" : "good");
 		html_txt(sb, col(st, 0));
 		strbuf_addstr(sb, "</td></tr><tr><th>kernel</th><td>");
 		html_txt(sb, col(st, 2));
-		strbuf_addstr(sb, "</td></tr><tr><th>host</th><td>");
-		html_txt(sb, col(st, 6));
+		strbuf_addstr(sb, "</td></tr><tr><th>used by</th><td>");
+		for (const char *p = col(st, 6); *p;) {
+			size_t n = strcspn(p, "\x1f");
+			struct strbuf fp = STRBUF_INIT;
+
+			strbuf_add(&fp, p, n);
+			html_txt(sb, ui_env_name(ev, fp.buf));
+			strbuf_release(&fp);
+			p += n;
+			if (*p) {
+				strbuf_addstr(sb, "; ");
+				p++;
+			}
+		}
 		strbuf_addf(sb, "</td></tr><tr><th>seconds</th><td>%.1f</td></tr><tr><th>compiler</th><td>",
 			    sqlite3_column_double(st, 1));
 		html_txt(sb, col(st, 3));
@@ -146,7 +165,7 @@ cleanup:
 	sqlite3_finalize(ss);
 }
 
-static int runs(struct strbuf *sb, sqlite3 *db, long long cid)
+static int runs(struct strbuf *sb, sqlite3 *db, long long cid, const struct ui_envs *ev)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
@@ -171,12 +190,8 @@ static int runs(struct strbuf *sb, sqlite3 *db, long long cid)
 			    sqlite3_column_double(st, 4));
 		html_txt(sb, col(st, 8));
 		strbuf_addstr(sb, "</td></tr><tr><th>environment</th><td>");
-		html_txt(sb, col(st, 11));
-		strbuf_addstr(sb, " ");
-		html_txt(sb, col(st, 10));
-		strbuf_addstr(sb, " <span class=\"mono\">");
-		html_txt(sb, col(st, 12));
-		strbuf_addstr(sb, "</span></td></tr><tr><th>QEMU</th><td><code>");
+		ui_env_html(sb, ev, col(st, 12));
+		strbuf_addstr(sb, "</td></tr><tr><th>QEMU</th><td><code>");
 		html_txt(sb, col(st, 5));
 		strbuf_addstr(sb, "</code></td></tr><tr><th>kernel cmdline</th><td><code>");
 		html_txt(sb, col(st, 6));
@@ -193,7 +208,8 @@ static int runs(struct strbuf *sb, sqlite3 *db, long long cid)
  * The analysis rows of this commit against its parent carry the counters that
  * moved most (analysis-counters.c): one table, largest change first per metric.
  */
-static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const cJSON *an)
+static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const cJSON *an,
+			     const struct ui_envs *ev)
 {
 	const cJSON *rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL, *row, *k;
 	int n = 0;
@@ -212,8 +228,9 @@ static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const
 			const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(k, "name"));
 
 			if (!n++)
-				strbuf_addstr(sb, "<table class=\"grid\" id=\"counters-changed\"><thead><tr>"
-					      "<th>result</th><th>counter</th><th>parent</th><th>this commit</th>"
+				strbuf_addstr(sb, "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"counters\">"
+					      "<table class=\"grid\" id=\"counters-changed\"><thead><tr>"
+					      "<th>result</th><th>environment</th><th>counter</th><th>parent</th><th>this commit</th>"
 					      "<th>delta</th></tr></thead><tbody>\n");
 			strbuf_addstr(sb, "<tr><td>");
 			html_txt(sb, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "workload")));
@@ -221,6 +238,8 @@ static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const
 			html_txt(sb, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "variant")));
 			strbuf_addch(sb, '/');
 			html_txt(sb, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "metric")));
+			strbuf_addstr(sb, "</td><td>");
+			html_txt(sb, ui_env_name(ev, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "env_fingerprint"))));
 			strbuf_addstr(sb, "</td><td class=\"mono\">");
 			html_txt(sb, name ? name : "");
 			strbuf_addstr(sb, "</td><td class=\"num\">");
@@ -234,7 +253,7 @@ static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const
 		}
 	}
 	if (n)
-		strbuf_addstr(sb, "</tbody></table>\n");
+		strbuf_addstr(sb, "</tbody></table></div>\n");
 	else
 		strbuf_addstr(sb, an ? "<p class=\"muted\">No counters compared (no parent measured, "
 			      "or no counters recorded).</p>\n" : "<p class=\"muted\">not analysed</p>\n");
@@ -244,6 +263,8 @@ int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, 
 		     struct strbuf *sb)
 {
 	const struct fw_commit *c = &s->commits[ci];
+	struct ui_envs ev;
+	int ret = -1;
 
 	ui_page_begin(sb, ui, c->subject);
 	strbuf_addstr(sb, "<p><a href=\"");
@@ -259,13 +280,17 @@ int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, 
 	strbuf_addstr(sb, "</td></tr><tr><th>author</th><td>");
 	html_txt(sb, c->author);
 	strbuf_addstr(sb, "</td></tr></table>\n");
-	if (builds(sb, ui, ui->db, c->id))
-		return -1;
-	counters_changed(sb, c, an);
-	if (runs(sb, ui->db, c->id))
-		return -1;
+	ui_envs_load(&ev, ui->db);
+	if (builds(sb, ui, ui->db, c->id, &ev))
+		goto cleanup;
+	counters_changed(sb, c, an, &ev);
+	if (runs(sb, ui->db, c->id, &ev))
+		goto cleanup;
 	html_page_end(sb);
-	return 0;
+	ret = 0;
+cleanup:
+	ui_envs_free(&ev);
+	return ret;
 }
 
 enum MHD_Result ui_commit(struct fw_req *r)

@@ -9,16 +9,20 @@
 static void environments(struct strbuf *sb, sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
+	struct ui_envs ev;
 
-	strbuf_addstr(sb, "<h2>Environments</h2>\n<table class=\"grid\"><thead><tr><th>fingerprint</th>"
+	ui_envs_load(&ev, db);
+	/* A focusable region: the table scrolls sideways on a phone and has no link to take the focus. */
+	strbuf_addstr(sb, "<h2>Environments</h2>\n<div class=\"scroll\" tabindex=\"0\" role=\"region\" "
+		      "aria-label=\"environments\"><table class=\"grid\" id=\"environments\"><thead><tr><th>name</th>"
 		      "<th>host</th><th>accel</th><th>vCPUs</th><th>memory</th><th>QEMU</th><th>host kernel</th>"
 		      "<th>runs</th></tr></thead><tbody>\n");
 	if (sqlite3_prepare_v2(db, "SELECT e.fingerprint, e.host, e.accel, e.vcpus, e.memory_mib, e.qemu_version,"
 			       " e.host_kernel, (SELECT count(*) FROM runs r WHERE r.env_id = e.id)"
 			       " FROM environments e ORDER BY e.host, e.fingerprint", -1, &st, NULL) == SQLITE_OK) {
 		while (sqlite3_step(st) == SQLITE_ROW) {
-			strbuf_addstr(sb, "<tr><td class=\"mono\">");
-			html_txt(sb, (const char *)sqlite3_column_text(st, 0));
+			strbuf_addstr(sb, "<tr><td>");
+			ui_env_html(sb, &ev, (const char *)sqlite3_column_text(st, 0));
 			strbuf_addstr(sb, "</td><td>");
 			html_txt(sb, (const char *)sqlite3_column_text(st, 1));
 			strbuf_addstr(sb, "</td><td>");
@@ -32,7 +36,8 @@ static void environments(struct strbuf *sb, sqlite3 *db)
 		}
 	}
 	sqlite3_finalize(st);
-	strbuf_addstr(sb, "</tbody></table>\n");
+	strbuf_addstr(sb, "</tbody></table></div>\n");
+	ui_envs_free(&ev);
 }
 
 static void regressions(struct strbuf *sb, const struct fw_ui *ui, sqlite3 *db)
@@ -40,7 +45,9 @@ static void regressions(struct strbuf *sb, const struct fw_ui *ui, sqlite3 *db)
 	sqlite3_stmt *st = NULL;
 	int n = 0;
 
-	strbuf_addstr(sb, "<h2>Newest regressions</h2>\n");
+	strbuf_addstr(sb, "<h2>Newest regressions</h2>\n<p><a id=\"all-regressions\" href=\"");
+	ui_href_regressions(sb, ui);
+	strbuf_addstr(sb, "\">all regressions, with filters</a></p>\n");
 	if (sqlite3_prepare_v2(db, "SELECT s.name, g.workload, g.variant, g.metric, c.sha, g.delta_pct, g.status,"
 			       " g.env_fingerprint = '" FW_ENV_COMBINED "'"
 			       " FROM regressions g JOIN series s ON s.id = g.series_id"

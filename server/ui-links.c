@@ -83,6 +83,23 @@ void ui_href_series(struct strbuf *sb, const struct fw_ui *ui, const char *name)
 	rev_arg(sb, ui, "?");
 }
 
+void ui_href_series_vs(struct strbuf *sb, const struct fw_ui *ui, const char *name, int vs_base)
+{
+	if (!vs_base) {
+		ui_href_series(sb, ui, name);
+		return;
+	}
+	if (ui->exported) {
+		export_series_prefix(sb, name);
+		strbuf_addstr(sb, "-vs-base.html");
+		return;
+	}
+	strbuf_addstr(sb, "/series/");
+	html_url_arg(sb, name);
+	strbuf_addstr(sb, "?vs=base");
+	rev_arg(sb, ui, "&amp;");
+}
+
 void ui_href_commit(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *sha)
 {
 	if (ui->exported) {
@@ -148,6 +165,31 @@ void ui_href_plot(struct strbuf *sb, const struct fw_ui *ui, const struct fw_ser
 		html_url_arg(sb, m->env);
 	}
 	rev_arg(sb, ui, s->nenvs > 1 ? "&amp;" : "?");
+}
+
+void ui_href_compare(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *base,
+		     const char *head)
+{
+	if (ui->exported) {
+		export_series_prefix(sb, series);
+		strbuf_addstr(sb, "-compare.html");
+		return;
+	}
+	strbuf_addstr(sb, "/series/");
+	html_url_arg(sb, series);
+	strbuf_addstr(sb, "/compare");
+	if (base && head) {
+		strbuf_addstr(sb, "?base=");
+		html_url_arg(sb, base);
+		strbuf_addstr(sb, "&amp;head=");
+		html_url_arg(sb, head);
+	}
+	rev_arg(sb, ui, base && head ? "&amp;" : "?");
+}
+
+void ui_href_regressions(struct strbuf *sb, const struct fw_ui *ui)
+{
+	strbuf_addstr(sb, ui->exported ? "regressions.html" : "/regressions");
 }
 
 void ui_href_config(struct strbuf *sb, const struct fw_ui *ui, const char *hash)

@@ -10,6 +10,7 @@
 #include "routes.h"
 #include "html.h"
 #include "analysis.h"
+#include "plot.h"
 #include "ui.h"
 
 static int str_is(const cJSON *o, const char *k, const char *v)
@@ -62,25 +63,55 @@ static void regressions(struct strbuf *sb, const struct fw_ui *ui, const struct 
 	strbuf_addstr(sb, n ? "</tbody></table>\n" : "<p class=\"muted\">None stored for this metric.</p>\n");
 }
 
+/* Links to the same metric in every environment of the series (the current one not a link). */
+static void env_selector(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
+			 const struct fw_metric *m, const struct ui_envs *ev)
+{
+	strbuf_addstr(sb, "<nav aria-label=\"environments\"><ul class=\"selector\" id=\"envs\">");
+	for (int i = 0; i < s->nmetrics; i++) {
+		const struct fw_metric *o = &s->metrics[i];
+
+		if (strcmp(o->workload, m->workload) || strcmp(o->variant, m->variant) || strcmp(o->metric, m->metric))
+			continue;
+		if (o == m) {
+			strbuf_addstr(sb, "<li><strong aria-current=\"page\">");
+			html_txt(sb, ui_env_name(ev, o->env));
+			strbuf_addstr(sb, "</strong></li>");
+			continue;
+		}
+		strbuf_addstr(sb, "<li><a href=\"");
+		ui_href_metric(sb, ui, s, o);
+		strbuf_addstr(sb, "\">");
+		html_txt(sb, ui_env_name(ev, o->env));
+		strbuf_addstr(sb, "</a></li>");
+	}
+	strbuf_addstr(sb, "</ul></nav>\n");
+}
+
 void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi, const cJSON *an,
 		      const cJSON *regs, struct strbuf *sb)
 {
 	const struct fw_metric *m = &s->metrics[mi];
 	struct fw_an_index *ix = an_index_new(an);
+	struct ui_envs ev;
 
+	ui_envs_load(&ev, ui->db);
 	ui_page_begin(sb, ui, m->id);
 	strbuf_addstr(sb, "<p><a href=\"");
 	ui_href_series(sb, ui, s->name);
 	strbuf_addstr(sb, "\">");
 	html_txt(sb, s->name);
-	strbuf_addf(sb, "</a> v%d</p>\n<h1>", s->revision);
+	strbuf_addf(sb, "</a> v%d &middot; <a href=\"", s->revision);
+	ui_href_compare(sb, ui, s->name, NULL, NULL);
+	strbuf_addstr(sb, "\">compare two commits</a></p>\n<h1>");
 	html_txt(sb, m->id);
 	strbuf_addstr(sb, "</h1>\n<p class=\"muted\">unit ");
 	html_txt(sb, m->unit);
 	strbuf_addstr(sb, !strcmp(m->direction, "higher_is_better") ? ", higher is better" : ", lower is better");
-	strbuf_addstr(sb, "; environment <span class=\"mono\">");
-	html_txt(sb, m->env);
-	strbuf_addstr(sb, "</span></p>\n");
+	strbuf_addstr(sb, "; environment ");
+	ui_env_html(sb, &ev, m->env);
+	strbuf_addstr(sb, "</p>\n");
+	env_selector(sb, ui, s, m, &ev);
 	if (fw_metric_nsamples(s, m)) {
 		strbuf_addstr(sb, "<img class=\"plot big\" width=\"900\" height=\"480\" alt=\"trend of ");
 		html_attr(sb, m->id);
@@ -88,7 +119,9 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 		ui_href_plot(sb, ui, s, m, "big");
 		strbuf_addstr(sb, "\">\n<p class=\"note\">Points: every sample; circles: per-boot medians; "
 			      "line: commit medians; band: the analysis interval of each commit's level "
-			      "against its parent; red diamonds: regressions.</p>\n");
+			      "against its parent; " FW_PLOT_REG_SHAPE ": regressions, one per commit (the stored ones; "
+			      "in an older revision, the analysis verdicts); "
+			      "y axis: the unit. The table below has every value.</p>\n");
 	} else {
 		strbuf_addstr(sb, "<p class=\"muted noplot\">no samples to plot</p>\n");
 	}
@@ -134,6 +167,7 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 	regressions(sb, ui, s, m, regs);
 	html_page_end(sb);
 	an_index_free(ix);
+	ui_envs_free(&ev);
 }
 
 enum MHD_Result ui_metric(struct fw_req *r)

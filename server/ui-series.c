@@ -88,7 +88,8 @@ void ui_decided(struct strbuf *sb, const cJSON *row)
 
 /* One metric: a table of commits (median, delta, verdict) next to its small plot. */
 static void metric_section(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
-			   const struct fw_metric *m, const struct fw_an_index *ix, int analysed)
+			   const struct fw_metric *m, const struct fw_an_index *ix, int analysed,
+			   const struct ui_envs *ev)
 {
 	strbuf_addstr(sb, "<section class=\"metric\">\n<h3><a href=\"");
 	ui_href_metric(sb, ui, s, m);
@@ -97,11 +98,9 @@ static void metric_section(struct strbuf *sb, const struct fw_ui *ui, const stru
 	strbuf_addstr(sb, "</a> <span class=\"muted\">(");
 	html_txt(sb, m->unit);
 	strbuf_addstr(sb, !strcmp(m->direction, "higher_is_better") ? ", higher is better" : ", lower is better");
-	if (s->nenvs > 1) {
-		strbuf_addstr(sb, ", env ");
-		html_txt_short(sb, m->env, 12);
-	}
-	strbuf_addstr(sb, ")</span></h3>\n<div class=\"pair\"><table class=\"grid cover\"><thead><tr><th>#</th>"
+	strbuf_addstr(sb, ")</span> <span class=\"envname\">");
+	html_txt(sb, ui_env_name(ev, m->env));
+	strbuf_addstr(sb, "</span></h3>\n<div class=\"pair\"><table class=\"grid cover\"><thead><tr><th>#</th>"
 		      "<th>commit</th><th>median</th><th>delta</th><th>n</th><th>verdict</th></tr></thead><tbody>\n");
 	for (int c = 0; c < s->ncommits; c++) {
 		const struct fw_cell *cell = &m->cells[c];
@@ -179,17 +178,42 @@ cleanup:
 	sqlite3_finalize(st);
 }
 
+/*
+ * The whole series at a glance, against the parent or (?vs=base) against the
+ * base: one matrix a page keeps the page small (the series page is the
+ * busiest answer); a link switches, no JavaScript.
+ */
+static void matrices(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
+		     const struct fw_an_index *ix, const struct ui_envs *ev)
+{
+	strbuf_addf(sb, "<h2 id=\"matrix\">Each commit against %s</h2>\n<p class=\"matrix-nav\">",
+		    ui->vs_base ? "the base" : "its parent");
+	if (ui->vs_base) {
+		strbuf_addstr(sb, "<a id=\"to-parent\" href=\"");
+		ui_href_series_vs(sb, ui, s->name, 0);
+		strbuf_addstr(sb, "\">against the parent</a> &middot; <strong>against the base</strong></p>\n");
+	} else {
+		strbuf_addstr(sb, "<strong>against the parent</strong> &middot; <a id=\"to-base\" href=\"");
+		ui_href_series_vs(sb, ui, s->name, 1);
+		strbuf_addstr(sb, "\">against the base</a></p>\n");
+	}
+	ui_matrix_legend(sb);
+	ui_matrix(sb, ui, s, ix, ev, ui->vs_base);
+}
+
 void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const cJSON *an,
 		      struct strbuf *sb)
 {
 	struct strbuf title = STRBUF_INIT;
 	struct fw_an_index *ix = an_index_new(an);
+	struct ui_envs ev;
 
+	ui_envs_load(&ev, ui->db);
 	strbuf_addf(&title, "%s v%d", s->name, s->revision);
 	ui_page_begin(sb, ui, title.buf);
 	strbuf_addstr(sb, "<h1>");
 	html_txt(sb, s->name);
-	strbuf_addf(sb, " <span class=\"muted\">v%d</span></h1>\n<p>base <span class=\"mono\">", s->revision);
+	strbuf_addf(sb, " <span class=\"muted\">v%d</span></h1>\n<p class=\"base\">base <span class=\"mono\">", s->revision);
 	html_txt(sb, s->base);
 	strbuf_addstr(sb, "</span> &middot; <a href=\"");
 	ui_href_data(sb, ui, s->name, "report.txt");
@@ -197,7 +221,11 @@ void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const c
 	ui_href_data(sb, ui, s->name, "csv");
 	strbuf_addstr(sb, "\">CSV</a> &middot; <a href=\"");
 	ui_href_data(sb, ui, s->name, "json");
-	strbuf_addstr(sb, "\">JSON</a></p>\n");
+	strbuf_addstr(sb, "\">JSON</a> &middot; <a href=\"");
+	ui_href_compare(sb, ui, s->name, NULL, NULL);
+	strbuf_addstr(sb, "\">compare two commits</a> &middot; <a href=\"");
+	ui_href_regressions(sb, ui);
+	strbuf_addstr(sb, "\">regressions</a></p>\n");
 	revisions(sb, ui, s);
 	if (an)
 		strbuf_addstr(sb, "<p class=\"note\">Each commit against its parent: median, delta %, "
@@ -207,20 +235,23 @@ void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const c
 	else
 		strbuf_addstr(sb, "<p class=\"note\">Statistics: not analysed. Medians and delta % "
 			      "against the previous commit only; green is better, red is worse for that metric.</p>\n");
+	if (s->nmetrics)
+		matrices(sb, ui, s, ix, &ev);
 	commits_table(sb, ui, s);
 	strbuf_addstr(sb, "<h2>Metrics</h2>\n");
 	if (!s->nmetrics)
 		strbuf_addstr(sb, "<p class=\"muted\">No results.</p>\n");
 	for (int i = 0; i < s->nmetrics; i++)
-		metric_section(sb, ui, s, &s->metrics[i], ix, an != NULL);
+		metric_section(sb, ui, s, &s->metrics[i], ix, an != NULL, &ev);
 	html_page_end(sb);
 	an_index_free(ix);
+	ui_envs_free(&ev);
 	strbuf_release(&title);
 }
 
 enum MHD_Result ui_series(struct fw_req *r)
 {
-	struct strbuf sb = STRBUF_INIT;
+	struct strbuf sb = STRBUF_INIT, vs = STRBUF_INIT;
 	struct fw_series s;
 	struct fw_ui ui = { 0 };
 	enum MHD_Result ret;
@@ -228,6 +259,13 @@ enum MHD_Result ui_series(struct fw_req *r)
 
 	if (req_series(r, r->args[0], "name", &s, &ret))
 		return ret;
+	if (!req_query(r, "vs", &vs) && strcmp(vs.buf, "base") && strcmp(vs.buf, "parent")) {
+		fw_series_free(&s);
+		strbuf_release(&vs);
+		return reply_error(r, 400, "bad_parameter", "vs", "vs must be parent or base");
+	}
+	ui.vs_base = !strcmp(vs.buf, "base");
+	strbuf_release(&vs);
 	ui.db = req_db(r);
 	ui.revision = req_revision(r);
 	an = req_analysis(r, s.name, s.revision);

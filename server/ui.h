@@ -17,6 +17,7 @@ struct fw_ui {
 	int exported;             /* 1: static files written by cmd-export.c */
 	int revision;             /* > 0: a revision asked for with ?revision=N (kept in links) */
 	const char *only_series;  /* export --series: the only series that has pages */
+	int vs_base;              /* the series page's matrix against the base (?vs=base) instead of the parent */
 };
 
 /* Safe file-name part for any string: [A-Za-z0-9_] slug (<= 32) + '-' + 12 hex of its sha256. */
@@ -28,6 +29,8 @@ void ui_href_home(struct strbuf *sb, const struct fw_ui *ui);
 /* file: a program constant, never text from the DB or a request. */
 void ui_href_static(struct strbuf *sb, const struct fw_ui *ui, const char *file);
 void ui_href_series(struct strbuf *sb, const struct fw_ui *ui, const char *name);
+/* The series page with its matrix against the base (vs_base 1) or the parent (0). */
+void ui_href_series_vs(struct strbuf *sb, const struct fw_ui *ui, const char *name, int vs_base);
 void ui_href_commit(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *sha);
 void ui_href_metric(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
 		    const struct fw_metric *m);
@@ -35,10 +38,33 @@ void ui_href_metric(struct strbuf *sb, const struct fw_ui *ui, const struct fw_s
 void ui_href_plot(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
 		  const struct fw_metric *m, const char *size);
 void ui_href_config(struct strbuf *sb, const struct fw_ui *ui, const char *hash);
+/* The compare page of two commits (an export has one: base against the last commit, shas ignored). */
+void ui_href_compare(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *base,
+		     const char *head);
+void ui_href_regressions(struct strbuf *sb, const struct fw_ui *ui);
 /* what: "report.txt", "csv" or "json" (the series' API resources; files in an export). */
 void ui_href_data(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *what);
 /* html_page_begin with the stylesheet and home links of this ui. */
 void ui_page_begin(struct strbuf *sb, const struct fw_ui *ui, const char *title);
+
+/* Environments by name, "HOST ACCEL, N vCPUs" (ui-env.c), loaded once per page. */
+struct ui_envs {
+	struct { char *fp, *name; int dup; } *e;
+	int n, alloc;
+};
+void ui_envs_load(struct ui_envs *ev, sqlite3 *db);   /* empty on a DB error: names fall back to fingerprints */
+void ui_envs_free(struct ui_envs *ev);
+const char *ui_env_name(const struct ui_envs *ev, const char *fp);
+/* The name, then the fingerprint inside a <details> element. */
+void ui_env_html(struct strbuf *sb, const struct ui_envs *ev, const char *fp);
+
+/* The verdict matrix of a series against the parent or the base, and its legend (ui-matrix.c). */
+struct fw_an_index;
+void ui_matrix(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
+	       const struct fw_an_index *ix, const struct ui_envs *ev, int vs_base);
+void ui_matrix_legend(struct strbuf *sb);
+/* CSS class suffix of a verdict (v-reg, v-imp, v-same, v-unsure; "none" for NULL or another). */
+const char *ui_verdict_class(const char *verdict);
 
 /* Page renderers (one per file, as the HTTP handlers). */
 int ui_index_render(const struct fw_ui *ui, struct strbuf *out);           /* ui-index.c; -1 DB error */
@@ -48,6 +74,17 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 		      const cJSON *regs, struct strbuf *out);                /* ui-metric.c */
 int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, const cJSON *an,
 		     struct strbuf *out);                                    /* ui-commit.c; -1 DB error */
+
+/* ui-compare.c: commits bi (base) and hi (head); an from ui_compare_analysis (NULL: not analysed). */
+void ui_compare_render(const struct fw_ui *ui, const struct fw_series *s, int bi, int hi, const cJSON *an,
+		       struct strbuf *out);
+cJSON *ui_compare_analysis(sqlite3 *db, const struct fw_series *s, int bi, int hi);
+/* ui-regressions.c: all = fw_regressions_list of every series; NULL filter fields match anything. */
+struct ui_reg_filter {
+	const char *series, *status, *metric, *env;
+};
+void ui_regressions_render(const struct fw_ui *ui, const cJSON *all, const struct ui_reg_filter *f,
+			   struct strbuf *out);
 
 /*
  * Data behind the pages, shared by handlers and export (req-series.c):

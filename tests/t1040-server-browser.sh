@@ -1,27 +1,38 @@
 #!/bin/bash
-# Headless Debian chromium (playwright-core from tests/node) loads / and a
-# series page: table, SVG plots, no console errors; screenshots in $BUILD/browser.
+# Headless Debian chromium (playwright-core and axe-core from tests/node) loads
+# every page type of a series measured in two environments (vm icount, vm tcg)
+# with a regression: the verdict matrix, environment names, plots, compare and
+# regressions pages, at desktop and phone widths in both colour schemes.
+# Screenshots go to $TMP_T/screenshots (kept with KEEP=1; or set FW_SHOTS).
 . tests/lib/tap.sh
 . tests/lib/server.sh
 
 [ -x /usr/bin/chromium ] || skip_all "chromium not installed (ci/install-deps.sh)"
 [ -d tests/node/node_modules/playwright-core ] || skip_all "playwright-core not installed (ci/install-deps.sh)"
+[ -d tests/node/node_modules/axe-core ] || skip_all "axe-core not installed (ci/install-deps.sh)"
 command -v node >/dev/null || skip_all "node not installed"
 
 DB=$TMP_T/fw.db
-make_doc "$TMP_T/c1.json"
-make_doc "$TMP_T/c2.json" commit.sha=dddd000000000000000000000000000000000002 \
-	commit.key=dddd000000000000000000000000000000000002 commit.position=2 \
-	commit.subject='mm: second commit' 'results.0.samples=[58.1, 58.3]' 'results.1.samples=[0.095, 0.094]'
-"$SERVER" import -q --db "$DB" "$TMP_T/c1.json" "$TMP_T/c2.json"
-is $? 0 'two commits imported'
+SHOTS=${FW_SHOTS:-$TMP_T/screenshots}
+# c2 slows split by 10% and filemap by 3% in both environments; c3 brings filemap back.
+for env in icount@vm tcg@vm; do
+	mkdir -p "$TMP_T/docs/${env%@*}"
+	"$PY" tests/lib/gen-series.py "$TMP_T/docs/${env%@*}" demo "$env" 5 base:0:-:1:1 c1:1:base:1:1 \
+		c2:2:c1:1.1:0.97:2 c3:3:c2:1.1:1.0 || bail "gen-series"
+done
+for f in "$TMP_T"/docs/*/*.json; do "$SERVER" seal "$f" >"$f.sealed" || bail "seal $f"; done
+"$SERVER" import -q --db "$DB" "$TMP_T"/docs/*/*.sealed
+is $? 0 'a four-commit series in two environments imported'
 start_server "$DB" || bail "server did not start"
 # The node script prints its own TAP; renumber it into this test's stream.
-node tests/node/browser-pages.js "$URL" /series/demo "$PWD/$BUILD/browser" >"$TMP_T/node.tap" 2>"$TMP_T/node.err"
+node tests/node/browser-pages.js "$URL" demo "$SHOTS" >"$TMP_T/node.tap" 2>"$TMP_T/node.err"
 rc=$?
 relay_tap "$TMP_T/node.tap" "browser: "
 [ -s "$TMP_T/node.err" ] && sed 's/^/# /' "$TMP_T/node.err" | head -20
 is "$rc" 0 'browser script exit status'
+is "$(code '/series/demo?vs=bogus')" 400 'series page: a bad ?vs= is a 400'
+like "$(cat "$TMP_T/body")" 'vs must be parent or base' '... naming the parameter'
+echo "# screenshots: $SHOTS ($(ls "$SHOTS" 2>/dev/null | wc -l) files)"
 stop_server
 is $? 0 'server exits 0'
 done_testing

@@ -62,9 +62,14 @@ for dp, dn, fn in os.walk(root):
         if not f.endswith(".html"):
             continue
         pages += 1
-        p = P(); p.feed(open(os.path.join(dp, f), encoding="utf-8").read())
+        text = open(os.path.join(dp, f), encoding="utf-8").read()
+        p = P(); p.feed(text)
         for l in p.links:
             links += 1
+            if l.startswith("#"):  # an anchor in the same page: its id must be there
+                if ('id="%s"' % l[1:]) not in text:
+                    print("dead anchor in %s: %r" % (f, l))
+                continue
             u = urllib.parse.urlsplit(l)
             if u.scheme or u.netloc or l.startswith("/"):
                 print("absolute link in %s: %r" % (f, l)); continue
@@ -103,6 +108,12 @@ src=$(grep -o 'src="[^"]*-big\.svg"' "$big" | sed 's/src="//; s/"$//')
 like "$(cat "$OUT/$src")" 'interval \(vs parent\)' 'big plot: interval band in the key'
 like "$(cat "$OUT/$src")" 'regression \+[0-9.]+% \(new\)' 'big plot: regression marker labelled with its status'
 like "$(cat "$big")" 'id="regressions"' 'metric page lists the stored regression'
+like "$(cat "$OUT/$s1")" 'id="matrix-parent"' 'series page: the verdict matrix'
+like "$(grep -o 'href="s-s1-[0-9a-f]*-compare\.html"' "$OUT/$s1")" 'compare' '... links its compare page'
+like "$(grep -A3 'id="compare"' "$OUT"/s-s1-*-compare.html)" 'split/pmd-to-0/split_ms' 'compare page exported (first against last commit)'
+like "$(grep -c '<tr><td>' "$OUT/regressions.html")" '^[1-9]' 'regressions page exported with the stored regressions'
+like "$(cat "$OUT/index.html")" 'href="regressions.html"' '... linked from the index'
+is "$(grep -c '<form' "$OUT/regressions.html")" 0 '... without the filter form (a static page cannot filter)'
 c2=$(grep -o 'href="s-s1-[0-9a-f]*-c-[A-Za-z0-9_]*-[0-9a-f]*\.html">c2c2' "$OUT/$s1" | head -1 | sed 's/href="//; s/">.*//')
 like "$(grep -A3 'id="counters-changed"' "$OUT/$c2")" 'thp_split_page.*\+100\.00%' 'commit page: counters that changed most against the parent'
 like "$(cat "$OUT"/*-report.txt)" 'split_ms' 'report.txt exported'

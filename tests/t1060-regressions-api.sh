@@ -96,6 +96,15 @@ is "$(jget "$TMP_T/cli.json" '[("commit_id" in g, g["links"]["self"]) for g in d
 	'regressions --json: the same form, links and no internal ids'
 curl -s "$URL/api/v1/regressions" >"$TMP_T/api.json"
 is "$(jget "$TMP_T/cli.json" 'd == json.load(open("'"$TMP_T/api.json"'"))["regressions"]')" True '... equal to the API answer'
+# The HTML page: the same list, filtered by query parameters.
+is "$(code '/regressions?series=s1&status=new')" 200 'regressions page, filtered'
+is "$(grep -c '<tr><td>' "$TMP_T/body")" 1 '... one row'
+like "$(cat "$TMP_T/body")" 'href="/series/s1/commit/c2c2' '... linking its commit'
+like "$(cat "$TMP_T/body")" 'href="/series/s1/metric/split/pmd-to-0/split_ms\?env=' '... and its metric page'
+is "$(code '/regressions?status=fixed')" 200 'no fixed one'
+like "$(cat "$TMP_T/body")" 'id="none"' '... says none matches'
+is "$(code '/regressions?status=bogus')" 400 'a bad status: 400'
+like "$(cat "$TMP_T/body")" 'status must be one of' '... as a page naming what is wrong'
 
 stop_server
 is $? 0 'server exits 0'

@@ -1,15 +1,146 @@
-// Loads foliowatch pages in headless Debian chromium (playwright-core, no
-// browser download) and prints TAP: the table and SVG plots are there, every
-// request succeeded, the console shows no errors (CSP violations included).
-// usage: node browser-pages.js BASE_URL SERIES_PATH SCREENSHOT_DIR
+// Loads every foliowatch page type in headless Debian chromium (playwright-core,
+// no browser download) at desktop and phone widths, in light and dark colour
+// schemes, and prints TAP: page-specific checks (verdict matrix, environment
+// names, host selector, plot legend outside the data area, one build per
+// config), no horizontal overflow outside a scroll container, axe-core with no
+// serious or critical violation, no console errors or failed requests, print
+// CSS applied. Screenshots of each page, width and scheme go to SHOT_DIR.
+// usage: node browser-pages.js BASE_URL SERIES_NAME SHOT_DIR
 'use strict';
 const fs = require('fs');
 const os = require('os');
 const path = require('path');
 const { chromium } = require('playwright-core');
-const { ok, done } = require('./tap');
+const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
-const [base, seriesPath, shotDir] = process.argv.slice(2);
+const [base, series, shotDir] = process.argv.slice(2);
+let n = 0, failed = 0;
+function ok(cond, desc, extra) {
+  n++;
+  if (!cond) failed++;
+  console.log(`${cond ? '' : 'not '}ok ${n} - ${desc}`);
+  if (!cond && extra) console.log('# ' + String(extra).split('\n').join('\n# '));
+}
+const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
+const ENV_NAME = /^vm (icount|tcg), 2 vCPUs$/;
+
+// Elements sticking out of the viewport that no scroll container (overflow auto/scroll) clips.
+async function overflowing(page) {
+  return page.evaluate(() => {
+    const vw = document.documentElement.clientWidth, bad = [];
+    for (const el of document.querySelectorAll('body *')) {
+      const r = el.getBoundingClientRect();
+      if (r.width === 0 || r.right <= vw + 1) continue;
+      let p = el.parentElement, clipped = false;
+      for (; p && p !== document.body; p = p.parentElement) {
+        const o = getComputedStyle(p).overflowX;
+        if (o === 'auto' || o === 'scroll' || o === 'hidden') { clipped = true; break; }
+      }
+      if (!clipped) bad.push(`${el.tagName.toLowerCase()}.${el.className} right=${Math.round(r.right)}`);
+    }
+    return { scroll: document.documentElement.scrollWidth, vw, bad: bad.slice(0, 5) };
+  });
+}
+
+async function axe(page) {
+  await page.evaluate(axeSource);  // through the DevTools protocol: the pages' CSP stays on
+  const res = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
+    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
+    .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((x) => x.target.join(' ')).join(', ')}`));
+  return res;
+}
+
+// The SVG's key texts (titles of the plotted sets) against the bounding box of the plot border.
+async function legendCheck(page, svgUrl, titles) {
+  const svgPage = await page.context().newPage();
+  await svgPage.goto(svgUrl);
+  const r = await svgPage.evaluate((titles) => {
+    let border = null;
+    for (const p of document.querySelectorAll('path')) {
+      const b = p.getBBox();
+      if (p.getAttribute('stroke') === 'black' && (!border || b.width * b.height > border.width * border.height))
+        border = b;
+    }
+    const keys = [...document.querySelectorAll('text')].filter((t) => titles.includes(t.textContent.trim()));
+    const hits = keys.filter((t) => {
+      const b = t.getBBox(), m = t.parentNode.transform.baseVal.consolidate();
+      const x = b.x + (m ? m.matrix.e : 0), y = b.y + (m ? m.matrix.f : 0);
+      return x < border.x + border.width && x + b.width > border.x && y < border.y + border.height && y + b.height > border.y;
+    }).map((t) => t.textContent);
+    const onattrs = [...document.querySelectorAll('*')].filter((e) => [...e.attributes].some((a) => /^on/i.test(a.name))).length;
+    const markers = document.querySelectorAll('use[*|href="#gpPt12"], use[href="#gpPt12"]').length;
+    const ylabel = [...document.querySelectorAll('text')].map((t) => t.textContent.trim());
+    return { keys: keys.length, hits, onattrs, markers, texts: ylabel, border: !!border };
+  }, titles);
+  await svgPage.close();
+  return r;
+}
+
+async function seriesChecks(page) {
+  const cols = await page.locator('#matrix-parent thead tr.metrics th').count();
+  const rows = await page.locator('#matrix-parent tbody tr').count();
+  const commits = await page.locator('table#commits tbody tr').count();
+  ok(rows === commits && rows >= 3, 'matrix: one row per commit', `rows=${rows} commits=${commits}`);
+  ok(cols === 4, 'matrix: one column per metric and environment', `cols=${cols}`);
+  const groups = await page.locator('#matrix-parent thead tr.envs th.envgroup').allTextContents();
+  ok(groups.length === 2 && groups.every((g) => ENV_NAME.test(g)), 'matrix: grouped by environment name', groups.join('|'));
+  const cells = await page.locator('#matrix-parent tbody td').evaluateAll((tds) => tds.map((td) => ({
+    cls: td.className, text: td.textContent, href: (td.querySelector('a') || {}).getAttribute ? td.querySelector('a').getAttribute('href') : null })));
+  ok(cells.length === rows * cols && cells.every((c) => c.href && /\/metric\//.test(c.href)), 'matrix: every cell links its metric page');
+  const reg = cells.filter((c) => /v-reg/.test(c.cls));
+  ok(reg.length >= 1 && reg.every((c) => /regression/.test(c.text) && /\u2717/.test(c.text) && /^[+-]\d/.test(c.text)),
+    'matrix: regression cells say so in text (delta, glyph, word), not colour alone', JSON.stringify(reg));
+  ok(cells.some((c) => /v-same/.test(c.cls) && /no change/.test(c.text)), 'matrix: no-change cells too');
+  ok(await page.locator('p.legend .v-reg').count() === 1, 'matrix: legend present');
+  const sticky = await page.evaluate(() => [getComputedStyle(document.querySelector('#matrix-parent thead th')).position,
+    getComputedStyle(document.querySelector('#matrix-parent tbody th')).position]);
+  ok(sticky[0] === 'sticky' && sticky[1] === 'sticky', 'matrix: sticky header row and first column', sticky.join());
+  const names = await page.locator('section.metric h3 .envname').allTextContents();
+  ok(names.length === 4 && names.every((x) => ENV_NAME.test(x)), 'metric sections name their environment', names.join('|'));
+  await page.click('a#to-base');
+  await page.waitForLoadState('load');
+  ok(/[?&]vs=base/.test(page.url()) && await page.locator('#matrix-base tbody tr').count() === rows &&
+    await page.locator('#matrix-parent').count() === 0 && await page.locator('a#to-parent').count() === 1,
+  'the link switches to the matrix against the base (and back)', page.url());
+  const c3 = await page.locator('#matrix-base tbody tr:nth-child(4) td.v-reg').count();
+  ok(c3 >= 2, 'against the base, c3 still carries the split regressions', `v-reg cells in c3: ${c3}`);
+}
+
+async function metricChecks(page) {
+  const sel = await page.locator('#envs li').allTextContents();
+  ok(sel.length === 2 && sel.every((x) => ENV_NAME.test(x)), 'metric page: host selector lists both environments', sel.join('|'));
+  ok(await page.locator('#envs li a').count() === 1 && await page.locator('#envs li strong[aria-current]').count() === 1,
+    'metric page: the other environment is a link, this one is marked');
+  const caption = await page.locator('p.note').first().textContent();
+  const src = await page.locator('img.plot.big').getAttribute('src');
+  const regs = await page.locator('#regressions tbody tr').evaluateAll((trs) => new Set(trs.map((t) => t.cells[1].textContent)).size);
+  const svg = await legendCheck(page, new URL(src, page.url()).href, ['samples', 'boot median', 'median', 'regression', 'interval (vs parent)']);
+  ok(svg.border && svg.keys >= 3 && svg.hits.length === 0, 'plot: legend texts do not intersect the data area', JSON.stringify(svg.hits));
+  ok(svg.onattrs === 0, 'plot: no on* attributes in the SVG');
+  ok(/red diamonds/.test(caption) && svg.markers === regs + 1, 'plot: one diamond per stored regression (+1 in the key), as the caption says',
+    `markers=${svg.markers} regressions=${regs} caption=${caption}`);
+  ok(svg.texts.includes('ms') || svg.texts.includes('MiB/s'), 'plot: y axis carries the unit');
+  ok(await page.evaluate(() => { const fps = [...document.querySelectorAll('details.fp .mono')].map((e) => e.textContent);
+    return fps.length === 1 && !document.body.innerText.includes(fps[0]); }), 'metric page shows no fingerprint outside its details');
+}
+
+async function checkPage(page, name, url, extra) {
+  for (const [wname, vp] of Object.entries(WIDTHS)) {
+    for (const scheme of ['light', 'dark']) {
+      await page.setViewportSize(vp);
+      await page.emulateMedia({ colorScheme: scheme, media: 'screen' });
+      const resp = await page.goto(url, { waitUntil: 'load' });
+      const tag = `${name} ${wname} ${scheme}`;
+      ok(resp && resp.status() === 200, `${tag}: loads`);
+      const ov = await overflowing(page);
+      ok(ov.scroll <= ov.vw + 1 && ov.bad.length === 0, `${tag}: nothing overflows the viewport outside a scroll container`, JSON.stringify(ov));
+      const v = await axe(page);
+      ok(v.length === 0, `${tag}: axe-core finds no serious or critical violation`, v.join('\n'));
+      await page.screenshot({ path: path.join(shotDir, `${name}-${wname}-${scheme}.png`), fullPage: true });
+      if (wname === 'desktop' && scheme === 'light' && extra) await extra(page);
+    }
+  }
+}
 
 (async () => {
   const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-chromium-'));
@@ -28,42 +159,73 @@ const [base, seriesPath, shotDir] = process.argv.slice(2);
     page.on('response', (r) => { if (r.status() >= 400) badResponses.push(`${r.status()} ${r.url()}`); });
     page.on('requestfailed', (r) => badResponses.push(`failed ${r.url()}`));
 
-    let resp = await page.goto(base + '/', { waitUntil: 'load' });
-    ok(resp && resp.status() === 200, 'index loads');
-    ok(await page.locator('table#series tbody tr').count() >= 1, 'index lists series');
-    const css = await page.evaluate(() => getComputedStyle(document.querySelector('header')).backgroundColor);
-    ok(css === 'rgb(19, 38, 59)', 'stylesheet applied', css);
-    await page.screenshot({ path: path.join(shotDir, 'index.png'), fullPage: true });
+    const s = base + '/series/' + encodeURIComponent(series);
+    await checkPage(page, 'index', base + '/', async (p) => {
+      ok(await p.locator('table#series tbody tr').count() >= 1, 'index lists series');
+      const bg = await p.evaluate(() => getComputedStyle(document.querySelector('header')).backgroundColor);
+      ok(bg === 'rgb(19, 38, 59)', 'stylesheet applied', bg);
+      ok(await p.locator('a#all-regressions').count() === 1, 'index links the regressions page');
+    });
+    await checkPage(page, 'series', s, seriesChecks);
+    await checkPage(page, 'series-vs-base', s + '?vs=base');
+    // Dark mode and print CSS are applied (emulated).
+    await page.setViewportSize(WIDTHS.desktop);
+    await page.goto(s, { waitUntil: 'load' });
+    const bodyBg = async () => page.evaluate(() => getComputedStyle(document.body).backgroundColor);
+    await page.emulateMedia({ colorScheme: 'light', media: 'screen' });
+    const light = await bodyBg();
+    await page.emulateMedia({ colorScheme: 'dark', media: 'screen' });
+    const dark = await bodyBg();
+    ok(light === 'rgb(255, 255, 255)' && dark !== light, 'prefers-color-scheme: dark background in dark mode', `${light} ${dark}`);
+    await page.emulateMedia({ colorScheme: 'dark', media: 'print' });
+    const print = await page.evaluate(() => [getComputedStyle(document.querySelector('header')).display,
+      getComputedStyle(document.body).backgroundColor, getComputedStyle(document.querySelector('#matrix-parent thead th')).position]);
+    ok(print[0] === 'none' && print[1] === 'rgb(255, 255, 255)' && print[2] === 'static', 'print CSS: no header, white, tables not sticky', print.join());
+    await page.pdf({ path: path.join(shotDir, 'series-print.pdf') }).catch(() => {});
+    await page.emulateMedia({ colorScheme: 'light', media: 'screen' });
 
-    resp = await page.goto(base + seriesPath, { waitUntil: 'load' });
-    ok(resp && resp.status() === 200, 'series page loads');
-    const rows = await page.locator('table#commits tbody tr').count();
-    ok(rows === 2, 'commits table has both commits', `rows=${rows}`);
-    ok(await page.locator('table.cover').count() >= 1, 'cover-letter tables present');
-    ok(await page.locator('td.worse, td.better').count() >= 1, 'a delta is colored by direction');
-    const imgs = await page.locator('img.plot').evaluateAll((els) =>
-      els.map((e) => ({ src: e.getAttribute('src'), w: e.naturalWidth, done: e.complete })));
-    ok(imgs.length >= 1, 'small trend plots present', JSON.stringify(imgs));
-    ok(imgs.every((i) => i.done && i.w > 0), 'every plot image decoded', JSON.stringify(imgs));
-    const svg = await page.request.get(base + imgs[0].src);
-    ok(svg.status() === 200 && /image\/svg\+xml/.test(svg.headers()['content-type'] || ''), 'plot served as SVG');
-    ok(/<svg[\s>]/.test(await svg.text()), 'plot body is SVG');
-    await page.screenshot({ path: path.join(shotDir, 'series.png'), fullPage: true });
-
-    await page.locator('section.metric:has(img.plot) h3 a').first().click();
-    await page.waitForLoadState('load');
-    ok(await page.locator('img.plot.big').count() === 1, 'metric page shows the big plot');
-    ok(await page.locator('img.plot.big').evaluate((e) => e.naturalWidth > 0), 'big plot decoded');
-    await page.screenshot({ path: path.join(shotDir, 'metric.png'), fullPage: true });
+    const metricUrl = new URL(await page.locator('#matrix-parent tbody tr:nth-child(3) td.v-reg a').first().getAttribute('href'), s).href;
+    await checkPage(page, 'metric', metricUrl, metricChecks);
+    await page.goto(s, { waitUntil: 'load' });
+    const commitUrl = new URL(await page.locator('#matrix-parent tbody tr:nth-child(3) th a').getAttribute('href'), s).href;
+    await checkPage(page, 'commit', commitUrl, async (p) => {
+      ok(await p.locator('table.build').count() === 1, 'commit page: one build block for its one kernel config');
+      const used = await p.locator('table.build td').allTextContents();
+      ok(used.some((t) => /vm icount, 2 vCPUs; vm tcg, 2 vCPUs/.test(t)), 'commit page: the build names the environments that used it', used.join('|'));
+      ok(await p.evaluate(() => { const fps = [...document.querySelectorAll('details.fp .mono')].map((e) => e.textContent);
+        return fps.length > 0 && fps.every((fp) => !document.body.innerText.includes(fp)); }), 'commit page shows no fingerprint outside its details');
+    });
+    await checkPage(page, 'compare', s + '/compare', async (p) => {
+      const rows = await p.locator('#compare tbody tr').count();
+      ok(rows === 4, 'compare page: one row per metric and environment', `rows=${rows}`);
+      ok(await p.locator('#compare td.v-reg').count() >= 1, 'compare page: the regression is shown');
+      await p.selectOption('select[name=base]', { index: 1 });
+      await p.click('form.filters button');
+      await p.waitForLoadState('load');
+      ok(/base=/.test(p.url()) && await p.locator('#sides li').first().textContent().then((t) => /c1c1/.test(t)),
+        'compare page: the form picks another base (no JavaScript)', p.url());
+    });
+    await checkPage(page, 'regressions', base + '/regressions', async (p) => {
+      const all = await p.locator('#regressions tbody tr').count();
+      ok(all >= 2, 'regressions page lists stored regressions', `rows=${all}`);
+      ok(await p.locator('#regressions tbody tr a[href*="/commit/"]').count() >= all &&
+        await p.locator('#regressions tbody tr a[href*="/metric/"]').count() >= 1, 'each links its commit and metric');
+      await p.selectOption('select[name=env]', { label: 'vm icount, 2 vCPUs' });
+      await p.click('form.filters button');
+      await p.waitForLoadState('load');
+      const envs = await p.locator('#regressions tbody tr td:nth-child(5)').allTextContents();
+      ok(envs.length >= 1 && envs.length < all && envs.every((e) => e === 'vm icount, 2 vCPUs'), 'regressions page: filter by environment', envs.join('|'));
+    });
 
     ok(errors.length === 0, 'no console errors', errors.join('\n'));
     ok(badResponses.length === 0, 'no failed requests', badResponses.join('\n'));
-    ok(fs.statSync(path.join(shotDir, 'series.png')).size > 1000, 'screenshot saved');
+    ok(fs.statSync(path.join(shotDir, 'series-phone-dark.png')).size > 1000, 'screenshots saved');
   } catch (e) {
     ok(false, 'browser run', e.stack || e);
   } finally {
     await ctx.close();
     fs.rmSync(profile, { recursive: true, force: true });
   }
-  done();
+  console.log(`1..${n}`);
+  process.exit(failed ? 1 : 0);
 })();

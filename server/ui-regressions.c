@@ -1,0 +1,198 @@
+/*
+ * GET /regressions[?series=NAME&status=S&metric=W/V/M&env=FINGERPRINT]: every
+ * stored regression (refreshed from the analysis first, as the API does),
+ * filtered by server-side query parameters (a plain form, no JavaScript),
+ * each linking to its commit and its metric page.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "routes.h"
+#include "analysis.h"
+#include "html.h"
+#include "ui.h"
+#include "xalloc.h"
+
+static const char *const statuses[] = { "new", "acknowledged", "fixed", "invalid" };
+
+static const char *str(const cJSON *o, const char *k)
+{
+	const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
+
+	return s ? s : "";
+}
+
+static int keep(const cJSON *it, const struct ui_reg_filter *f)
+{
+	struct strbuf wvm = STRBUF_INIT;
+	int ok;
+
+	strbuf_addf(&wvm, "%s/%s/%s", str(it, "workload"), str(it, "variant"), str(it, "metric"));
+	ok = (!f->series || !strcmp(str(it, "series"), f->series)) &&
+	     (!f->status || !strcmp(str(it, "status"), f->status)) &&
+	     (!f->metric || !strcmp(wvm.buf, f->metric)) &&
+	     (!f->env || !strcmp(str(it, "env_fingerprint"), f->env));
+	strbuf_release(&wvm);
+	return ok;
+}
+
+static void option(struct strbuf *sb, const char *value, const char *label, const char *sel)
+{
+	strbuf_addstr(sb, "<option value=\"");
+	html_attr(sb, value);
+	strbuf_addstr(sb, sel && !strcmp(sel, value) ? "\" selected>" : "\">");
+	html_txt(sb, label);
+	strbuf_addstr(sb, "</option>");
+}
+
+static void filters(struct strbuf *sb, const cJSON *all, const struct ui_reg_filter *f, const struct ui_envs *ev)
+{
+	const cJSON *it;
+
+	strbuf_addstr(sb, "<form class=\"filters\" method=\"get\" action=\"\"><label>series <select name=\"series\">");
+	option(sb, "", "any", f->series);
+	for (it = all ? all->child : NULL; it; it = it->next) {
+		const cJSON *p = all->child;
+
+		while (p != it && strcmp(str(p, "series"), str(it, "series")))
+			p = p->next;
+		if (p == it)  /* the first regression of its series */
+			option(sb, str(it, "series"), str(it, "series"), f->series);
+	}
+	strbuf_addstr(sb, "</select></label><label>status <select name=\"status\">");
+	option(sb, "", "any", f->status);
+	for (size_t i = 0; i < sizeof(statuses) / sizeof(statuses[0]); i++)
+		option(sb, statuses[i], statuses[i], f->status);
+	strbuf_addstr(sb, "</select></label><label>metric <input name=\"metric\" placeholder=\"workload/variant/metric\" value=\"");
+	html_attr(sb, f->metric ? f->metric : "");
+	strbuf_addstr(sb, "\"></label><label>environment <select name=\"env\">");
+	option(sb, "", "any", f->env);
+	for (int i = 0; i < ev->n; i++)
+		option(sb, ev->e[i].fp, ev->e[i].name, f->env);
+	option(sb, FW_ENV_COMBINED, "all hosts", f->env);
+	strbuf_addstr(sb, "</select></label><button type=\"submit\">filter</button></form>\n");
+}
+
+static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const cJSON *it, const struct ui_envs *ev)
+{
+	const char *series = str(it, "series"), *env = str(it, "env_fingerprint");
+	struct fw_series s = { 0 };
+	struct fw_metric m = { 0 };
+	const cJSON *d = cJSON_GetObjectItemCaseSensitive(it, "delta_pct");
+	int linked = ui_has_series(ui, series);
+
+	strbuf_addf(sb, "<tr><td>%.0f</td><td>", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(it, "id")));
+	html_txt(sb, series);
+	strbuf_addstr(sb, "</td><td>");
+	if (linked) {
+		strbuf_addstr(sb, "<a class=\"mono\" href=\"");
+		ui_href_commit(sb, ui, series, str(it, "sha"));
+		strbuf_addstr(sb, "\">");
+	}
+	html_txt_short(sb, str(it, "sha"), 12);
+	strbuf_addstr(sb, linked ? "</a> " : " ");
+	html_txt(sb, str(it, "subject"));
+	strbuf_addstr(sb, "</td><td>");
+	/* The metric page of that environment; an all-hosts regression links the series. */
+	s.name = xstrdup(series);
+	s.nenvs = 2;
+	m.workload = xstrdup(str(it, "workload"));
+	m.variant = xstrdup(str(it, "variant"));
+	m.metric = xstrdup(str(it, "metric"));
+	m.env = xstrdup(env);
+	if (linked) {
+		strbuf_addstr(sb, "<a href=\"");
+		if (strcmp(env, FW_ENV_COMBINED))
+			ui_href_metric(sb, ui, &s, &m);
+		else
+			ui_href_series(sb, ui, series);
+		strbuf_addstr(sb, "\">");
+	}
+	html_txt(sb, m.workload);
+	strbuf_addch(sb, '/');
+	html_txt(sb, m.variant);
+	strbuf_addch(sb, '/');
+	html_txt(sb, m.metric);
+	strbuf_addstr(sb, linked ? "</a></td><td>" : "</td><td>");
+	html_txt(sb, ui_env_name(ev, env));
+	strbuf_addstr(sb, "</td><td class=\"num v-reg\">");
+	if (cJSON_IsNumber(d))
+		strbuf_addf(sb, "%+.2f%%", d->valuedouble);
+	strbuf_addstr(sb, "</td><td>");
+	html_txt(sb, str(it, "status"));
+	strbuf_addstr(sb, "</td></tr>\n");
+	free(s.name);
+	free(m.workload);
+	free(m.variant);
+	free(m.metric);
+	free(m.env);
+}
+
+void ui_regressions_render(const struct fw_ui *ui, const cJSON *all, const struct ui_reg_filter *f,
+			   struct strbuf *sb)
+{
+	struct ui_envs ev;
+	const cJSON *it;
+	int n = 0;
+
+	ui_envs_load(&ev, ui->db);
+	ui_page_begin(sb, ui, "regressions");
+	strbuf_addstr(sb, "<h1>Regressions</h1>\n");
+	if (!ui->exported)
+		filters(sb, all, f, &ev);
+	cJSON_ArrayForEach(it, all) {
+		if (!keep(it, f) || !ui_has_series(ui, str(it, "series")))
+			continue;
+		if (!n++)
+			strbuf_addstr(sb, "<table class=\"grid\" id=\"regressions\"><thead><tr><th>id</th><th>series</th>"
+				      "<th>commit</th><th>metric</th><th>environment</th><th>delta</th><th>status</th>"
+				      "</tr></thead><tbody>\n");
+		reg_row(sb, ui, it, &ev);
+	}
+	strbuf_addstr(sb, n ? "</tbody></table>\n" : "<p class=\"muted\" id=\"none\">No regression matches.</p>\n");
+	html_page_end(sb);
+	ui_envs_free(&ev);
+}
+
+/* An empty parameter means "any" (what the form sends for its first option). */
+static const char *arg(struct fw_req *r, const char *key, struct strbuf *sb)
+{
+	return !req_query(r, key, sb) && sb->len ? sb->buf : NULL;
+}
+
+enum MHD_Result ui_regressions(struct fw_req *r)
+{
+	struct strbuf sb = STRBUF_INIT, a[4] = { STRBUF_INIT, STRBUF_INIT, STRBUF_INIT, STRBUF_INIT };
+	struct strbuf err = STRBUF_INIT;
+	struct ui_reg_filter f;
+	struct fw_ui ui = { 0 };
+	enum MHD_Result ret;
+	cJSON *all = NULL;
+	size_t i;
+
+	f.series = arg(r, "series", &a[0]);
+	f.status = arg(r, "status", &a[1]);
+	f.metric = arg(r, "metric", &a[2]);
+	f.env = arg(r, "env", &a[3]);
+	for (i = 0; f.status && i < sizeof(statuses) / sizeof(statuses[0]); i++)
+		if (!strcmp(f.status, statuses[i]))
+			break;
+	if (f.status && i == sizeof(statuses) / sizeof(statuses[0])) {
+		ret = reply_error(r, 400, "bad_parameter", "status",
+				  "status must be one of new, acknowledged, fixed, invalid");
+		goto cleanup;
+	}
+	ui.db = req_db(r);
+	if (fw_regressions_refresh(ui.db, NULL, NULL, &err) || fw_regressions_list(ui.db, NULL, NULL, &all, &err)) {
+		ret = reply_error(r, 503, "db_error", NULL, err.buf);
+		goto cleanup;
+	}
+	ui_regressions_render(&ui, all, &f, &sb);
+	ret = reply_buf(r, 200, "text/html; charset=utf-8", &sb, NULL);
+cleanup:
+	cJSON_Delete(all);
+	for (i = 0; i < 4; i++)
+		strbuf_release(&a[i]);
+	strbuf_release(&err);
+	return ret;
+}
