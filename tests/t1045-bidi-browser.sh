@@ -19,13 +19,7 @@ ok $? 'two series with bidirectional names imported (a 10% regression each)'
 start_server "$DB" || bail "server did not start"
 node tests/node/bidi.js "$URL" >"$TMP_T/node.tap" 2>"$TMP_T/node.err"
 rc=$?
-while IFS= read -r line; do
-	case "$line" in
-	"ok "*) ok 0 "browser: ${line#* - }" ;;
-	"not ok "*) ok 1 "browser: ${line#* - }" ;;
-	"#"*) echo "$line" ;;
-	esac
-done <"$TMP_T/node.tap"
+relay_tap "$TMP_T/node.tap" "browser: "
 [ -s "$TMP_T/node.err" ] && sed 's/^/# /' "$TMP_T/node.err" | head -20
 is "$rc" 0 'browser script exit status'
 code / >/dev/null

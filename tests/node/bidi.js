@@ -4,28 +4,14 @@
 // or Arabic letters still reads left to right ("+" left of "%").
 // usage: node bidi.js BASE_URL  (prints TAP)
 'use strict';
-const fs = require('fs');
-const os = require('os');
-const path = require('path');
-const { chromium } = require('playwright-core');
+const { launch, close } = require('./chromium');
+const { ok, done } = require('./tap');
 
 const [base] = process.argv.slice(2);
-let n = 0, failed = 0;
-function ok(cond, desc, extra) {
-  n++;
-  if (!cond) failed++;
-  console.log(`${cond ? '' : 'not '}ok ${n} - ${desc}`);
-  if (!cond && extra) console.log('# ' + String(extra).split('\n').join('\n# '));
-}
 
 (async () => {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-chromium-'));
-  const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--no-first-run', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launch();
+  const ctx = browser.ctx;
   try {
     const page = ctx.pages()[0] || await ctx.newPage();
     const resp = await page.goto(base + '/', { waitUntil: 'load' });
@@ -45,9 +31,7 @@ function ok(cond, desc, extra) {
   } catch (e) {
     ok(false, 'browser run', e.stack);
   } finally {
-    await ctx.close();
-    fs.rmSync(profile, { recursive: true, force: true });
+    await close(browser);
   }
-  console.log(`1..${n}`);
-  process.exit(failed ? 1 : 0);
+  done();
 })();

@@ -8,19 +8,12 @@
 // usage: node browser-pages.js BASE_URL SERIES_NAME SHOT_DIR
 'use strict';
 const fs = require('fs');
-const os = require('os');
 const path = require('path');
-const { chromium } = require('playwright-core');
+const { launch, close } = require('./chromium');
+const { ok, done } = require('./tap');
 const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
 
 const [base, series, shotDir] = process.argv.slice(2);
-let n = 0, failed = 0;
-function ok(cond, desc, extra) {
-  n++;
-  if (!cond) failed++;
-  console.log(`${cond ? '' : 'not '}ok ${n} - ${desc}`);
-  if (!cond && extra) console.log('# ' + String(extra).split('\n').join('\n# '));
-}
 const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
 const ENV_NAME = /^vm (icount|tcg), 2 vCPUs$/;
 
@@ -143,13 +136,8 @@ async function checkPage(page, name, url, extra) {
 }
 
 (async () => {
-  const profile = fs.mkdtempSync(path.join(os.tmpdir(), 'fw-chromium-'));
-  const ctx = await chromium.launchPersistentContext(profile, {
-    executablePath: '/usr/bin/chromium',
-    headless: true,
-    args: ['--headless', '--no-sandbox', '--disable-gpu', '--disable-background-networking',
-      '--no-first-run', '--disable-component-update', '--disable-sync'],
-  });
+  const browser = await launch();
+  const ctx = browser.ctx;
   try {
     fs.mkdirSync(shotDir, { recursive: true });
     const page = ctx.pages()[0] || await ctx.newPage();
@@ -223,9 +211,7 @@ async function checkPage(page, name, url, extra) {
   } catch (e) {
     ok(false, 'browser run', e.stack || e);
   } finally {
-    await ctx.close();
-    fs.rmSync(profile, { recursive: true, force: true });
+    await close(browser);
   }
-  console.log(`1..${n}`);
-  process.exit(failed ? 1 : 0);
+  done();
 })();
