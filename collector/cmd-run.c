@@ -948,6 +948,8 @@ int cmd_run(int argc, char **argv)
 	plan_accels(&x);
 	measure_all(&x);
 	if (x.db) {
+		if (x.decide_db == x.db) /* the looks read the same handle: never close it twice */
+			x.decide_db = NULL;
 		fw_db_close(x.db);
 		x.db = NULL;
 	}

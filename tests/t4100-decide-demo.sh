@@ -49,8 +49,10 @@ def row(pos, w, m):
 print("# boots per (look, max_looks): %s" % looks)
 ok(looks and all(k == 4 and 1 <= l <= 4 for l, k, c in looks), "every boot records its look of 4 planned looks")
 first = sum(c for l, k, c in looks if l == 1)
-ok(first == 12, "the first round: 3 boots x 4 commits at look 1 (%d)" % first)
 added = sum(c for l, k, c in looks if l > 1)
+# a loaded host (another collector holding the boot lock) may spend the budget in the first round
+cut = first < 12 and added == 0 and "the budget is spent" in log
+ok(first == 12 or cut, "the first round: 3 boots x 4 commits at look 1 (%d%s)" % (first, ", cut by the budget" if cut else ""))
 announced = sum(int(m) for m in re.findall(r"look \d of 4: \d+ row\(s\) still unsure, (\d+) more boot", log))
 ok(added <= announced, "boots after look 1 (%d) are ones a look asked for (%d asked)" % (added, announced))
 # every row decided, or unsure with what it would need
