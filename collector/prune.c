@@ -68,7 +68,8 @@ int fw_prune_cache(const char *cache, int days, int keep)
 
 	strbuf_addf(&dir, "%s/kernels", cache);
 	list_dirs(dir.buf, "", &k, &nk, &ak);
-	qsort(k, (size_t)nk, sizeof(*k), newest_first);
+	if (nk) /* qsort(NULL, 0) is undefined: an empty cache has no kernels */
+		qsort(k, (size_t)nk, sizeof(*k), newest_first);
 	for (int i = 0; i < nk; i++) {
 		if (i >= keep && k[i].mtime < cutoff && !nftw(k[i].path, rm_entry, 16, FTW_DEPTH | FTW_PHYS))
 			removed++;
