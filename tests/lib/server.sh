@@ -93,12 +93,17 @@ jget() { "$PY" -c 'import json,sys; d=json.load(open(sys.argv[1])); print(eval(s
 # import_series DB DIR GEN-SERIES-ARGS...: documents from tests/lib/gen-series.py
 # (series, accel, boots, specs) into DIR, sealed, imported into DB; the import's status.
 import_series() {
-	local db=$1 dir=$2 f
+	local db=$1 dir=$2
 	shift 2
+	gen_sealed "$dir" "$@" && "$SERVER" import --db "$db" -q "$dir"/*.sealed
+}
+# gen_sealed DIR GEN-SERIES-ARGS...: tests/lib/gen-series.py documents into DIR, sealed as DIR/*.sealed.
+gen_sealed() {
+	local dir=$1 f
+	shift
 	mkdir -p "$dir"
 	"$PY" tests/lib/gen-series.py "$dir" "$@" >/dev/null || return 1
 	for f in "$dir"/*.json; do "$SERVER" seal "$f" >"$f.sealed" || return 1; done
-	"$SERVER" import --db "$db" -q "$dir"/*.sealed
 }
 # strict_json FILE: 0 when FILE is strictly valid UTF-8 (no lone surrogates,
 # also not as \u escapes) holding one JSON value; else says why on stderr.
@@ -118,9 +123,7 @@ strict_utf8() { "$PY" -c 'import sys; open(sys.argv[1], "rb").read().decode("utf
 # seal_series DIR NAME SPEC...: tests/lib/gen-series.py documents (tcg, 5 boots a
 # commit) of series NAME, sealed as DIR/*.sealed.
 seal_series() {
-	local dir=$1 name=$2 f
+	local dir=$1 name=$2
 	shift 2
-	mkdir -p "$dir"
-	"$PY" tests/lib/gen-series.py "$dir" "$name" tcg 5 "$@" >/dev/null || return 1
-	for f in "$dir"/*.json; do "$SERVER" seal "$f" >"$f.sealed" || return 1; done
+	gen_sealed "$dir" "$name" tcg 5 "$@"
 }
