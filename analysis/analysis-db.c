@@ -608,10 +608,20 @@ static long long env_cutoff(struct ctx *x, size_t env)
 	return e->cutoff;
 }
 
+/* The rounds of each boot of one kernel (v ordered by run) as within-boot evidence. */
+static void add_boots(struct fw_noise *nz, const double *v, const long *run, size_t n)
+{
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && run[j] == run[i]; j++)
+			;
+		fw_noise_add_boot(nz, v + i, j - i);
+	}
+}
+
 /*
  * Same-kernel evidence of one metric in one environment: per-boot medians of
  * every kernel (build) measured there, by any series, up to the newest run
- * this analysis read, pooled (fw_noise).
+ * this analysis read, pooled (fw_noise), and the rounds within each boot.
  */
 static void env_noise(struct ctx *x, size_t key, size_t env, struct fw_noise *nz)
 {
@@ -638,6 +648,7 @@ static void env_noise(struct ctx *x, size_t key, size_t env, struct fw_noise *nz
 			if (n) {
 				size_t nb = fw_group_medians(v, run, n, med);
 				fw_noise_add_kernel(nz, med, nb);
+				add_boots(nz, v, run, n);
 			}
 			n = 0;
 			if (rc != SQLITE_ROW)

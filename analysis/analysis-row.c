@@ -95,7 +95,7 @@ void fw_noise_json(cJSON *row, const struct fw_noise *nz)
 	cJSON *o;
 	double lo, hi;
 
-	if (!nz || !nz->kernels)
+	if (!nz || (!nz->kernels && !nz->within_df))
 		return;
 	o = cJSON_AddObjectToObject(row, "same_kernel");
 	fw_noise_bounds(nz, FW_CLASSIFY_LEVEL, &lo, &hi);
@@ -106,6 +106,11 @@ void fw_noise_json(cJSON *row, const struct fw_noise *nz)
 	cJSON_AddNumberToObject(o, "boots", nz->boots);
 	cJSON_AddNumberToObject(o, "kernels", nz->kernels);
 	cJSON_AddNumberToObject(o, "range_pct", nz->range_pct);
+	fw_noise_within_bounds(nz, FW_CLASSIFY_LEVEL, &lo, &hi);
+	fw_json_num_or_null(o, "within_boot_cv_pct", nz->within_cv_pct);
+	fw_json_num_or_null(o, "within_boot_cv_lo_pct", lo);
+	fw_json_num_or_null(o, "within_boot_cv_hi_pct", hi);
+	cJSON_AddNumberToObject(o, "within_boot_df", nz->within_df);
 }
 
 static void decided_json(cJSON *row, enum fw_verdict v, size_t boots_a, size_t boots_b, double needed)
@@ -117,6 +122,17 @@ static void decided_json(cJSON *row, enum fw_verdict v, size_t boots_a, size_t b
 		cJSON_AddNumberToObject(row, "decided_at_boots", (double)have);
 	else
 		fw_json_num_or_null(row, "boots_needed", needed);
+}
+
+/* Chebyshev: a difference far beyond the same-kernel noise needs no rank test. */
+static void bound_json(cJSON *row, const struct fw_noise *nz, const double *ua, size_t na, const double *ub,
+		       size_t nb, double alpha)
+{
+	int beyond;
+
+	fw_json_num_or_null(row, "bound_pct", fw_chebyshev_bound(ua, na, ub, nb,
+								 fw_noise_boot_hi(nz, FW_CLASSIFY_LEVEL), alpha, &beyond));
+	cJSON_AddBoolToObject(row, "beyond_bound", beyond);
 }
 
 int fw_row_compute(cJSON *row, const struct fw_side *a, const struct fw_side *b,
@@ -208,24 +224,22 @@ int fw_row_compute(cJSON *row, const struct fw_side *a, const struct fw_side *b,
 		/*
 		 * Boots for the minimum effect at this look's level, from the noise
 		 * between boots: the environment's same-kernel CV of per-boot
-		 * medians when there is one (the row's own spread comes from fewer
-		 * boots, and from rounds when it has fewer than 3 boots a side).
+		 * medians when there is one, with the rounds' spread inside a boot
+		 * (a boot's median can land where any of its rounds can), as the
+		 * row's own spread comes from fewer boots.
 		 */
 		double noise_pct = sigma * ref_pct;
 		int need;
 
 		if (m->noise && !isnan(m->noise->cv_pct) && m->noise->df >= 2)
-			noise_pct = m->noise->cv_pct;
-		if (per_boot && m->noise && m->noise->df >= 2) {
-			/* Chebyshev: a difference far beyond the same-kernel noise needs no rank test */
-			double lo, hi;
-			int beyond;
-			fw_noise_bounds(m->noise, FW_CLASSIFY_LEVEL, &lo, &hi);
-			fw_json_num_or_null(row, "bound_pct",
-					    fw_chebyshev_bound(ua, na, ub, nb, hi, o->floor_alpha / looks, &beyond));
-			cJSON_AddBoolToObject(row, "beyond_bound", beyond);
-		}
+			noise_pct = isnan(m->noise->within_cv_pct) ? m->noise->cv_pct
+								   : hypot(m->noise->cv_pct, m->noise->within_cv_pct);
+		if (per_boot && m->noise && m->noise->df >= 2)
+			bound_json(row, m->noise, ua, na, ub, nb, o->floor_alpha / looks);
 		need = fw_boots_needed(noise_pct, m->min_effect_pct, alpha_last, 0.8);
+		/* A row whose few boots agree by chance has no smaller MDE than the environment's noise. */
+		if (!isnan(noise_pct) && fabs(ma) > 0)
+			sigma = fmax(sigma, noise_pct / ref_pct);
 		fw_json_num_or_null(row, "mde_pct", fw_mde_pct(sigma, ma, na, nb, alpha, 0.8));
 		fw_json_num_or_null(row, "boots_for_min_effect", need > 0 && need < 1000000 ? need : NAN);
 		*p = mw.p;

@@ -49,9 +49,11 @@
  *   same-kernel noise is the CV of per-boot medians between boots of the same
  *   kernel (build), pooled over every kernel measured there up to this series'
  *   newest boot (its own commits and earlier series; the newest kernels holding
- *   512 boots, at most 128 kernels).
- *   With a 95% upper bound of that CV <= FW_DETERMINISTIC_CV_PCT (0.5%) the
- *   metric is deterministic; with a 95% lower bound above it, it is not; in
+ *   512 boots, at most 128 kernels), and beside it the CV of the rounds
+ *   inside each boot, pooled the same way.
+ *   With a 95% upper bound of both CVs <= FW_DETERMINISTIC_CV_PCT (0.5%) the
+ *   metric is deterministic; with a 95% lower bound of either above it, it is
+ *   not (rounds that disagree make a boot's median land anywhere); in
  *   between, or with no repeated boots, the determinism table decides
  *   (determinism.c; --determinism FILE / FOLIOWATCH_DETERMINISM first).
  * - Deterministic rows ("deterministic"): fw_verdict_floor with the pooled CV;

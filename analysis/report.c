@@ -154,7 +154,7 @@ static void determinism_text(const cJSON *s, struct strbuf *sb, int show_host)
 
 	if (cJSON_GetArraySize(obj_of(s, "determinism")))
 		strbuf_addstr(sb, "\nhow each metric is compared (same-kernel boots: CV of per-boot medians between "
-			      "boots of one kernel, pooled):\n");
+			      "boots of one kernel, pooled; rounds: CV of the rounds inside a boot, pooled):\n");
 	cJSON_ArrayForEach(d, obj_of(s, "determinism")) {
 		const cJSON *k = obj_of(d, "same_kernel");
 		size_t start = sb->len;
@@ -163,13 +163,17 @@ static void determinism_text(const cJSON *s, struct strbuf *sb, int show_host)
 			    str_of(d, "workload"), str_of(d, "variant"), str_of(d, "metric"));
 		pad_to(sb, start, 40);
 		strbuf_addf(sb, "%-7s %-13s (%s)", str_of(d, "accel"), str_of(d, "mode"), str_of(d, "mode_source"));
-		if (k)
+		if (k && fw_json_get_num(k, "kernels") > 0)
 			strbuf_addf(sb, ", CV %.3g%% [%.3g, %.3g] from %.0f boots of %.0f kernels",
 				    fw_json_get_num(k, "cv_pct"), fw_json_get_num(k, "cv_lo_pct"),
 				    fw_json_get_num(k, "cv_hi_pct"), fw_json_get_num(k, "boots"),
 				    fw_json_get_num(k, "kernels"));
 		else
 			strbuf_addstr(sb, ", no repeated boots yet");
+		if (k && fw_json_get_num(k, "within_boot_df") > 0)
+			strbuf_addf(sb, "; rounds CV %.3g%% [%.3g, %.3g]", fw_json_get_num(k, "within_boot_cv_pct"),
+				    fw_json_get_num(k, "within_boot_cv_lo_pct"),
+				    fw_json_get_num(k, "within_boot_cv_hi_pct"));
 		strbuf_addch(sb, '\n');
 	}
 }

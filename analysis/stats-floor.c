@@ -122,13 +122,51 @@ void fw_noise_init(struct fw_noise *n)
 	n->kernels = 0;
 	n->range_pct = 0;
 	n->ss = 0;
+	n->within_cv_pct = NAN;
+	n->within_df = 0;
+	n->within_ss = 0;
+}
+
+/*
+ * Sum of squared deviations from the mean relative to it; -1 when x has no
+ * usable level (a level of zero has no relative spread: usable only when all
+ * of x agree, a zero count).
+ */
+static double rel_ss(const double *x, size_t nx)
+{
+	double m = 0, ss = 0;
+
+	for (size_t i = 0; i < nx; i++)
+		m += x[i];
+	m /= (double)nx;
+	if (!isfinite(m))
+		return -1;
+	if (!(fabs(m) > 0)) {
+		for (size_t i = 0; i < nx; i++)
+			if (x[i] != x[0])
+				return -1;
+		return 0;
+	}
+	for (size_t i = 0; i < nx; i++)
+		ss += ((x[i] - m) / m) * ((x[i] - m) / m);
+	return ss;
+}
+
+void fw_noise_add_boot(struct fw_noise *n, const double *x, size_t nr)
+{
+	double ss;
+
+	if (nr < 2 || (ss = rel_ss(x, nr)) < 0)
+		return;
+	n->within_ss += ss;
+	n->within_df += (double)(nr - 1);
 }
 
 void fw_noise_add_kernel(struct fw_noise *n, const double *x, size_t nb)
 {
-	double m = 0, lo, hi, ss = 0;
+	double lo, hi, m = 0, ss;
 
-	if (nb < 2)
+	if (nb < 2 || (ss = rel_ss(x, nb)) < 0)
 		return;
 	lo = hi = x[0];
 	for (size_t i = 0; i < nb; i++) {
@@ -137,17 +175,8 @@ void fw_noise_add_kernel(struct fw_noise *n, const double *x, size_t nb)
 		hi = fmax(hi, x[i]);
 	}
 	m /= (double)nb;
-	if (!isfinite(m))
-		return;
-	if (!(fabs(m) > 0)) {
-		/* A level of zero has no relative spread: usable only when every boot agrees (a zero count). */
-		if (hi != lo)
-			return;
-	} else {
-		for (size_t i = 0; i < nb; i++)
-			ss += ((x[i] - m) / m) * ((x[i] - m) / m);
+	if (fabs(m) > 0)
 		n->range_pct = fmax(n->range_pct, 100 * (hi - lo) / fabs(m));
-	}
 	n->ss += ss;
 	n->df += (double)(nb - 1);
 	n->boots += (int)nb;
@@ -157,15 +186,37 @@ void fw_noise_add_kernel(struct fw_noise *n, const double *x, size_t nb)
 void fw_noise_finish(struct fw_noise *n)
 {
 	n->cv_pct = n->df > 0 ? 100 * sqrt(n->ss / n->df) : NAN;
+	n->within_cv_pct = n->within_df > 0 ? 100 * sqrt(n->within_ss / n->within_df) : NAN;
+}
+
+static void cv_bounds(double cv, double df, double level, double *lo, double *hi)
+{
+	*lo = *hi = NAN;
+	if (!(df >= 1) || isnan(cv))
+		return;
+	*lo = cv * sqrt(df / fw_chi2_ppf(level, df));
+	*hi = cv * sqrt(df / fw_chi2_ppf(1 - level, df));
 }
 
 void fw_noise_bounds(const struct fw_noise *n, double level, double *lo, double *hi)
 {
-	*lo = *hi = NAN;
-	if (!(n->df >= 1) || isnan(n->cv_pct))
-		return;
-	*lo = n->cv_pct * sqrt(n->df / fw_chi2_ppf(level, n->df));
-	*hi = n->cv_pct * sqrt(n->df / fw_chi2_ppf(1 - level, n->df));
+	cv_bounds(n->cv_pct, n->df, level, lo, hi);
+}
+
+void fw_noise_within_bounds(const struct fw_noise *n, double level, double *lo, double *hi)
+{
+	cv_bounds(n->within_cv_pct, n->within_df, level, lo, hi);
+}
+
+double fw_noise_boot_hi(const struct fw_noise *n, double level)
+{
+	double lo, hi, wlo, whi;
+
+	fw_noise_bounds(n, level, &lo, &hi);
+	fw_noise_within_bounds(n, level, &wlo, &whi);
+	if (isnan(hi) || isnan(whi))
+		return hi;
+	return sqrt(hi * hi + whi * whi);
 }
 
 const char *fw_mode_name(enum fw_mode m)
@@ -182,15 +233,16 @@ enum fw_mode fw_classify(const struct fw_noise *n, int is_count, int default_det
 			 double bound_pct, int *from_data)
 {
 	int det = !!default_deterministic;
-	double lo, hi;
+	double lo, hi, wlo, whi;
 
 	*from_data = 0;
 	fw_noise_bounds(n, FW_CLASSIFY_LEVEL, &lo, &hi);
-	if (!isnan(hi) && hi <= bound_pct) {
-		det = 1;
-		*from_data = 1;
-	} else if (!isnan(lo) && lo > bound_pct) {
+	fw_noise_within_bounds(n, FW_CLASSIFY_LEVEL, &wlo, &whi);
+	if ((!isnan(lo) && lo > bound_pct) || (!isnan(wlo) && wlo > bound_pct)) {
 		det = 0;
+		*from_data = 1;
+	} else if (!isnan(hi) && hi <= bound_pct && (isnan(whi) || whi <= bound_pct)) {
+		det = 1;
 		*from_data = 1;
 	}
 	if (!det)

@@ -142,6 +142,12 @@ double fw_t_ppf(double p, double df);
  * over every kernel measured there. Each kernel contributes its squared
  * deviations from its own mean, relative to that mean, so kernels at
  * different levels pool; a kernel with one boot contributes nothing.
+ * Beside it, the spread of the rounds within each boot, pooled the same way
+ * (each boot around its own mean): a metric whose rounds disagree inside a
+ * boot is not deterministic even when the boots' medians happen to agree (the
+ * lazyfree reclaim under icount: round 1 takes one of two values 9% apart,
+ * and a run where every boot of a kernel drew the same value made a
+ * comment-only patch a "deterministic" +4.6% regression).
  */
 struct fw_noise {
 	double cv_pct;      /* pooled within-kernel sd of per-boot medians, % of the level; NaN: no repeats */
@@ -150,17 +156,32 @@ struct fw_noise {
 	int kernels;        /* kernels with >= 2 boots */
 	double range_pct;   /* largest same-kernel spread of per-boot medians (range / |median|, %); 0 none */
 	double ss;          /* accumulator: sum of squared relative deviations */
+	double within_cv_pct;   /* pooled sd of rounds within a boot, % of the boot's mean; NaN: none */
+	double within_df;       /* sum over boots of (rounds - 1) */
+	double within_ss;       /* accumulator, as ss */
 };
 void fw_noise_init(struct fw_noise *n);
 /* Adds one kernel's per-boot medians (any order). */
 void fw_noise_add_kernel(struct fw_noise *n, const double *medians, size_t nb);
-/* Computes cv_pct from what was added (NaN when df == 0). */
+/* Adds one boot's rounds (any order); a boot of one round contributes nothing. */
+void fw_noise_add_boot(struct fw_noise *n, const double *rounds, size_t nr);
+/* Computes cv_pct and within_cv_pct from what was added (NaN when their df is 0). */
 void fw_noise_finish(struct fw_noise *n);
 /*
  * Confidence bounds of cv_pct (chi-square on df): *lo and *hi are one-sided
  * bounds at `level` each (0.95: a 90% two-sided interval). NaN without data.
  */
 void fw_noise_bounds(const struct fw_noise *n, double level, double *lo, double *hi);
+/* The same bounds of within_cv_pct. */
+void fw_noise_within_bounds(const struct fw_noise *n, double level, double *lo, double *hi);
+/*
+ * An upper bound (at `level`) of the sd of one boot's median, % of the level,
+ * for distribution-free rules: the between-boot bound combined with the
+ * within-boot one (sqrt of the sum of squares), since a boot's median can
+ * land anywhere its rounds can when which value a round takes is decided per
+ * boot. NaN without between-boot evidence.
+ */
+double fw_noise_boot_hi(const struct fw_noise *n, double level);
 
 /*
  * How a metric is compared in an environment:
@@ -200,6 +221,9 @@ double fw_alpha_at_look(double alpha, int look, int looks);
  * Measured, not assumed: with same-kernel evidence (df >= 1) whose upper
  * bound (FW_CLASSIFY_LEVEL) of the CV is <= bound_pct, the metric is shown
  * deterministic; whose lower bound is > bound_pct, shown not deterministic.
+ * Rounds within a boot must agree as well: a within-boot lower bound above
+ * bound_pct shows it not deterministic, and "shown deterministic" needs the
+ * within-boot upper bound <= bound_pct too (when there are such rounds).
  * Otherwise (no repeats, or an interval straddling the bound) the default
  * (a table entry) decides. A deterministic count is FW_MODE_EXACT.
  * *from_data: 1 when the evidence decided, 0 when the default did.
