@@ -10,6 +10,7 @@
  * (server/regression-json.c: URLs, not internal ids).
  */
 #include <ctype.h>
+#include <errno.h>
 #include <stdlib.h>
 #include <string.h>
 #include "routes.h"
@@ -58,17 +59,26 @@ cleanup:
 	return ret;
 }
 
+/* The {id} of /api/v1/regressions/{id}: digits only, > 0; the same for GET and POST. */
+static int regression_id(const struct fw_req *r, long long *id)
+{
+	char *end = NULL;
+
+	errno = 0;
+	*id = strtoll(r->args[0], &end, 10);
+	return isdigit((unsigned char)*r->args[0]) && !*end && !errno && *id > 0;
+}
+
 enum MHD_Result api_regression_get(struct fw_req *r)
 {
 	struct strbuf err = STRBUF_INIT;
 	sqlite3 *db = req_db(r);
 	cJSON *g = NULL, *root;
 	enum MHD_Result ret;
-	char *end = NULL;
-	long long id = strtoll(r->args[0], &end, 10);
+	long long id;
 	int rc;
 
-	if (!*r->args[0] || *end || id <= 0 || !isdigit((unsigned char)*r->args[0])) {
+	if (!regression_id(r, &id)) {
 		ret = reply_error(r, 400, "bad_parameter", "id", "a regression id is a positive number");
 		goto cleanup;
 	}
@@ -103,13 +113,12 @@ enum MHD_Result api_regression_post(struct fw_req *r)
 	const char *by;
 	cJSON *root;
 	enum MHD_Result ret;
-	char *end = NULL;
-	long long id = strtoll(r->args[0], &end, 10);
+	long long id;
 	int rc;
 
 	memset(&b, 0, sizeof(b));
-	if (!*r->args[0] || *end || id <= 0) {
-		ret = reply_error(r, 404, "not_found", "id", "no such regression");
+	if (!regression_id(r, &id)) {
+		ret = reply_error(r, 400, "bad_parameter", "id", "a regression id is a positive number");
 		goto cleanup;
 	}
 	if (fw_status_body_parse(r->body.buf, r->body.len, &b, &field, &err)) {

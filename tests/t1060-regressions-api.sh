@@ -73,7 +73,7 @@ is "$(jget "$TMP_T/body" 'd["error"]["field"]')" by '... names the field by'
 is "$(setst "$ID" 'not json' -H "$AUTH")" 400 'body not JSON: 400'
 is "$(setst 999999 '{"status":"fixed"}' -H "$AUTH")" 404 'unknown id: 404'
 is "$(jget "$TMP_T/body" 'd["error"]["field"]')" id '... names the field id'
-is "$(setst abc '{"status":"fixed"}' -H "$AUTH")" 404 'non-numeric id: 404'
+is "$(setst abc '{"status":"fixed"}' -H "$AUTH")" 400 'non-numeric id: 400, as GET answers it'
 is "$(code "/api/v1/regressions/$ID" -X DELETE)" 405 'DELETE: 405'
 
 is "$(setst "$ID" '{"status":"acknowledged","by":"alice"}' -H "$AUTH")" 200 'acknowledge (by alice)'

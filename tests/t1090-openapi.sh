@@ -95,6 +95,7 @@ cases = [
     post("/api/v1/regressions/" + rid, 400, json.dumps({"status": "gone"})),
     post("/api/v1/regressions/" + rid, 401, json.dumps({"status": "fixed"}), {}),
     post("/api/v1/regressions/999999", 404, json.dumps({"status": "fixed"})),
+    post("/api/v1/regressions/abc", 400, json.dumps({"status": "fixed"})),
     post("/api/v1/runs", 201, open(newdoc).read()),
     post("/api/v1/runs", 200, open(newdoc).read()),
     post("/api/v1/runs", 400, "{}"),
