@@ -153,8 +153,8 @@ static void test_table(void)
 	is_str(src, "default table", "... by the default table");
 	is_int(fw_det_table_lookup(&t, "icount", "mthp", "16k", "sys_s", "time", &src), 0,
 	       "icount sys_s (tick-sampled): not deterministic");
-	is_int(fw_det_table_lookup(&t, "icount", "lazyfree", "pmd", "reclaim_s", "time", &src), 0,
-	       "icount lazyfree: rank (its rounds disagree inside a boot)");
+	is_int(fw_det_table_lookup(&t, "icount", "lazyfree", "pmd", "reclaim_s", "time", &src), 1,
+	       "icount lazyfree: deterministic (its timed write runs SCHED_FIFO)");
 	is_int(fw_det_table_lookup(&t, "icount", "filemap", "4k", "bw_mib_s", "rate", &src), 0,
 	       "icount filemap bandwidth: rank (its rounds disagree inside a boot)");
 	is_int(fw_det_table_lookup(&t, "icount", "filemap", "4k", "lat_us", "time", &src), 0,
