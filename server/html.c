@@ -53,6 +53,22 @@ void html_attr(struct strbuf *sb, const char *s)
 	escape(sb, s, 1);
 }
 
+void xml_txt(struct strbuf *sb, const char *s)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	for (; s && *s; s++) {
+		if (!strncmp(s, "\xef\xbf\xbe", 3) || !strncmp(s, "\xef\xbf\xbf", 3)) {
+			strbuf_addstr(&t, "\xef\xbf\xbd");
+			s += 2;
+		} else {
+			strbuf_addch(&t, *s);
+		}
+	}
+	escape(sb, t.buf, 1);
+	strbuf_release(&t);
+}
+
 void html_url_arg(struct strbuf *sb, const char *s)
 {
 	static const char hex[] = "0123456789ABCDEF";

@@ -8,6 +8,9 @@
 
 void html_txt(struct strbuf *sb, const char *s);      /* element content */
 void html_attr(struct strbuf *sb, const char *s);     /* inside a "quoted" attribute */
+/* XML 1.0 text or "quoted" attribute (the Atom feed): as html_attr, and U+FFFE/U+FFFF
+ * (not XML characters) written as U+FFFD like the C0 controls. */
+void xml_txt(struct strbuf *sb, const char *s);
 /* html_txt of the first max_chars characters (display only: never for identifiers). */
 void html_txt_short(struct strbuf *sb, const char *s, size_t max_chars);
 /* Percent-encodes everything but [A-Za-z0-9_~-] (so '.', '/' and '%' in names stay data). */

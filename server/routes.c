@@ -49,6 +49,8 @@ static const struct fw_route routes[] = {
 	{ "POST", "/api/v1/regressions/*",             api_regression_post, JSON, DB | TRIAGE },
 	{ "GET",  "/api/v1/openapi.json",              api_openapi, JSON, NODB },
 	{ "GET",  "/api",                              ui_api, HTML, NODB },
+	{ "GET",  "/feed.atom",                        api_feed, JSON, DB },
+	{ "GET",  "/series/*/feed.atom",               api_series_feed, JSON, DB },
 	{ "GET",  "/series/*",                         ui_series, HTML, DB },
 	{ "GET",  "/series/*/metric/*/*/*",            ui_metric, HTML, DB },
 	{ "GET",  "/series/*/commit/*",                ui_commit, HTML, DB },

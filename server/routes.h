@@ -10,6 +10,8 @@ enum MHD_Result api_series_csv(struct fw_req *r);     /* api-series-csv.c */
 enum MHD_Result api_series_report(struct fw_req *r);  /* api-report.c */
 enum MHD_Result api_trend(struct fw_req *r);          /* api-trend.c */
 enum MHD_Result api_compare(struct fw_req *r);        /* api-compare.c */
+enum MHD_Result api_feed(struct fw_req *r);           /* api-feed.c: Atom */
+enum MHD_Result api_series_feed(struct fw_req *r);
 enum MHD_Result api_healthz(struct fw_req *r);        /* api-health.c */
 enum MHD_Result api_metrics(struct fw_req *r);
 enum MHD_Result ui_index(struct fw_req *r);           /* ui-index.c */

@@ -90,6 +90,7 @@ cases = [
     get("/api/v1/regressions?status=bogus", 400),
     get("/api/v1/regressions/" + rid, 200), get("/api/v1/regressions/999999", 404),
     get("/api/v1/regressions/abc", 400),
+    get("/feed.atom", 200), get("/series/s1/feed.atom", 200), get("/series/nope/feed.atom", 404),
     post("/api/v1/regressions/" + rid, 200, json.dumps({"status": "acknowledged", "by": "alice"})),
     get("/api/v1/regressions/" + rid, 200),
     post("/api/v1/regressions/" + rid, 400, json.dumps({"status": "gone"})),

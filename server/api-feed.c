@@ -1,0 +1,154 @@
+/*
+ * Atom feeds of stored regressions (RFC 4287): GET /feed.atom (every series)
+ * and /series/{name}/feed.atom. One entry per regression, updated when its
+ * status changes (<updated> is its status time), newest first. Every text
+ * from the DB goes through xml_txt; links are relative to this server
+ * (hrefs from fw_regression_json, names percent-encoded).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+#include "routes.h"
+#include "analysis.h"
+#include "html.h"
+#include "series-db.h"
+
+#define FEED_MAX_ENTRIES 200
+
+static const char *str_of(const cJSON *o, const char *k)
+{
+	const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
+
+	return v ? v : "";
+}
+
+static void entry(struct strbuf *sb, const cJSON *g)
+{
+	const cJSON *links = cJSON_GetObjectItemCaseSensitive(g, "links");
+	double delta = fw_json_num(g, "delta_pct", NAN);
+	char num[32];
+
+	snprintf(num, sizeof(num), isnan(delta) ? "?" : "%+.2f%%", delta);
+	strbuf_addf(sb, "<entry>\n<id>tag:foliowatch,2026:regression/%lld</id>\n",
+		    (long long)fw_json_num(g, "id", 0));
+	strbuf_addstr(sb, "<title>");
+	xml_txt(sb, str_of(g, "workload"));
+	strbuf_addch(sb, '/');
+	xml_txt(sb, str_of(g, "variant"));
+	strbuf_addch(sb, ' ');
+	xml_txt(sb, str_of(g, "metric"));
+	strbuf_addf(sb, " %s in ", num);
+	xml_txt(sb, str_of(g, "series"));
+	strbuf_addstr(sb, ": ");
+	xml_txt(sb, str_of(g, "subject"));
+	strbuf_addstr(sb, " [");
+	xml_txt(sb, str_of(g, "status"));
+	strbuf_addstr(sb, "]</title>\n<updated>");
+	xml_txt(sb, str_of(g, "status_at"));
+	strbuf_addstr(sb, "</updated>\n<published>");
+	xml_txt(sb, str_of(g, "created_at"));
+	strbuf_addstr(sb, "</published>\n<link rel=\"alternate\" type=\"text/html\" href=\"");
+	xml_txt(sb, str_of(links, "commit"));
+	strbuf_addstr(sb, "\"/>\n<link rel=\"related\" type=\"application/json\" href=\"");
+	xml_txt(sb, str_of(links, "self"));
+	strbuf_addstr(sb, "\"/>\n<summary type=\"text\">");
+	strbuf_addf(sb, "%s ", num);
+	xml_txt(sb, str_of(g, "workload"));
+	strbuf_addch(sb, '/');
+	xml_txt(sb, str_of(g, "variant"));
+	strbuf_addch(sb, ' ');
+	xml_txt(sb, str_of(g, "metric"));
+	strbuf_addstr(sb, " at commit ");
+	xml_txt(sb, str_of(g, "sha"));
+	strbuf_addstr(sb, " of series ");
+	xml_txt(sb, str_of(g, "series"));
+	strbuf_addstr(sb, ", environment ");
+	xml_txt(sb, str_of(g, "env_fingerprint"));
+	strbuf_addstr(sb, "; status ");
+	xml_txt(sb, str_of(g, "status"));
+	strbuf_addstr(sb, " by ");
+	xml_txt(sb, str_of(g, "status_by"));
+	if (*str_of(g, "status_note")) {
+		strbuf_addstr(sb, ": ");
+		xml_txt(sb, str_of(g, "status_note"));
+	}
+	strbuf_addstr(sb, "</summary>\n</entry>\n");
+}
+
+/* The newest status time of the list: the feed's <updated> (a fixed date when empty). */
+static const char *newest(const cJSON *list)
+{
+	const char *best = "1970-01-01T00:00:00Z";
+	const cJSON *g;
+
+	cJSON_ArrayForEach(g, list)
+		if (strcmp(str_of(g, "status_at"), best) > 0)
+			best = str_of(g, "status_at");
+	return best;
+}
+
+static enum MHD_Result feed(struct fw_req *r, const char *series)
+{
+	struct strbuf err = STRBUF_INIT, sb = STRBUF_INIT;
+	sqlite3 *db = req_db(r);
+	cJSON *list = NULL;
+	enum MHD_Result ret;
+	int n = 0;
+
+	if (fw_regressions_refresh(db, series, NULL, &err) || fw_regressions_list(db, series, NULL, &list, &err)) {
+		ret = reply_error(r, 503, "db_error", NULL, err.buf);
+		goto cleanup;
+	}
+	strbuf_addstr(&sb, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
+			   "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<id>tag:foliowatch,2026:regressions");
+	if (series) {
+		strbuf_addstr(&sb, "/series/");
+		html_url_arg(&sb, series);
+	}
+	strbuf_addstr(&sb, "</id>\n<title>foliowatch regressions");
+	if (series) {
+		strbuf_addstr(&sb, " in series ");
+		xml_txt(&sb, series);
+	}
+	strbuf_addstr(&sb, "</title>\n<updated>");
+	xml_txt(&sb, newest(list));
+	strbuf_addstr(&sb, "</updated>\n<author><name>foliowatch</name></author>\n"
+			   "<link rel=\"alternate\" type=\"text/html\" href=\"/regressions");
+	if (series) {
+		strbuf_addstr(&sb, "?series=");
+		html_url_arg(&sb, series);
+	}
+	strbuf_addstr(&sb, "\"/>\n");
+	/* Newest first (the list is in id order, ids grow with time), at most FEED_MAX_ENTRIES. */
+	for (int i = cJSON_GetArraySize(list) - 1; i >= 0 && n < FEED_MAX_ENTRIES; i--, n++) {
+		cJSON *o = fw_regression_json(cJSON_GetArrayItem(list, i));
+
+		entry(&sb, o);
+		cJSON_Delete(o);
+	}
+	strbuf_addstr(&sb, "</feed>\n");
+	ret = reply_buf(r, 200, "application/atom+xml; charset=utf-8", &sb, NULL);
+cleanup:
+	cJSON_Delete(list);
+	strbuf_release(&sb);
+	strbuf_release(&err);
+	return ret;
+}
+
+enum MHD_Result api_feed(struct fw_req *r)
+{
+	return feed(r, NULL);
+}
+
+enum MHD_Result api_series_feed(struct fw_req *r)
+{
+	struct fw_series s;
+	enum MHD_Result ret;
+
+	memset(&s, 0, sizeof(s));
+	if (req_series(r, r->args[0], "name", &s, &ret) < 0)
+		return ret;
+	ret = feed(r, s.name);
+	fw_series_free(&s);
+	return ret;
+}
