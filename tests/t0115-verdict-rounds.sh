@@ -53,11 +53,5 @@ alarms = [(x["position"], x["workload"], x["metric"]) for x in r["rows"] if x["p
 ok(not alarms, "no alarm on the comment-only patch at all %s" % alarms)
 print("1..%d" % n)
 PY
-while read -r line; do
-	case $line in
-	"ok "*) ok 0 "${line#ok * - }" ;;
-	"not ok "*) ok 1 "${line#not ok * - }" ;;
-	"#"*) echo "$line" ;;
-	esac
-done < "$TMP_T/check.tap"
+relay_tap "$TMP_T/check.tap"
 done_testing

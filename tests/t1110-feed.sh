@@ -100,13 +100,7 @@ ok(len(oe) == sum(1 for x in regs if x["series"] == first) and len(oe) >= 1,
 ok(first in one.findtext(A + "title"), "... and names it in its title")
 print("1..%d" % n)
 PY
-while read -r line; do
-	case $line in
-	"ok "*) ok 0 "${line#ok * - }" ;;
-	"not ok "*) ok 1 "${line#not ok * - }" ;;
-	*) echo "# $line" ;;
-	esac
-done < "$TMP_T/check.tap"
+relay_tap "$TMP_T/check.tap"
 stop_server
 is "$?" 0 "server stopped cleanly"
 done_testing

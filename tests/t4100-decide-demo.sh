@@ -79,11 +79,5 @@ det = [x for x in noop if x.get("mode") == "deterministic"]
 ok(det and all(x["verdict"] == "no change" for x in det), "comment-only patch: every floor-rule row is 'no change'")
 print("1..%d" % n)
 PY
-while read -r line; do
-	case $line in
-	"ok "*) ok 0 "${line#ok * - }" ;;
-	"not ok "*) ok 1 "${line#not ok * - }" ;;
-	"#"*) echo "$line" ;;
-	esac
-done < "$TMP_T/check.tap"
+relay_tap "$TMP_T/check.tap"
 done_testing
