@@ -14,19 +14,8 @@
 #include "commands.h"
 #include "fw-db.h"
 #include "routes.h"
+#include "run-doc.h"
 #include "utf8.h"
-
-static const char *str_of(const cJSON *o, const char *k)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsString(it) ? it->valuestring : "";
-}
-
-static double num_of(const cJSON *o, const char *k)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsNumber(it) ? it->valuedouble : -1;
-}
 
 /* The list in the API's form: links, not internal ids (server/regression-json.c). */
 static void print_json(const cJSON *list)
@@ -181,11 +170,11 @@ static void print_list(const cJSON *list, const struct regr_args *a)
 		fprintf(stderr, "regressions: none%s%s%s%s\n", a->status ? " with status " : "",
 			a->status ? a->status : "", a->series ? " in series " : "", a->series ? a->series : "");
 	cJSON_ArrayForEach(r, list)
-		printf("%.0f\t%s\t%s v%.0f\t%.*s\t%s/%s %s\t%+.1f%%\t(by %s at %s)\n", num_of(r, "id"),
-		       str_of(r, "status"), str_of(r, "series"), num_of(r, "revision"), UTF8_CUT(str_of(r, "sha"), 12),
-		       str_of(r, "workload"), str_of(r, "variant"), str_of(r, "metric"),
-		       num_of(r, "delta_pct"), str_of(r, "status_by"),
-		       str_of(r, "status_at"));
+		printf("%.0f\t%s\t%s v%.0f\t%.*s\t%s/%s %s\t%+.1f%%\t(by %s at %s)\n", fw_json_num(r, "id", -1),
+		       fw_json_str(r, "status", ""), fw_json_str(r, "series", ""), fw_json_num(r, "revision", -1),
+		       UTF8_CUT(fw_json_str(r, "sha", ""), 12), fw_json_str(r, "workload", ""),
+		       fw_json_str(r, "variant", ""), fw_json_str(r, "metric", ""), fw_json_num(r, "delta_pct", -1),
+		       fw_json_str(r, "status_by", ""), fw_json_str(r, "status_at", ""));
 }
 
 /* Analyse, list, and answer the --fail-on gate: 0 ok, 1 new regressions (with --fail-on) or an error. */
@@ -202,7 +191,7 @@ static int list_and_gate(sqlite3 *db, struct regr_args *a)
 	}
 	print_list(list, a);
 	cJSON_ArrayForEach(r, list)
-		failing |= !strcmp(str_of(r, "status"), "new");
+		failing |= !strcmp(fw_json_str(r, "status", ""), "new");
 	/* The gate looks at new regressions even when the listing is filtered to another status. */
 	if (a->fail_on && a->status && strcmp(a->status, "new")) {
 		cJSON *news = NULL;
