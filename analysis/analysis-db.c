@@ -15,18 +15,7 @@
 #include "fw-db.h"
 #include "sha256.h"
 #include "stats.h"
-
-/* Grows a malloc()ed array so that index n fits; allocation failure aborts (as strbuf does). */
-#define GROW(arr, n, alloc) do { \
-		if ((n) >= (alloc)) { \
-			void *p_; \
-			(alloc) = (alloc) ? 2 * (alloc) : 64; \
-			p_ = realloc((arr), (alloc) * sizeof(*(arr))); \
-			if (!p_) \
-				abort(); \
-			(arr) = p_; \
-		} \
-	} while (0)
+#include "xalloc.h"
 
 struct commit_info {
 	long long id;
@@ -195,7 +184,7 @@ static int load_commits(sqlite3 *db, sqlite3_stmt *st, struct data *d, struct st
 	int rc;
 
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		GROW(d->c, d->nc, d->ac);
+		FW_ALLOC_GROW(d->c, d->nc + 1, d->ac);
 		struct commit_info *c = &d->c[d->nc++];
 		c->id = sqlite3_column_int64(st, 0);
 		c->sha = dup_col(st, 1);
@@ -236,7 +225,7 @@ static int load_obs(sqlite3 *db, sqlite3_stmt *st, struct data *d, struct strbuf
 		if (ci < 0)
 			continue;
 		if (!d->nk || !same_key(&d->k[d->nk - 1], st)) {
-			GROW(d->k, d->nk, d->ak);
+			FW_ALLOC_GROW(d->k, d->nk + 1, d->ak);
 			struct key_info *k = &d->k[d->nk++];
 			k->workload = dup_col(st, 5);
 			k->variant = dup_col(st, 6);
@@ -253,25 +242,22 @@ static int load_obs(sqlite3 *db, sqlite3_stmt *st, struct data *d, struct strbuf
 			if (!strcmp(d->e[ei].fp, fp ? (const char *)fp : ""))
 				break;
 		if (ei == d->ne) {
-			GROW(d->e, d->ne, d->ae);
+			FW_ALLOC_GROW(d->e, d->ne + 1, d->ae);
 			d->e[d->ne].fp = dup_col(st, 1);
 			d->e[d->ne].host = dup_col(st, 2);
 			d->e[d->ne].accel = dup_col(st, 3);
 			d->e[d->ne].cutoff = -1;
 			d->ne++;
 		}
-		if (d->no >= d->ao) {
-			d->ao = d->ao ? 2 * d->ao : 1024;
-			d->ob_key = realloc(d->ob_key, d->ao * sizeof(*d->ob_key));
-			d->ob_env = realloc(d->ob_env, d->ao * sizeof(*d->ob_env));
-			d->ob_commit = realloc(d->ob_commit, d->ao * sizeof(*d->ob_commit));
-			d->ob_run = realloc(d->ob_run, d->ao * sizeof(*d->ob_run));
-			d->ob_looks = realloc(d->ob_looks, d->ao * sizeof(*d->ob_looks));
-			d->ob_look = realloc(d->ob_look, d->ao * sizeof(*d->ob_look));
-			d->ob_v = realloc(d->ob_v, d->ao * sizeof(*d->ob_v));
-			if (!d->ob_key || !d->ob_env || !d->ob_commit || !d->ob_run || !d->ob_looks || !d->ob_look ||
-			    !d->ob_v)
-				abort();
+		if (d->no >= d->ao) { /* parallel arrays: one capacity, FW_ALLOC_GROW's policy */
+			d->ao = fw_alloc_nr(d->no + 1, d->ao);
+			d->ob_key = xreallocarray(d->ob_key, d->ao, sizeof(*d->ob_key));
+			d->ob_env = xreallocarray(d->ob_env, d->ao, sizeof(*d->ob_env));
+			d->ob_commit = xreallocarray(d->ob_commit, d->ao, sizeof(*d->ob_commit));
+			d->ob_run = xreallocarray(d->ob_run, d->ao, sizeof(*d->ob_run));
+			d->ob_looks = xreallocarray(d->ob_looks, d->ao, sizeof(*d->ob_looks));
+			d->ob_look = xreallocarray(d->ob_look, d->ao, sizeof(*d->ob_look));
+			d->ob_v = xreallocarray(d->ob_v, d->ao, sizeof(*d->ob_v));
 		}
 		d->ob_key[d->no] = d->nk - 1;
 		d->ob_env[d->no] = ei;
@@ -385,7 +371,7 @@ static void add_row(struct ctx *x, size_t key, size_t env, const struct slice *s
 		return;
 	}
 	cJSON_AddItemToArray(x->rows, row);
-	GROW(x->p, x->np, x->ap);
+	FW_ALLOC_GROW(x->p, x->np + 1, x->ap);
 	x->p[x->np++] = p;
 }
 
@@ -536,7 +522,7 @@ static void add_combined(struct ctx *x, size_t ks, size_t ke)
 			cJSON_AddNumberToObject(o, "min_effect_pct",
 						isnan(k->min_effect) ? x->o->min_effect_pct : k->min_effect);
 			cJSON_AddItemToArray(x->combined, o);
-			GROW(x->cp_p, x->ncp, x->acp);
+			FW_ALLOC_GROW(x->cp_p, x->ncp + 1, x->acp);
 			x->cp_p[x->ncp++] = p;
 		}
 		for (size_t i = 0; i < nu; i++)
@@ -563,13 +549,13 @@ static void finish_combined(struct ctx *x, double alpha)
 	cJSON_ArrayForEach(o, x->combined) {
 		struct fw_verdict_in in = {
 			.higher_is_better = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "higher_is_better")),
-			.delta_pct = fw_json_get_num(o, "delta_pct"),
+			.delta_pct = fw_json_num(o, "delta_pct", NAN),
 			.q = q[i],
 			.min_p = 0,
 			/* No MDE for the combination: not significant means unsure. */
 			.mde_pct = NAN,
 			.alpha = alpha,
-			.min_effect_pct = fw_json_get_num(o, "min_effect_pct"),
+			.min_effect_pct = fw_json_num(o, "min_effect_pct", NAN),
 		};
 		fw_json_num_or_null(o, "q", q[i++]);
 		cJSON_AddNumberToObject(o, "alpha_used", alpha);
@@ -655,13 +641,11 @@ static void env_noise(struct ctx *x, size_t key, size_t env, struct fw_noise *nz
 				break;
 			build = sqlite3_column_int64(st, 0);
 		}
-		if (n >= alloc) {
-			alloc = alloc ? 2 * alloc : 256;
-			v = realloc(v, alloc * sizeof(*v));
-			run = realloc(run, alloc * sizeof(*run));
-			med = realloc(med, alloc * sizeof(*med));
-			if (!v || !run || !med)
-				abort();
+		if (n >= alloc) { /* parallel arrays: one capacity, FW_ALLOC_GROW's policy */
+			alloc = fw_alloc_nr(n + 1, alloc);
+			v = xreallocarray(v, alloc, sizeof(*v));
+			run = xreallocarray(run, alloc, sizeof(*run));
+			med = xreallocarray(med, alloc, sizeof(*med));
 		}
 		run[n] = (long)sqlite3_column_int64(st, 1);
 		v[n++] = sqlite3_column_double(st, 2);
@@ -763,7 +747,7 @@ static int cmp_rows(const void *pa, const void *pb)
 {
 	const cJSON *a = *(const cJSON *const *)pa, *b = *(const cJSON *const *)pb;
 	static const char *keys[] = { "against", "workload", "variant", "params", "metric", "env_fingerprint" };
-	double pa_ = fw_json_get_num(a, "position"), pb_ = fw_json_get_num(b, "position");
+	double pa_ = fw_json_num(a, "position", NAN), pb_ = fw_json_num(b, "position", NAN);
 
 	if (pa_ != pb_)
 		return (pa_ > pb_) - (pa_ < pb_);

@@ -6,6 +6,7 @@
 #include <sqlite3.h>
 #include "strbuf.h"
 #include "analysis.h"
+#include "run-doc.h" /* fw_json_num, fw_json_str */
 #include "stats.h"
 
 /* Bumped when the analysis changes, so cached results computed by an older one are not reused. */
@@ -67,11 +68,5 @@ void fw_det_table_free(struct fw_det_table *t);
 /* 1: expected deterministic; *source says which rule decided ("table file", "default table", "default for counts"|"default for times and rates"). */
 int fw_det_table_lookup(const struct fw_det_table *t, const char *accel, const char *workload,
 			const char *variant, const char *metric, const char *kind, const char **source);
-
-/*
- * Old name of fw_json_num(obj, key, NAN) (schema/run-doc.h), kept for
- * analysis-row.c, analysis-db.c and report.c until they move over.
- */
-double fw_json_get_num(const cJSON *obj, const char *key);
 
 #endif

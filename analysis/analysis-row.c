@@ -17,12 +17,6 @@ void fw_json_num_or_null(cJSON *obj, const char *key, double v)
 		cJSON_AddNullToObject(obj, key);
 }
 
-double fw_json_get_num(const cJSON *obj, const char *key)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(obj, key);
-	return cJSON_IsNumber(it) ? it->valuedouble : NAN;
-}
-
 void fw_analysis_opts_init(struct fw_analysis_opts *o)
 {
 	o->alpha = 0.05;
@@ -256,26 +250,26 @@ void fw_row_finish(cJSON *row, double q, const struct fw_analysis_opts *o)
 	const cJSON *mode = cJSON_GetObjectItemCaseSensitive(row, "mode");
 	struct fw_verdict_in in;
 	enum fw_verdict v;
-	double alpha = fw_json_get_num(row, "alpha_used"), need, have;
-	double boots_a = fw_json_get_num(cJSON_GetObjectItemCaseSensitive(row, "a"), "boots");
-	double boots_b = fw_json_get_num(cJSON_GetObjectItemCaseSensitive(row, "b"), "boots");
+	double alpha = fw_json_num(row, "alpha_used", NAN), need, have;
+	double boots_a = fw_json_num(cJSON_GetObjectItemCaseSensitive(row, "a"), "boots", NAN);
+	double boots_b = fw_json_num(cJSON_GetObjectItemCaseSensitive(row, "b"), "boots", NAN);
 
 	fw_json_num_or_null(row, "q", q);
 	if (!cJSON_IsString(mode) || strcmp(mode->valuestring, "rank"))
 		return;
 	in.higher_is_better = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "higher_is_better"));
-	in.delta_pct = fw_json_get_num(row, "delta_pct");
+	in.delta_pct = fw_json_num(row, "delta_pct", NAN);
 	in.q = q;
-	in.min_p = fw_json_get_num(row, "min_p");
-	in.mde_pct = fw_json_get_num(row, "mde_pct");
+	in.min_p = fw_json_num(row, "min_p", NAN);
+	in.mde_pct = fw_json_num(row, "mde_pct", NAN);
 	in.alpha = isnan(alpha) ? o->alpha : alpha;
-	in.min_effect_pct = fw_json_get_num(row, "min_effect_pct");
+	in.min_effect_pct = fw_json_num(row, "min_effect_pct", NAN);
 	in.beyond_bound = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "beyond_bound"));
 	v = fw_verdict_decide(&in);
 	cJSON_AddStringToObject(row, "verdict", fw_verdict_name(v));
 	/* Unsure: at least one more boot, even when the MDE says the boots are there (a big delta, not significant). */
 	have = fmin(boots_a, boots_b);
-	need = fw_json_get_num(row, "boots_for_min_effect");
+	need = fw_json_num(row, "boots_for_min_effect", NAN);
 	if (!isnan(need) && need <= have)
 		need = have + 1;
 	decided_json(row, v, (size_t)boots_a, (size_t)boots_b, need);

@@ -19,6 +19,7 @@
 #include <string.h>
 #include "analysis-internal.h"
 #include "sha256.h"
+#include "xalloc.h"
 
 /* Keep in step with README.md ("Deciding: ..."). */
 const char fw_det_builtin[] =
@@ -70,14 +71,7 @@ static int parse_into(struct fw_det_table *t, const char *text, int from_file, c
 				    "(ACCEL kvm, tcg, icount or *)", name, line);
 			return -1;
 		}
-		if (t->n == t->alloc) {
-			void *q;
-			t->alloc = t->alloc ? 2 * t->alloc : 16;
-			q = realloc(t->rules, t->alloc * sizeof(*t->rules));
-			if (!q)
-				abort();
-			t->rules = q;
-		}
+		FW_ALLOC_GROW(t->rules, t->n + 1, t->alloc);
 		snprintf(t->rules[t->n].accel, sizeof(t->rules[t->n].accel), "%s", accel);
 		snprintf(t->rules[t->n].pattern, sizeof(t->rules[t->n].pattern), "%s", pat);
 		t->rules[t->n].deterministic = !strcmp(mode, "deterministic");

@@ -67,10 +67,10 @@ static void pad_to(struct strbuf *sb, size_t line_start, size_t col)
 /* ", decided at 3 boots" or ": MDE 3.1%, needs 8 boots", plus where a floor came from. */
 static void decided_text(struct strbuf *sb, const cJSON *r)
 {
-	double need = fw_json_get_num(r, "boots_needed"), mde = fw_json_get_num(r, "mde_pct");
+	double need = fw_json_num(r, "boots_needed", NAN), mde = fw_json_num(r, "mde_pct", NAN);
 
 	if (cJSON_IsTrue(obj_of(r, "decided"))) {
-		strbuf_addf(sb, ", decided at %.0f boots", fw_json_get_num(r, "decided_at_boots"));
+		strbuf_addf(sb, ", decided at %.0f boots", fw_json_num(r, "decided_at_boots", NAN));
 	} else {
 		strbuf_addstr(sb, ": MDE ");
 		if (isnan(mde))
@@ -84,9 +84,9 @@ static void decided_text(struct strbuf *sb, const cJSON *r)
 	}
 	if (strcmp(str_of(r, "mode"), "rank"))
 		strbuf_addf(sb, " (%s; floor %.2f%% from %.0f boots)", str_of(r, "mode"),
-			    fw_json_get_num(r, "floor_pct"), fw_json_get_num(r, "floor_boots"));
+			    fw_json_num(r, "floor_pct", NAN), fw_json_num(r, "floor_boots", NAN));
 	else if (cJSON_IsTrue(obj_of(r, "beyond_bound")) && cJSON_IsTrue(obj_of(r, "decided")))
-		strbuf_addf(sb, " (beyond the distribution-free bound %.1f%%)", fw_json_get_num(r, "bound_pct"));
+		strbuf_addf(sb, " (beyond the distribution-free bound %.1f%%)", fw_json_num(r, "bound_pct", NAN));
 }
 
 static void text_row(struct strbuf *sb, const cJSON *r, int show_host)
@@ -94,55 +94,55 @@ static void text_row(struct strbuf *sb, const cJSON *r, int show_host)
 	const cJSON *a = obj_of(r, "a"), *b = obj_of(r, "b"), *c;
 	const char *unit = str_of(r, "unit"), *per = str_of(r, "unit_of_comparison");
 	size_t start = sb->len;
-	double q = fw_json_get_num(r, "q");
+	double q = fw_json_num(r, "q", NAN);
 
 	strbuf_addf(sb, "  %s%s%s/%s %s", show_host ? str_of(r, "host") : "", show_host ? ":" : "",
 		    str_of(r, "workload"), str_of(r, "variant"), str_of(r, "metric"));
 	pad_to(sb, start, 40);
-	strbuf_addf(sb, "%.0f/%.0f%c", fw_json_get_num(a, per[0] == 'b' ? "boots" : "samples"),
-		    fw_json_get_num(b, per[0] == 'b' ? "boots" : "samples"), per[0] == 'b' ? 'b' : 's');
+	strbuf_addf(sb, "%.0f/%.0f%c", fw_json_num(a, per[0] == 'b' ? "boots" : "samples", NAN),
+		    fw_json_num(b, per[0] == 'b' ? "boots" : "samples", NAN), per[0] == 'b' ? 'b' : 's');
 	pad_to(sb, start, 49);
-	add_value(sb, fw_json_get_num(a, "median"), unit);
+	add_value(sb, fw_json_num(a, "median", NAN), unit);
 	pad_to(sb, start, 63);
-	add_value(sb, fw_json_get_num(b, "median"), unit);
+	add_value(sb, fw_json_num(b, "median", NAN), unit);
 	pad_to(sb, start, 77);
-	add_pct(sb, fw_json_get_num(r, "delta_pct"));
+	add_pct(sb, fw_json_num(r, "delta_pct", NAN));
 	pad_to(sb, start, 85);
 	strbuf_addch(sb, '[');
-	add_pct(sb, fw_json_get_num(r, "ci_lo_pct"));
+	add_pct(sb, fw_json_num(r, "ci_lo_pct", NAN));
 	strbuf_addstr(sb, ", ");
-	add_pct(sb, fw_json_get_num(r, "ci_hi_pct"));
+	add_pct(sb, fw_json_num(r, "ci_hi_pct", NAN));
 	strbuf_addch(sb, ']');
 	pad_to(sb, start, 104);
 	if (strcmp(str_of(r, "mode"), "rank"))
-		strbuf_addf(sb, "floor %.2f%%", fw_json_get_num(r, "floor_pct"));
+		strbuf_addf(sb, "floor %.2f%%", fw_json_num(r, "floor_pct", NAN));
 	else if (isnan(q))
 		strbuf_addstr(sb, "-");
 	else
 		strbuf_addf(sb, q < 0.001 ? "%.1e" : "%.3f", q);
 	pad_to(sb, start, 116);
-	if (isnan(fw_json_get_num(r, "mde_pct")))
+	if (isnan(fw_json_num(r, "mde_pct", NAN)))
 		strbuf_addstr(sb, "-");
 	else
-		strbuf_addf(sb, "%.1f%%", fw_json_get_num(r, "mde_pct"));
+		strbuf_addf(sb, "%.1f%%", fw_json_num(r, "mde_pct", NAN));
 	pad_to(sb, start, 123);
 	strbuf_addstr(sb, str_of(r, "verdict"));
 	decided_text(sb, r);
 	strbuf_addch(sb, '\n');
-	if (!strcmp(str_of(r, "kind"), "rate") && !isnan(fw_json_get_num(a, "hmean"))) {
+	if (!strcmp(str_of(r, "kind"), "rate") && !isnan(fw_json_num(a, "hmean", NAN))) {
 		strbuf_addstr(sb, "      harmonic mean: ");
-		add_value(sb, fw_json_get_num(a, "hmean"), unit);
+		add_value(sb, fw_json_num(a, "hmean", NAN), unit);
 		strbuf_addstr(sb, " -> ");
-		add_value(sb, fw_json_get_num(b, "hmean"), unit);
+		add_value(sb, fw_json_num(b, "hmean", NAN), unit);
 		strbuf_addch(sb, '\n');
 	}
 	cJSON_ArrayForEach(c, obj_of(r, "counters")) {
 		strbuf_addf(sb, "      %s ", str_of(c, "name"));
-		fw_num_human(sb, fw_json_get_num(c, "a"), 6);
+		fw_num_human(sb, fw_json_num(c, "a", NAN), 6);
 		strbuf_addstr(sb, " -> ");
-		fw_num_human(sb, fw_json_get_num(c, "b"), 6);
+		fw_num_human(sb, fw_json_num(c, "b", NAN), 6);
 		strbuf_addstr(sb, " (");
-		add_pct(sb, fw_json_get_num(c, "delta_pct"));
+		add_pct(sb, fw_json_num(c, "delta_pct", NAN));
 		strbuf_addstr(sb, ")\n");
 	}
 }
@@ -163,17 +163,17 @@ static void determinism_text(const cJSON *s, struct strbuf *sb, int show_host)
 			    str_of(d, "workload"), str_of(d, "variant"), str_of(d, "metric"));
 		pad_to(sb, start, 40);
 		strbuf_addf(sb, "%-7s %-13s (%s)", str_of(d, "accel"), str_of(d, "mode"), str_of(d, "mode_source"));
-		if (k && fw_json_get_num(k, "kernels") > 0)
+		if (k && fw_json_num(k, "kernels", NAN) > 0)
 			strbuf_addf(sb, ", CV %.3g%% [%.3g, %.3g] from %.0f boots of %.0f kernels",
-				    fw_json_get_num(k, "cv_pct"), fw_json_get_num(k, "cv_lo_pct"),
-				    fw_json_get_num(k, "cv_hi_pct"), fw_json_get_num(k, "boots"),
-				    fw_json_get_num(k, "kernels"));
+				    fw_json_num(k, "cv_pct", NAN), fw_json_num(k, "cv_lo_pct", NAN),
+				    fw_json_num(k, "cv_hi_pct", NAN), fw_json_num(k, "boots", NAN),
+				    fw_json_num(k, "kernels", NAN));
 		else
 			strbuf_addstr(sb, ", no repeated boots yet");
-		if (k && fw_json_get_num(k, "within_boot_df") > 0)
-			strbuf_addf(sb, "; rounds CV %.3g%% [%.3g, %.3g]", fw_json_get_num(k, "within_boot_cv_pct"),
-				    fw_json_get_num(k, "within_boot_cv_lo_pct"),
-				    fw_json_get_num(k, "within_boot_cv_hi_pct"));
+		if (k && fw_json_num(k, "within_boot_df", NAN) > 0)
+			strbuf_addf(sb, "; rounds CV %.3g%% [%.3g, %.3g]", fw_json_num(k, "within_boot_cv_pct", NAN),
+				    fw_json_num(k, "within_boot_cv_lo_pct", NAN),
+				    fw_json_num(k, "within_boot_cv_hi_pct", NAN));
 		strbuf_addch(sb, '\n');
 	}
 }
@@ -189,27 +189,27 @@ static void write_text(const cJSON *s, struct strbuf *sb)
 			first_env = str_of(r, "env_fingerprint");
 		else if (strcmp(first_env, str_of(r, "env_fingerprint")))
 			show_host = 1;
-		tests += !isnan(fw_json_get_num(r, "p")) && !strcmp(str_of(r, "mode"), "rank");
+		tests += !isnan(fw_json_num(r, "p", NAN)) && !strcmp(str_of(r, "mode"), "rank");
 		samples_rows += !strcmp(str_of(r, "unit_of_comparison"), "samples");
 	}
 	strbuf_addf(sb, "series %s v%.0f, base %.*s\n", str_of(s, "series"),
-		    fw_json_get_num(s, "revision"), UTF8_CUT(str_of(s, "base"), 12));
+		    fw_json_num(s, "revision", NAN), UTF8_CUT(str_of(s, "base"), 12));
 	strbuf_addf(sb, "p: Mann-Whitney U, two-sided; q: Benjamini-Hochberg over %d tests of this series.\n"
 		    "A change needs q <= %.3g and |delta| >= the metric's minimum effect (default %.3g%%);\n"
 		    "deterministic rows (same-kernel boots agree within %.3g%%) compare the delta with a floor\n"
 		    "from the environment's same-kernel noise (at least %.3g%%); exact counts: any difference\n"
 		    "beyond their same-kernel spread.\n",
-		    tests, fw_json_get_num(s, "alpha"), fw_json_get_num(s, "min_effect_pct"),
-		    fw_json_get_num(s, "deterministic_cv_pct"), fw_json_get_num(s, "noise_floor_pct"));
-	if (fw_json_get_num(s, "looks") > 1) {
+		    tests, fw_json_num(s, "alpha", NAN), fw_json_num(s, "min_effect_pct", NAN),
+		    fw_json_num(s, "deterministic_cv_pct", NAN), fw_json_num(s, "noise_floor_pct", NAN));
+	if (fw_json_num(s, "looks", NAN) > 1) {
 		const cJSON *a;
 		int k = 0;
 		strbuf_addf(sb, "Boots were added over up to %.0f looks: a rank row tests at the share of alpha of the "
-			    "look of its\nnewest boot (", fw_json_get_num(s, "looks"));
+			    "look of its\nnewest boot (", fw_json_num(s, "looks", NAN));
 		cJSON_ArrayForEach(a, obj_of(s, "alpha_at_looks"))
 			strbuf_addf(sb, "%s%.2g", k++ ? ", " : "", a->valuedouble);
 		strbuf_addf(sb, "; O'Brien-Fleming-type), a floor at %.3g / %.0f.\n",
-			    fw_json_get_num(s, "floor_alpha"), fw_json_get_num(s, "looks"));
+			    fw_json_num(s, "floor_alpha", NAN), fw_json_num(s, "looks", NAN));
 	}
 	if (samples_rows)
 		strbuf_addf(sb, "n ending in s: fewer than 3 boots on a side, so %d row(s) compare samples "
@@ -221,7 +221,7 @@ static void write_text(const cJSON *s, struct strbuf *sb)
 		if (!last_sha || strcmp(sha, last_sha) || strcmp(against, last_against)) {
 			size_t start;
 			strbuf_addf(sb, "\n[%.0f] %.*s %s\n    against %s %.*s\n",
-				    fw_json_get_num(r, "position"), UTF8_CUT(sha, 12), str_of(r, "subject"), against,
+				    fw_json_num(r, "position", NAN), UTF8_CUT(sha, 12), str_of(r, "subject"), against,
 				    UTF8_CUT(str_of(r, "ref_sha"), 12));
 			start = sb->len;
 			strbuf_addstr(sb, "  metric");
@@ -249,11 +249,11 @@ static void write_text(const cJSON *s, struct strbuf *sb)
 	if (cJSON_GetArraySize(obj_of(s, "combined")))
 		strbuf_addstr(sb, "\ncombined over hosts (each host against its own parent; van Elteren):\n");
 	cJSON_ArrayForEach(cp, obj_of(s, "combined")) {
-		double q = fw_json_get_num(cp, "q");
-		strbuf_addf(sb, "  [%.0f] %.*s %s/%s %s on %.0f hosts: ", fw_json_get_num(cp, "position"),
+		double q = fw_json_num(cp, "q", NAN);
+		strbuf_addf(sb, "  [%.0f] %.*s %s/%s %s on %.0f hosts: ", fw_json_num(cp, "position", NAN),
 			    UTF8_CUT(str_of(cp, "sha"), 12), str_of(cp, "workload"), str_of(cp, "variant"),
-			    str_of(cp, "metric"), fw_json_get_num(cp, "hosts"));
-		add_pct(sb, fw_json_get_num(cp, "delta_pct"));
+			    str_of(cp, "metric"), fw_json_num(cp, "hosts", NAN));
+		add_pct(sb, fw_json_num(cp, "delta_pct", NAN));
 		if (isnan(q))
 			strbuf_addstr(sb, "  q -");
 		else
@@ -264,12 +264,12 @@ static void write_text(const cJSON *s, struct strbuf *sb)
 		strbuf_addstr(sb, "\nchange points along the series (E-divisive means, Welch t-test):\n");
 	cJSON_ArrayForEach(cp, obj_of(s, "change_points")) {
 		strbuf_addf(sb, "  %s/%s %s at [%.0f] %.*s: ", str_of(cp, "workload"), str_of(cp, "variant"),
-			    str_of(cp, "metric"), fw_json_get_num(cp, "position"), UTF8_CUT(str_of(cp, "sha"), 12));
-		fw_num_human(sb, fw_json_get_num(cp, "before"), 4);
+			    str_of(cp, "metric"), fw_json_num(cp, "position", NAN), UTF8_CUT(str_of(cp, "sha"), 12));
+		fw_num_human(sb, fw_json_num(cp, "before", NAN), 4);
 		strbuf_addstr(sb, " -> ");
-		fw_num_human(sb, fw_json_get_num(cp, "after"), 4);
+		fw_num_human(sb, fw_json_num(cp, "after", NAN), 4);
 		strbuf_addstr(sb, " (");
-		add_pct(sb, fw_json_get_num(cp, "delta_pct"));
+		add_pct(sb, fw_json_num(cp, "delta_pct", NAN));
 		strbuf_addstr(sb, ")\n");
 	}
 	determinism_text(s, sb, show_host);
@@ -317,8 +317,8 @@ static void write_csv(const cJSON *s, struct strbuf *sb)
 	cJSON_ArrayForEach(r, obj_of(s, "rows")) {
 		struct strbuf ct = STRBUF_INIT;
 		csv_str(sb, str_of(s, "series"));
-		strbuf_addf(sb, ",%.0f,%.0f,%.0f", fw_json_get_num(s, "revision"),
-			    fw_json_get_num(r, "position"), fw_json_get_num(r, "commit_id"));
+		strbuf_addf(sb, ",%.0f,%.0f,%.0f", fw_json_num(s, "revision", NAN),
+			    fw_json_num(r, "position", NAN), fw_json_num(r, "commit_id", NAN));
 		for (size_t i = 0; i < sizeof(text_cols) / sizeof(*text_cols); i++) {
 			strbuf_addch(sb, ',');
 			csv_str(sb, str_of(r, text_cols[i]));
@@ -326,15 +326,15 @@ static void write_csv(const cJSON *s, struct strbuf *sb)
 		for (int side = 0; side < 2; side++) {
 			const cJSON *x = obj_of(r, side ? "b" : "a");
 			strbuf_addch(sb, ',');
-			csv_num(sb, fw_json_get_num(x, "boots"));
+			csv_num(sb, fw_json_num(x, "boots", NAN));
 			strbuf_addch(sb, ',');
-			csv_num(sb, fw_json_get_num(x, "samples"));
+			csv_num(sb, fw_json_num(x, "samples", NAN));
 			strbuf_addch(sb, ',');
-			csv_num(sb, fw_json_get_num(x, "median"));
+			csv_num(sb, fw_json_num(x, "median", NAN));
 		}
 		for (size_t i = 0; i < sizeof(num_cols) / sizeof(*num_cols); i++) {
 			strbuf_addch(sb, ',');
-			csv_num(sb, fw_json_get_num(r, num_cols[i]));
+			csv_num(sb, fw_json_num(r, num_cols[i], NAN));
 		}
 		strbuf_addch(sb, ',');
 		csv_str(sb, str_of(r, "mode"));
@@ -344,18 +344,18 @@ static void write_csv(const cJSON *s, struct strbuf *sb)
 		for (size_t i = 1; i < sizeof(seq_cols) / sizeof(*seq_cols); i++) {
 			strbuf_addch(sb, ',');
 			if (!strcmp(seq_cols[i], "same_kernel_cv_pct"))
-				csv_num(sb, fw_json_get_num(obj_of(r, "same_kernel"), "cv_pct"));
+				csv_num(sb, fw_json_num(obj_of(r, "same_kernel"), "cv_pct", NAN));
 			else
-				csv_num(sb, fw_json_get_num(r, seq_cols[i]));
+				csv_num(sb, fw_json_num(r, seq_cols[i], NAN));
 		}
 		strbuf_addch(sb, ',');
 		csv_str(sb, str_of(r, "mode_source"));
 		cJSON_ArrayForEach(c, obj_of(r, "counters"))
 		{
 			strbuf_addf(&ct, "%s%s ", ct.len ? "; " : "", str_of(c, "name"));
-			fw_num_exact(&ct, fw_json_get_num(c, "a"));
+			fw_num_exact(&ct, fw_json_num(c, "a", NAN));
 			strbuf_addstr(&ct, "->");
-			fw_num_exact(&ct, fw_json_get_num(c, "b"));
+			fw_num_exact(&ct, fw_json_num(c, "b", NAN));
 		}
 		strbuf_addch(sb, ',');
 		csv_str(sb, ct.buf);

@@ -21,15 +21,15 @@ static const char *str_of(const cJSON *o, const char *k)
 /* The entry of (commit, env, workload) of a row's side in `entries`, created with its boots when missing. */
 static cJSON *side_entry(cJSON *entries, const cJSON *row, int ref, double boots)
 {
-	double id = fw_json_get_num(row, ref ? "ref_commit_id" : "commit_id");
+	double id = fw_json_num(row, ref ? "ref_commit_id" : "commit_id", NAN);
 	const char *env = str_of(row, "env_fingerprint"), *wl = str_of(row, "workload");
 	cJSON *c;
 
 	cJSON_ArrayForEach(c, entries)
-		if (fw_json_get_num(c, "commit_id") == id && !strcmp(str_of(c, "env_fingerprint"), env) &&
+		if (fw_json_num(c, "commit_id", NAN) == id && !strcmp(str_of(c, "env_fingerprint"), env) &&
 		    !strcmp(str_of(c, "workload"), wl)) {
 			/* Metrics of one workload come from the same boots; the fewest is what it has. */
-			if (boots < fw_json_get_num(c, "boots"))
+			if (boots < fw_json_num(c, "boots", NAN))
 				cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "boots"), boots);
 			return c;
 		}
@@ -57,20 +57,20 @@ static void raise_need(cJSON *c, double need)
 /* The commit (in its environment) of `commits` an entry belongs to, created when missing. */
 static cJSON *commit_of(cJSON *commits, const cJSON *e, const cJSON *positions)
 {
-	double id = fw_json_get_num(e, "commit_id");
+	double id = fw_json_num(e, "commit_id", NAN);
 	const char *env = str_of(e, "env_fingerprint");
 	const cJSON *p;
 	cJSON *c;
 
 	cJSON_ArrayForEach(c, commits)
-		if (fw_json_get_num(c, "commit_id") == id && !strcmp(str_of(c, "env_fingerprint"), env))
+		if (fw_json_num(c, "commit_id", NAN) == id && !strcmp(str_of(c, "env_fingerprint"), env))
 			return c;
 	c = cJSON_CreateObject();
 	cJSON_AddNumberToObject(c, "commit_id", id);
 	cJSON_AddStringToObject(c, "sha", str_of(e, "sha"));
 	cJSON_ArrayForEach(p, positions)
-		if (fw_json_get_num(p, "id") == id)
-			cJSON_AddNumberToObject(c, "position", fw_json_get_num(p, "position"));
+		if (fw_json_num(p, "id", NAN) == id)
+			cJSON_AddNumberToObject(c, "position", fw_json_num(p, "position", NAN));
 	cJSON_AddStringToObject(c, "env_fingerprint", env);
 	cJSON_AddStringToObject(c, "host", str_of(e, "host"));
 	cJSON_AddStringToObject(c, "accel", str_of(e, "accel"));
@@ -99,7 +99,7 @@ int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 	oo.max_looks = looks;
 	if (fw_analysis_series(db, series, revision, &oo, &res, err))
 		return -1;
-	look = (int)fw_json_get_num(res, "look");
+	look = (int)fw_json_num(res, "look", NAN);
 	/* Boots that record no look (a first round before the collector knew) are look 1. */
 	if (look < 1 && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(res, "rows")))
 		look = 1;
@@ -107,7 +107,7 @@ int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 
 	ans = cJSON_CreateObject();
 	cJSON_AddStringToObject(ans, "series", series);
-	cJSON_AddNumberToObject(ans, "revision", fw_json_get_num(res, "revision"));
+	cJSON_AddNumberToObject(ans, "revision", fw_json_num(res, "revision", NAN));
 	cJSON_AddNumberToObject(ans, "max_looks", looks);
 	cJSON_AddItemToObject(ans, "alpha_at_looks",
 			      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(res, "alpha_at_looks"), 1));
@@ -122,9 +122,9 @@ int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 			"variant", "params", "metric", "mode" };
 		static const char *copy_num[] = { "commit_id", "position", "ref_commit_id", "delta_pct", "mde_pct",
 			"min_effect_pct", "boots_needed" };
-		double ba = fw_json_get_num(cJSON_GetObjectItemCaseSensitive(r, "a"), "boots");
-		double bb = fw_json_get_num(cJSON_GetObjectItemCaseSensitive(r, "b"), "boots");
-		double need = fw_json_get_num(r, "boots_needed");
+		double ba = fw_json_num(cJSON_GetObjectItemCaseSensitive(r, "a"), "boots", NAN);
+		double bb = fw_json_num(cJSON_GetObjectItemCaseSensitive(r, "b"), "boots", NAN);
+		double need = fw_json_num(r, "boots_needed", NAN);
 		cJSON *u;
 
 		if (strcmp(str_of(r, "against"), "parent") || strcmp(str_of(r, "verdict"), "unsure"))
@@ -133,7 +133,7 @@ int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 		for (size_t i = 0; i < sizeof(copy_str) / sizeof(*copy_str); i++)
 			cJSON_AddStringToObject(u, copy_str[i], str_of(r, copy_str[i]));
 		for (size_t i = 0; i < sizeof(copy_num) / sizeof(*copy_num); i++)
-			fw_json_num_or_null(u, copy_num[i], fw_json_get_num(r, copy_num[i]));
+			fw_json_num_or_null(u, copy_num[i], fw_json_num(r, copy_num[i], NAN));
 		cJSON_AddNumberToObject(u, "boots_a", ba);
 		cJSON_AddNumberToObject(u, "boots_b", bb);
 		cJSON_AddBoolToObject(u, "reachable", !isnan(need) && need <= max_boots);
@@ -147,7 +147,7 @@ int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 
 	next = cJSON_AddArrayToObject(ans, "commits");
 	cJSON_ArrayForEach(e, entries) {
-		double have = fw_json_get_num(e, "boots"), target = fw_json_get_num(e, "need");
+		double have = fw_json_num(e, "boots", NAN), target = fw_json_num(e, "need", NAN);
 		cJSON *c, *w, *bn;
 
 		if (final)

@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "analysis.h"
+#include "cmdline-series.h"
 #include "cmdopt.h"
 #include "commands.h"
 #include "fw-db.h"
@@ -33,56 +34,38 @@ int cmd_report(int argc, char **argv)
 		opts, "--db foliowatch.db --series my-series\n"
 		"--db foliowatch.db --series my-series --revision 2 --format csv > table.csv" };
 	struct fw_getopt g = FW_GETOPT_INIT(&usage);
-	const char *dbpath = FW_DB_DEFAULT, *series = NULL;
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	enum fw_report_format fmt = FW_REPORT_TEXT;
-	struct fw_analysis_opts o;
+	struct fw_series_args a;
 	sqlite3 *db = NULL;
 	cJSON *res = NULL;
-	int opt, revision = 0, ret = 1;
+	int opt, taken, ret = 1;
 
-	fw_analysis_opts_init(&o);
+	fw_series_args_init(&a);
 	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
+		taken = fw_series_args_opt(&a, &usage, opt, optarg);
+		if (taken < 0)
+			goto usage;
+		if (taken)
+			continue;
 		switch (opt) {
-		case 'd':
-			dbpath = optarg;
-			break;
-		case 's':
-			series = optarg;
-			break;
-		case 'r':
-			if (fw_opt_int(&usage, "revision", optarg, 1, 1000000000, &revision))
-				goto usage;
-			break;
 		case 'f':
 			if (fw_opt_choice(&usage, "format", optarg, formats) || fw_report_format_parse(optarg, &fmt))
 				goto usage;
 			break;
 		case 'n':
-			o.use_cache = 0;
-			break;
-		case 'D':
-			o.determinism_file = optarg;
+			a.o.use_cache = 0;
 			break;
 		default:
 			ret = g.exit;
 			goto cleanup;
 		}
 	}
-	if (optind != argc) {
-		fw_usage_error(&usage, "unexpected argument '%s'", argv[optind]);
-		goto usage;
-	}
-	if (!series) {
-		fw_usage_error(&usage, "--series NAME is required");
-		goto usage;
-	}
-	db = fw_db_open_existing(dbpath, &err);
-	if (!db) {
-		fprintf(stderr, "report: %s\n", err.buf);
+	ret = fw_series_args_open(&a, &usage, argc, argv, &db);
+	if (ret >= 0)
 		goto cleanup;
-	}
-	if (fw_analysis_series(db, series, revision, &o, &res, &err) ||
+	ret = 1;
+	if (fw_analysis_series(db, a.series, a.revision, &a.o, &res, &err) ||
 	    fw_regressions_update(db, res, &err) < 0) {
 		fprintf(stderr, "report: %s\n", err.buf);
 		goto cleanup;

@@ -9,6 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include "analysis.h"
+#include "cmdline-series.h"
 #include "cmdopt.h"
 #include "commands.h"
 #include "fw-db.h"
@@ -37,25 +38,22 @@ int cmd_undecided(int argc, char **argv)
 		opts, "--db foliowatch.db --series my-series\n"
 		"--db foliowatch.db --series my-series --max-looks 3 --max-boots 12" };
 	struct fw_getopt g = FW_GETOPT_INIT(&usage);
-	const char *dbpath = FW_DB_DEFAULT, *series = NULL;
 	struct fw_seq_opts seq = { .max_looks = 4, .max_boots = 24 };
 	struct strbuf err = STRBUF_INIT;
-	struct fw_analysis_opts o;
+	struct fw_series_args a;
 	sqlite3 *db = NULL;
 	cJSON *res = NULL;
 	char *text;
-	int opt, revision = 0, ret = 1;
+	int opt, taken, ret = 1;
 
-	fw_analysis_opts_init(&o);
+	fw_series_args_init(&a);
 	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
+		taken = fw_series_args_opt(&a, &usage, opt, optarg);
+		if (taken < 0)
+			goto usage;
+		if (taken)
+			continue;
 		switch (opt) {
-		case 'd': dbpath = optarg; break;
-		case 's': series = optarg; break;
-		case 'D': o.determinism_file = optarg; break;
-		case 'r':
-			if (fw_opt_int(&usage, "revision", optarg, 1, 1000000000, &revision))
-				goto usage;
-			break;
 		case 'k':
 			if (fw_opt_int(&usage, "max-looks", optarg, 1, 1000, &seq.max_looks))
 				goto usage;
@@ -69,16 +67,11 @@ int cmd_undecided(int argc, char **argv)
 			goto cleanup;
 		}
 	}
-	if (optind != argc) {
-		fw_usage_error(&usage, "unexpected argument '%s'", argv[optind]);
-		goto usage;
-	}
-	if (!series) {
-		fw_usage_error(&usage, "--series NAME is required");
-		goto usage;
-	}
-	db = fw_db_open_existing(dbpath, &err);
-	if (!db || fw_analysis_undecided(db, series, revision, &o, &seq, &res, &err)) {
+	ret = fw_series_args_open(&a, &usage, argc, argv, &db);
+	if (ret >= 0)
+		goto cleanup;
+	ret = 1;
+	if (fw_analysis_undecided(db, a.series, a.revision, &a.o, &seq, &res, &err)) {
 		fprintf(stderr, "undecided: %s\n", err.buf);
 		goto cleanup;
 	}

@@ -4,7 +4,9 @@
 # it, commands that write still may; regressions lists everything by default
 # and refuses bad --status/--fail-on values naming the allowed ones; an
 # unsealed document (POST or import) is told about `foliowatch-server seal`;
-# token add says the token is shown only once (stderr; the token alone on stdout).
+# token add says the token is shown only once (stderr; the token alone on stdout);
+# serve's and regressions' numbers (--threads, --listen's port, --set) are
+# checked, a bad one named.
 . tests/lib/tap.sh
 . tests/lib/server.sh
 SRC=$PWD
@@ -61,6 +63,31 @@ $R extra|unexpected argument 'extra'
 EOF
 ok $([ -f "$FOLIOWATCH_CACHE" ] && [ ! -s "$FOLIOWATCH_CACHE" ] && [ ! -e foliowatch.db ]; echo $?) \
 	"usage errors touch neither the cache nor a database"
+
+# --- serve and regressions: a bad number names its option, exit 2, nothing started --
+while IFS='|' read -r args want; do
+	[ -n "$args" ] || continue
+	eval "set -- $args"
+	run "$SERVER" "$@"
+	ok $([ "$rc" = 2 ] && [ -z "$out" ]; echo $?) "$args: exit 2"
+	like "$err" "^foliowatch-server [a-z]*: $want" "... says: $want"
+done <<EOF
+serve --db $TMP_T/serve.db --threads x|--threads must be a whole number from 1 to 256, not 'x'
+serve --db $TMP_T/serve.db --threads 0|--threads must be a whole number from 1 to 256, not '0'
+serve --db $TMP_T/serve.db --max-connections 99999999999999999999|--max-connections must be a whole number from 1 to 1000000, not '9
+serve --db $TMP_T/serve.db --per-ip-limit -1|--per-ip-limit must be a whole number from 0 to
+serve --db $TMP_T/serve.db --timeout 5s|--timeout must be a whole number from 0 to 86400, not '5s'
+serve --db $TMP_T/serve.db --plot-cache-mb ''|--plot-cache-mb must be a whole number from 0 to
+serve --db $TMP_T/serve.db --plot-cache-days 1e3|--plot-cache-days must be a whole number from 0 to
+serve --db $TMP_T/serve.db --listen 127.0.0.1:|--listen must be IPV4-ADDRESS:PORT .*not '127.0.0.1:'
+serve --db $TMP_T/serve.db --listen 127.0.0.1:http|--listen must be IPV4-ADDRESS:PORT .*not '127.0.0.1:http'
+serve --db $TMP_T/serve.db --listen 127.0.0.1:65536|--listen must be IPV4-ADDRESS:PORT .*not '127.0.0.1:65536'
+serve --db $TMP_T/serve.db --listen 127.0.0.1:99999999999999999999|--listen must be IPV4-ADDRESS:PORT
+regressions --db $TMP_T/serve.db --set 12x --status fixed --by me|--set must be a regression id .*not '12x'
+regressions --db $TMP_T/serve.db --set 0 --status fixed --by me|--set must be a regression id .*not '0'
+regressions --db $TMP_T/serve.db --set 99999999999999999999 --status fixed --by me|--set must be a regression id .*not '9
+EOF
+ok $([ ! -e "$TMP_T/serve.db" ]; echo $?) "... and no database was created"
 
 # --- a missing --db: commands that only read refuse it and do not create it -------
 MISSING="$TMP_T/mistyped.db"

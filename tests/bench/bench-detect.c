@@ -257,7 +257,7 @@ static enum outcome one_row(const struct mclass *c, const struct fw_noise *nz, e
 		v = cJSON_GetObjectItemCaseSensitive(row, "verdict")->valuestring;
 		out = !strcmp(v, "regression") || !strcmp(v, "improvement") ? CHANGE
 		      : !strcmp(v, "no change") ? NO_CHANGE : UNSURE;
-		need = fw_json_get_num(row, "boots_needed");
+		need = fw_json_num(row, "boots_needed", NAN);
 		cJSON_Delete(row);
 		if (out != UNSURE || look >= d->looks)
 			break;
@@ -378,7 +378,7 @@ static void series_adaptive(int commits, int nseries)
 					v = cJSON_GetObjectItemCaseSensitive(js[i], "verdict")->valuestring;
 					r->out = !strcmp(v, "regression") || !strcmp(v, "improvement") ? CHANGE
 						 : !strcmp(v, "no change") ? NO_CHANGE : UNSURE;
-					need = fw_json_get_num(js[i], "boots_needed");
+					need = fw_json_num(js[i], "boots_needed", NAN);
 					cJSON_Delete(js[i]);
 					r->grow = 0;
 					if (r->out != UNSURE || look >= d->looks)
