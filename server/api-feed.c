@@ -87,6 +87,18 @@ static const char *newest(const cJSON *list)
 	return best;
 }
 
+/* prefix and the series name (percent-encoded in a URL, else as XML text); nothing without one. */
+static void add_series(struct strbuf *sb, const char *series, const char *prefix, int in_url)
+{
+	if (!series)
+		return;
+	strbuf_addstr(sb, prefix);
+	if (in_url)
+		html_url_arg(sb, series);
+	else
+		xml_txt(sb, series);
+}
+
 static enum MHD_Result feed(struct fw_req *r, const char *series)
 {
 	struct strbuf err = STRBUF_INIT, sb = STRBUF_INIT;
@@ -101,23 +113,14 @@ static enum MHD_Result feed(struct fw_req *r, const char *series)
 	}
 	strbuf_addstr(&sb, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
 			   "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<id>tag:foliowatch,2026:regressions");
-	if (series) {
-		strbuf_addstr(&sb, "/series/");
-		html_url_arg(&sb, series);
-	}
+	add_series(&sb, series, "/series/", 1);
 	strbuf_addstr(&sb, "</id>\n<title>foliowatch regressions");
-	if (series) {
-		strbuf_addstr(&sb, " in series ");
-		xml_txt(&sb, series);
-	}
+	add_series(&sb, series, " in series ", 0);
 	strbuf_addstr(&sb, "</title>\n<updated>");
 	xml_txt(&sb, newest(list));
 	strbuf_addstr(&sb, "</updated>\n<author><name>foliowatch</name></author>\n"
 			   "<link rel=\"alternate\" type=\"text/html\" href=\"/regressions");
-	if (series) {
-		strbuf_addstr(&sb, "?series=");
-		html_url_arg(&sb, series);
-	}
+	add_series(&sb, series, "?series=", 1);
 	strbuf_addstr(&sb, "\"/>\n");
 	/* Newest first (the list is in id order, ids grow with time), at most FEED_MAX_ENTRIES. */
 	for (int i = cJSON_GetArraySize(list) - 1; i >= 0 && n < FEED_MAX_ENTRIES; i--, n++) {
