@@ -11,15 +11,25 @@
 #include "routes.h"
 #include "analysis.h"
 #include "html.h"
+#include "run-doc.h"
 #include "series-db.h"
 
 #define FEED_MAX_ENTRIES 200
 
-static const char *str_of(const cJSON *o, const char *k)
+/* XML text of the string k of o ("" when missing). */
+static void put(struct strbuf *sb, const cJSON *o, const char *k)
 {
-	const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
+	xml_txt(sb, fw_json_str(o, k, ""));
+}
 
-	return v ? v : "";
+/* "workload/variant metric" of a regression. */
+static void put_metric(struct strbuf *sb, const cJSON *g)
+{
+	put(sb, g, "workload");
+	strbuf_addch(sb, '/');
+	put(sb, g, "variant");
+	strbuf_addch(sb, ' ');
+	put(sb, g, "metric");
 }
 
 static void entry(struct strbuf *sb, const cJSON *g)
@@ -29,48 +39,38 @@ static void entry(struct strbuf *sb, const cJSON *g)
 	char num[32];
 
 	snprintf(num, sizeof(num), isnan(delta) ? "?" : "%+.2f%%", delta);
-	strbuf_addf(sb, "<entry>\n<id>tag:foliowatch,2026:regression/%lld</id>\n",
+	strbuf_addf(sb, "<entry>\n<id>tag:foliowatch,2026:regression/%lld</id>\n<title>",
 		    (long long)fw_json_num(g, "id", 0));
-	strbuf_addstr(sb, "<title>");
-	xml_txt(sb, str_of(g, "workload"));
-	strbuf_addch(sb, '/');
-	xml_txt(sb, str_of(g, "variant"));
-	strbuf_addch(sb, ' ');
-	xml_txt(sb, str_of(g, "metric"));
+	put_metric(sb, g);
 	strbuf_addf(sb, " %s in ", num);
-	xml_txt(sb, str_of(g, "series"));
+	put(sb, g, "series");
 	strbuf_addstr(sb, ": ");
-	xml_txt(sb, str_of(g, "subject"));
+	put(sb, g, "subject");
 	strbuf_addstr(sb, " [");
-	xml_txt(sb, str_of(g, "status"));
+	put(sb, g, "status");
 	strbuf_addstr(sb, "]</title>\n<updated>");
-	xml_txt(sb, str_of(g, "status_at"));
+	put(sb, g, "status_at");
 	strbuf_addstr(sb, "</updated>\n<published>");
-	xml_txt(sb, str_of(g, "created_at"));
+	put(sb, g, "created_at");
 	strbuf_addstr(sb, "</published>\n<link rel=\"alternate\" type=\"text/html\" href=\"");
-	xml_txt(sb, str_of(links, "commit"));
+	put(sb, links, "commit");
 	strbuf_addstr(sb, "\"/>\n<link rel=\"related\" type=\"application/json\" href=\"");
-	xml_txt(sb, str_of(links, "self"));
-	strbuf_addstr(sb, "\"/>\n<summary type=\"text\">");
-	strbuf_addf(sb, "%s ", num);
-	xml_txt(sb, str_of(g, "workload"));
-	strbuf_addch(sb, '/');
-	xml_txt(sb, str_of(g, "variant"));
-	strbuf_addch(sb, ' ');
-	xml_txt(sb, str_of(g, "metric"));
+	put(sb, links, "self");
+	strbuf_addf(sb, "\"/>\n<summary type=\"text\">%s ", num);
+	put_metric(sb, g);
 	strbuf_addstr(sb, " at commit ");
-	xml_txt(sb, str_of(g, "sha"));
+	put(sb, g, "sha");
 	strbuf_addstr(sb, " of series ");
-	xml_txt(sb, str_of(g, "series"));
+	put(sb, g, "series");
 	strbuf_addstr(sb, ", environment ");
-	xml_txt(sb, str_of(g, "env_fingerprint"));
+	put(sb, g, "env_fingerprint");
 	strbuf_addstr(sb, "; status ");
-	xml_txt(sb, str_of(g, "status"));
+	put(sb, g, "status");
 	strbuf_addstr(sb, " by ");
-	xml_txt(sb, str_of(g, "status_by"));
-	if (*str_of(g, "status_note")) {
+	put(sb, g, "status_by");
+	if (*fw_json_str(g, "status_note", "")) {
 		strbuf_addstr(sb, ": ");
-		xml_txt(sb, str_of(g, "status_note"));
+		put(sb, g, "status_note");
 	}
 	strbuf_addstr(sb, "</summary>\n</entry>\n");
 }
@@ -82,8 +82,8 @@ static const char *newest(const cJSON *list)
 	const cJSON *g;
 
 	cJSON_ArrayForEach(g, list)
-		if (strcmp(str_of(g, "status_at"), best) > 0)
-			best = str_of(g, "status_at");
+		if (strcmp(fw_json_str(g, "status_at", ""), best) > 0)
+			best = fw_json_str(g, "status_at", "");
 	return best;
 }
 
