@@ -226,8 +226,7 @@ int fw_row_compute(cJSON *row, const struct fw_side *a, const struct fw_side *b,
 		int need;
 
 		if (m->noise && !isnan(m->noise->cv_pct) && m->noise->df >= 2)
-			noise_pct = isnan(m->noise->within_cv_pct) ? m->noise->cv_pct
-								   : hypot(m->noise->cv_pct, m->noise->within_cv_pct);
+			noise_pct = fw_noise_boot_cv(m->noise);
 		if (per_boot && m->noise && m->noise->df >= 2)
 			bound_json(row, m->noise, ua, na, ub, nb, o->floor_alpha / looks);
 		need = fw_boots_needed(noise_pct, m->min_effect_pct, alpha_last, 0.8);

@@ -208,6 +208,11 @@ void fw_noise_within_bounds(const struct fw_noise *n, double level, double *lo, 
 	cv_bounds(n->within_cv_pct, n->within_df, level, lo, hi);
 }
 
+double fw_noise_boot_cv(const struct fw_noise *n)
+{
+	return isnan(n->within_cv_pct) ? n->cv_pct : hypot(n->cv_pct, n->within_cv_pct);
+}
+
 double fw_noise_boot_hi(const struct fw_noise *n, double level)
 {
 	double lo, hi, wlo, whi;

@@ -182,6 +182,8 @@ void fw_noise_within_bounds(const struct fw_noise *n, double level, double *lo, 
  * boot. NaN without between-boot evidence.
  */
 double fw_noise_boot_hi(const struct fw_noise *n, double level);
+/* The point estimate of the same: cv_pct combined with within_cv_pct when there is one. */
+double fw_noise_boot_cv(const struct fw_noise *n);
 
 /*
  * How a metric is compared in an environment:
