@@ -904,6 +904,17 @@ int cmd_run(int argc, char **argv)
 			progress_note(&pr, "pruned %d kernel/log folder(s) unused for %d days", pruned, FW_PRUNE_DAYS);
 	}
 	safe_name(&name, o.series);
+	if (o.host) {
+		/*
+		 * One archive per host: shards of a series started on one machine
+		 * (each its own --host) must not share decide.db, or each would
+		 * decide from the other's documents and race on the file.
+		 */
+		struct strbuf host_name = STRBUF_INIT;
+		safe_name(&host_name, o.host);
+		strbuf_addf(&name, "@%s", host_name.buf);
+		strbuf_release(&host_name);
+	}
 	strbuf_addf(&archive, "%s/runs/%s", cache.buf, name.buf);
 	strbuf_addf(&work, "%s/work", archive.buf);
 	if (fw_mkdirs(archive.buf) || fw_mkdirs(work.buf)) {

@@ -83,5 +83,12 @@ is "$(sqlite3 "$DB" "select count(*) $NOOP_RUNS and (r.look is null or r.max_loo
 is "$(sqlite3 "$DB" "select count(*) from (select e.host, count(*) n $NOOP_RUNS group by 1) where n > 4")" 0 \
 	"no shard spent more than its budget of 4 boots"
 like "$(grep -E 'look [0-9] of 4|done:' "$TMP_T/noop.log" | head -4)" "done:" "each shard asked its own documents and said what it did"
+# shards on one machine keep apart archives: a shared decide.db had each shard
+# decide from the other's documents, and their concurrent opens once lost a shard
+for k in 1 2; do
+	ddb=$(ls -d "$CACHE"/runs/noop-$$-*@shard-$k-*/decide.db 2>/dev/null | head -1)
+	is "$([ -n "$ddb" ] && sqlite3 "$ddb" "select group_concat(distinct host) from environments")" "shard-$k" \
+		"shard $k decides from its own archive (runs/<series>@shard-$k) and only its own documents"
+done
 stop_server
 done_testing
