@@ -15,7 +15,13 @@ esac
 n=$(printf '%s' "$body" | grep -o '"id":' | wc -l)
 if [ "$n" -gt 0 ]; then
 	echo "gate: $n new regression(s) in series $series:"
-	printf '%s\n' "$body" | tr '{' '\n' | grep '"id":' | sed 's/^/  /'
+	# one line each: workload/variant metric delta at commit (id); values the
+	# server validated (names, hex, numbers), so a plain pattern finds them
+	printf '%s\n' "$body" | tr '{' '\n' | grep '"id":' | while IFS= read -r r; do
+		f() { printf '%s' "$r" | sed -n "s/.*\"$1\":\"\{0,1\}\([^\",}]*\).*/\1/p"; }
+		printf '  %s/%s %s %+.1f%% at %.12s (regression %s: %s/api/v1/regressions/%s)\n' \
+			"$(f workload)" "$(f variant)" "$(f metric)" "$(f delta_pct)" "$(f sha)" "$(f id)" "$url" "$(f id)"
+	done
 	exit 1
 fi
 echo "gate: no new regressions in series $series"

@@ -106,6 +106,16 @@ like "$(cat "$TMP_T/body")" 'id="none"' '... says none matches'
 is "$(code '/regressions?status=bogus')" 400 'a bad status: 400'
 like "$(cat "$TMP_T/body")" 'status must be one of' '... as a page naming what is wrong'
 
+# The CI gate script against this live server: one readable line per regression.
+DELTA=$(jget "$TMP_T/api.json" '"%+.1f" % d["regressions"][0]["delta_pct"]')
+gate=$(sh ci/gate.sh "$URL" s1); rc=$?
+is "$rc" 1 'ci/gate.sh: exit 1 on a new regression'
+like "$gate" "^  split/pmd-to-0 split_ms \\$DELTA% at c2c2c2c2c2c2 \(regression $ID: $URL/api/v1/regressions/$ID\)\$" \
+	'... one line naming workload, metric, delta, commit and its link'
+is "$(setst "$ID" '{"status":"acknowledged","by":"bob"}' -H "$AUTH")" 200 'acknowledged again'
+is "$(sh ci/gate.sh "$URL" s1; echo "rc $?")" "gate: no new regressions in series s1
+rc 0" '... then the gate passes'
+
 stop_server
 is $? 0 'server exits 0'
 done_testing
