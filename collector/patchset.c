@@ -226,7 +226,7 @@ int patchset_from_mbox(struct fw_patchset *s, const char *tree, const char *base
 	const char *am_next[] = { "git", "rev-parse", "--git-path", "rebase-apply/next", NULL };
 	char *abs_mbox = realpath(mbox, NULL);
 	char **subjects = NULL;
-	int nsubj = 0, ret = -1;
+	int nsubj = 0, ret = -1, added = 0;
 	struct fw_patchset_commit basec = { 0 };
 
 	if (!abs_mbox) {
@@ -243,6 +243,7 @@ int patchset_from_mbox(struct fw_patchset *s, const char *tree, const char *base
 		goto cleanup;
 	if (patchset_checkout(tree, worktree, basec.sha, err))
 		goto cleanup;
+	added = 1;
 	git(worktree, NULL, err, abort_am); /* a previous run may have died mid-am */
 	strbuf_reset(err);
 	if (git(worktree, NULL, err, am)) {
@@ -282,6 +283,15 @@ int patchset_from_mbox(struct fw_patchset *s, const char *tree, const char *base
 	}
 	ret = 0;
 cleanup:
+	if (added) {
+		/*
+		 * The commits live in the tree's object store and are built from
+		 * there: the checkout (a whole kernel tree, 1.7 GB) was only for git
+		 * am. Left behind, every mbox run kept one: 61 GB on the CI machine.
+		 */
+		const char *rm[] = { "git", "worktree", "remove", "--force", worktree, NULL };
+		git(tree, NULL, &next, rm);
+	}
 	for (int i = 0; i < nsubj; i++)
 		free(subjects[i]);
 	free(subjects);

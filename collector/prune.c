@@ -94,6 +94,18 @@ int fw_prune_cache(const char *cache, int days, int keep)
 		free(b[i].path);
 	}
 	free(k);
+	k = NULL;
+	nk = ak = 0;
+	/* git am checkouts live seconds; one older than an hour is a killed run's */
+	strbuf_reset(&dir);
+	strbuf_addf(&dir, "%s/am", cache);
+	list_dirs(dir.buf, "", &k, &nk, &ak);
+	for (int i = 0; i < nk; i++) {
+		if (k[i].mtime < time(NULL) - FW_PRUNE_AM_SECONDS && !nftw(k[i].path, rm_entry, 16, FTW_DEPTH | FTW_PHYS))
+			removed++;
+		free(k[i].path);
+	}
+	free(k);
 	free(b);
 	strbuf_release(&dir);
 	return removed;

@@ -25,6 +25,10 @@ is "$(printf '%s\n' "$out1" | wc -l)" 4 "base plus three patches from the mbox"
 like "$(printf '%s\n' "$out1" | sed -n 2p)" "^1 [0-9a-f]{40} patch-id:[0-9a-f]{40}\+$base mm: patch 1" "patch keyed by patch-id and base"
 is "$(git -C "$R" rev-parse HEAD)" "$head_before" "user's checkout untouched"
 ok "$([ -e "$R/x" ] || [ -e x ]; echo $((1 - $?)))" "subject text never executed"
+# the checkout git am ran in is gone (a kernel tree each), its commits are not
+ok "$([ ! -e "$TMP_T/wt" ]; echo $?)" "the git am checkout is removed once the series is read"
+is "$(git -C "$R" worktree list --porcelain | grep -c '^worktree ')" 1 "... and unregistered from the tree"
+is "$(git -C "$R" cat-file -t "$(printf '%s\n' "$out1" | sed -n 4p | cut -d' ' -f2)")" commit "... while its commits stay in the tree's objects"
 sleep 1   # another committer date: new shas, same keys
 out2=$($COLLECT series --tree "$R" --base "$base" --mbox "$TMP_T/series.mbox" --worktree "$TMP_T/wt"); rc=$?
 is "$rc" 0 "mbox applies again"
@@ -36,8 +40,7 @@ cd "$R" && git checkout -q -b other "$base" && printf 'int zzz;\n' > mm.c && git
 out=$($COLLECT series --tree "$R" --base "$other" --mbox "$TMP_T/series.mbox" --worktree "$TMP_T/wt2" 2>&1); rc=$?
 is "$rc" 1 "mbox that does not apply fails"
 like "$out" "patch 1/3 does not apply: \[PATCH 1/3\] mm: patch 1" "failing patch named by number and subject"
-ra=$(git -C "$TMP_T/wt2" rev-parse --path-format=absolute --git-path rebase-apply)
-ok "$([ -n "$ra" ] && [ ! -e "$ra" ]; echo $?)" "am aborted in the worktree (no $ra left)"
+ok "$([ ! -e "$TMP_T/wt2" ] && [ ! -e "$R/.git/worktrees/wt2" ]; echo $?)" "am aborted and its checkout removed (no rebase-apply left behind)"
 
 out=$($COLLECT series --tree "$R" --range "nonsense" 2>&1); rc=$?
 is "$rc" 1 "bad range fails"

@@ -34,11 +34,14 @@ sha1=$(sqlite3 "$DB" "select sha from commits where position = 1")
 ids1=$(sqlite3 "$DB" "select run_id from runs order by run_id")
 
 start=$(date +%s)
-run --quiet > "$TMP_T/run2.log" 2>&1; rc=$?
+run > "$TMP_T/run2.log" 2>&1; rc=$?
 diag "second run: $(( $(date +%s) - start )) s"
 is "$rc" 0 "the same command again succeeds"
 is "$(sqlite3 "$DB" "select run_id from runs order by run_id")" "$ids1" "same run ids: nothing measured twice"
 is "$(sqlite3 "$DB" 'select count(*) from runs')" 4 "no new runs"
-am_sha=$(git -C "${FOLIOWATCH_CACHE:-$HOME/.cache/foliowatch}/am/$(ls "${FOLIOWATCH_CACHE:-$HOME/.cache/foliowatch}/am" | grep "^t4000-$$" | head -1)" rev-parse HEAD~2 2>/dev/null)
-ok "$([ -n "$am_sha" ] && [ "$am_sha" != "$sha1" ]; echo $?)" "the mbox was applied again with new shas ($am_sha vs $sha1)"
+# the progress names each commit it builds: patch 1 by its new sha
+am_sha=$(sed -n 's/.*\] build 2\/4 \([0-9a-f]\{12\}\) .*/\1/p' "$TMP_T/run2.log" | head -1)
+ok "$([ -n "$am_sha" ] && [ "$am_sha" != "${sha1:0:12}" ]; echo $?)" "the mbox was applied again with new shas ($am_sha vs ${sha1:0:12})"
+ok "$(ls "${FOLIOWATCH_CACHE:-$HOME/.cache/foliowatch}/am" 2>/dev/null | grep -q "^t4000-$$"; echo $((1 - $?)))" \
+	"no git am checkout left in the cache (a whole kernel tree per series)"
 done_testing

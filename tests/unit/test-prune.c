@@ -55,7 +55,13 @@ int main(void)
 		strbuf_release(&doc);
 	}
 	make_dir(root, "runs/s1", 60);
-	is_int(fw_prune_cache(root, 30, 3), 2, "one old kernel beyond the newest 3 and one old boot folder removed");
+	make_dir(root, "am/killed/mm", 0);
+	make_dir(root, "am/killed", 1);
+	make_dir(root, "am/applying", 0);
+	is_int(fw_prune_cache(root, 30, 3), 3,
+	       "one old kernel beyond the newest 3, one old boot folder and one stale git am checkout removed");
+	ok(!exists(root, "am/killed") && exists(root, "am/applying"),
+	   "a git am checkout a day old goes (a killed run's), one in use stays");
 	ok(exists(root, "kernels/new1") && exists(root, "kernels/new2") && exists(root, "kernels/old1"),
 	   "the newest 3 kernels stay, even when old");
 	ok(!exists(root, "kernels/old2"), "an old kernel beyond them goes");
