@@ -61,9 +61,11 @@ async function legendCheck(page, svgUrl, titles) {
       return x < border.x + border.width && x + b.width > border.x && y < border.y + border.height && y + b.height > border.y;
     }).map((t) => t.textContent);
     const onattrs = [...document.querySelectorAll('*')].filter((e) => [...e.attributes].some((a) => /^on/i.test(a.name))).length;
-    const markers = document.querySelectorAll('use[*|href="#gpPt12"], use[href="#gpPt12"]').length;
+    // placed points only (in <defs> the filled diamond gpPt12 is itself a use of the open one, gpPt11)
+    const drawn = (id) => document.querySelectorAll(`use[transform][*|href="#${id}"], use[transform][href="#${id}"]`).length;
+    const markers = drawn('gpPt12'), opened = drawn('gpPt11');
     const ylabel = [...document.querySelectorAll('text')].map((t) => t.textContent.trim());
-    return { keys: keys.length, hits, onattrs, markers, texts: ylabel, border: !!border };
+    return { keys: keys.length, hits, onattrs, markers, opened, texts: ylabel, border: !!border };
   }, titles);
   await svgPage.close();
   return r;
@@ -106,12 +108,16 @@ async function metricChecks(page) {
     'metric page: the other environment is a link, this one is marked');
   const caption = await page.locator('p.note').first().textContent();
   const src = await page.locator('img.plot.big').getAttribute('src');
-  const regs = await page.locator('#regressions tbody tr').evaluateAll((trs) => new Set(trs.map((t) => t.cells[1].textContent)).size);
-  const svg = await legendCheck(page, new URL(src, page.url()).href, ['samples', 'boot median', 'median', 'regression', 'interval (vs parent)']);
+  const regs = await page.locator('#regressions tbody tr').evaluateAll((trs) => trs.map((t) => /all hosts/.test(t.textContent)));
+  const nall = regs.filter((a) => a).length, nhost = regs.length - nall;
+  const svg = await legendCheck(page, new URL(src, page.url()).href,
+    ['samples', 'boot median', 'median', 'regression', 'all-hosts regression', 'interval (vs parent)']);
   ok(svg.border && svg.keys >= 3 && svg.hits.length === 0, 'plot: legend texts do not intersect the data area', JSON.stringify(svg.hits));
   ok(svg.onattrs === 0, 'plot: no on* attributes in the SVG');
-  ok(/red diamonds/.test(caption) && svg.markers === regs + 1, 'plot: one diamond per stored regression (+1 in the key), as the caption says',
-    `markers=${svg.markers} regressions=${regs} caption=${caption}`);
+  ok(/red diamonds: regressions of this host, open red diamonds: regressions of all hosts/.test(caption) &&
+    nhost >= 1 && nall >= 1 && svg.markers === nhost + 1 && svg.opened === nall + 1,
+  'plot: one marker per stored regression (+1 each in the key), filled for this host, open for all hosts, as the caption says',
+  `filled=${svg.markers} open=${svg.opened} host regressions=${nhost} all-hosts=${nall} caption=${caption}`);
   ok(svg.texts.includes('ms') || svg.texts.includes('MiB/s'), 'plot: y axis carries the unit');
   ok(await page.evaluate(() => { const fps = [...document.querySelectorAll('details.fp .mono')].map((e) => e.textContent);
     return fps.length === 1 && !document.body.innerText.includes(fps[0]); }), 'metric page shows no fingerprint outside its details');
