@@ -175,8 +175,8 @@ static int export_compare(struct export *ex, const struct fw_series *s)
 
 	if (!s->ncommits)
 		return 0;
-	an = ui_compare_analysis(ex->ui.db, s, 0, s->ncommits - 1);
-	ui_compare_render(&ex->ui, s, 0, s->ncommits - 1, an, &page);
+	an = ui_compare_analysis(ex->ui.db, s, s, 0, s->ncommits - 1);
+	ui_compare_render(&ex->ui, s, s, 0, s->ncommits - 1, an, &page);
 	ui_href_compare(&name, &ex->ui, s->name, NULL, NULL);
 	ret = write_sb(ex, &name, &page);
 	cJSON_Delete(an);

@@ -75,10 +75,13 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, const cJSON *an,
 		     struct strbuf *out);                                    /* ui-commit.c; -1 DB error */
 
-/* ui-compare.c: commits bi (base) and hi (head); an from ui_compare_analysis (NULL: not analysed). */
-void ui_compare_render(const struct fw_ui *ui, const struct fw_series *s, int bi, int hi, const cJSON *an,
-		       struct strbuf *out);
-cJSON *ui_compare_analysis(sqlite3 *db, const struct fw_series *s, int bi, int hi);
+/*
+ * ui-compare.c: commit bi of bs (base) against hi of s (head); bs is s or
+ * another revision of it; an from ui_compare_analysis (NULL: not analysed).
+ */
+void ui_compare_render(const struct fw_ui *ui, const struct fw_series *bs, const struct fw_series *s, int bi,
+		       int hi, const cJSON *an, struct strbuf *out);
+cJSON *ui_compare_analysis(sqlite3 *db, const struct fw_series *bs, const struct fw_series *s, int bi, int hi);
 /* ui-regressions.c: all = fw_regressions_list of every series; NULL filter fields match anything. */
 struct ui_reg_filter {
 	const char *series, *status, *metric, *env;

@@ -198,6 +198,19 @@ async function checkPage(page, name, url, extra) {
       await p.waitForLoadState('load');
       ok(/base=/.test(p.url()) && await p.locator('#sides li').first().textContent().then((t) => /c1c1/.test(t)),
         'compare page: the form picks another base (no JavaScript)', p.url());
+      await p.click('#base-revisions a');
+      await p.waitForLoadState('load');
+      const sides = await p.locator('#sides li').allTextContents();
+      ok(/base_revision=1/.test(p.url()) && /v1$/.test(sides[0]) && /v2$/.test(sides[1]) &&
+        await p.locator('#base-revisions strong[aria-current]').textContent() === 'v1',
+      'compare page: a link picks the base revision (v1 against v2)', `${p.url()} ${sides.join('|')}`);
+      await p.selectOption('select[name=base]', { index: 1 });
+      await p.click('form.filters button');
+      await p.waitForLoadState('load');
+      const sides2 = await p.locator('#sides li').allTextContents();
+      ok(/base_revision=1/.test(p.url()) && /c1c1/.test(sides2[0]) && /v1$/.test(sides2[0]) && /v2$/.test(sides2[1]),
+        'compare page: the commit form keeps both revisions', `${p.url()} ${sides2.join('|')}`);
+      ok(await p.locator('#compare tbody tr').count() === 4, 'compare page across revisions: every metric matched');
     });
     await checkPage(page, 'regressions', base + '/regressions', async (p) => {
       const all = await p.locator('#regressions tbody tr').count();
