@@ -90,6 +90,20 @@ async function seriesChecks(page) {
   const sticky = await page.evaluate(() => [getComputedStyle(document.querySelector('#matrix-parent thead th')).position,
     getComputedStyle(document.querySelector('#matrix-parent tbody th')).position]);
   ok(sticky[0] === 'sticky' && sticky[1] === 'sticky', 'matrix: sticky header row and first column', sticky.join());
+  // Against the page scroll, not only inside the box: scrolled 60 px past the table's top, its header is at the top.
+  const stick = await page.evaluate(() => {
+    const t = document.querySelector('#matrix-parent'), box = t.parentElement;
+    const fit = Number((box.className.match(/\bfit-(\d+)\b/) || [])[1] || 0), w = t.getBoundingClientRect().width;
+    window.scrollTo(0, t.getBoundingClientRect().top + window.scrollY + 60);
+    const envs = document.querySelector('#matrix-parent thead tr.envs th').getBoundingClientRect().top;
+    const metrics = document.querySelector('#matrix-parent thead tr.metrics th').getBoundingClientRect().top;
+    const table = t.getBoundingClientRect().top;
+    window.scrollTo(0, 0);
+    return { fit, w, envs, metrics, table, scrollY: getComputedStyle(box).overflowY };
+  });
+  ok(stick.table < -50 && Math.abs(stick.envs) <= 1 && stick.metrics > stick.envs,
+    'matrix: the header rows stay at the top of the viewport when the page scrolls', JSON.stringify(stick));
+  ok(stick.fit > 0 && stick.w <= stick.fit, 'matrix: its width stays within the bound the server put on it', JSON.stringify(stick));
   const names = await page.locator('section.metric h3 .envname').allTextContents();
   ok(names.length === 4 && names.every((x) => ENV_NAME.test(x)), 'metric sections name their environment', names.join('|'));
   await page.click('a#to-base');
