@@ -42,6 +42,8 @@ void ui_href_config(struct strbuf *sb, const struct fw_ui *ui, const char *hash)
 void ui_href_compare(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *base,
 		     const char *head);
 void ui_href_regressions(struct strbuf *sb, const struct fw_ui *ui);
+/* The regressions page filtered by one facet (series, status, metric, env) = value. */
+void ui_href_regressions_filter(struct strbuf *sb, const struct fw_ui *ui, const char *facet, const char *value);
 /* what: "report.txt", "csv" or "json" (the series' API resources; files in an export). */
 void ui_href_data(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *what);
 /* html_page_begin with the stylesheet and home links of this ui. */
@@ -88,6 +90,13 @@ struct ui_reg_filter {
 };
 void ui_regressions_render(const struct fw_ui *ui, const cJSON *all, const struct ui_reg_filter *f,
 			   struct strbuf *out);
+/*
+ * The filter values among the regressions a page shows, each once, as
+ * [facet, value] pairs (facet: series, status, metric or env): the export
+ * writes one page per pair (filtered by ui_reg_filter_of) and links them.
+ */
+cJSON *ui_reg_facets(const struct fw_ui *ui, const cJSON *all);
+void ui_reg_filter_of(const cJSON *facet, struct ui_reg_filter *f);
 
 /*
  * Data behind the pages, shared by handlers and export (req-series.c):
