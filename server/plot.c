@@ -385,7 +385,7 @@ void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, c
 		if (!reg_of_metric(it, m) || (c = commit_of(s, it)) < 0)
 			continue;
 		if (pm->label[c])
-			strbuf_addf(&l, "%s; ", pm->label[c]);
+			strbuf_addf(&l, "%s, ", pm->label[c]);  /* fw_plot_label keeps commas */
 		strbuf_addf(&l, "%s%+.1f%% (%s)", all ? "all hosts " : "regression ", num_at(it, "delta_pct", NULL),
 			    st ? st : "?");
 		free(pm->label[c]);

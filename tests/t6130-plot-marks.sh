@@ -95,6 +95,8 @@ read -r MARK HITS ON OPEN <"$TMP_T/facts3"
 is "$((MARK - 1 + OPEN - 1))" "$((NHOST + NALL))" 'one marker per stored regression (not one per commit), keys aside'
 is "$MARK $OPEN" "$((NHOST + 1)) $((NALL + 1))" '... filled for the host, open for all hosts'
 is "$HITS" 0 '... key texts (both marker kinds) outside the data area'
+like "$(sed 1d "$TMP_T/facts3")" '^regression \+[0-9.]+% \(new\), all hosts \+[0-9.]+% \(new\)$' \
+	'... one label at c2 names both, readable (no "_" for the separator)'
 stop_server
 is $? 0 'server exits 0'
 done_testing

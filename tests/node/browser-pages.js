@@ -16,6 +16,7 @@ const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'
 const [base, series, shotDir] = process.argv.slice(2);
 const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
 const ENV_NAME = /^vm (icount|tcg), 2 vCPUs$/;
+let envFps = [];  // the series' environment fingerprints, from its metric links (?env=)
 
 // Elements sticking out of the viewport that no scroll container (overflow auto/scroll) clips.
 async function overflowing(page) {
@@ -147,6 +148,9 @@ async function checkPage(page, name, url, extra) {
       ok(resp && resp.status() === 200, `${tag}: loads`);
       const ov = await overflowing(page);
       ok(ov.scroll <= ov.vw + 1 && ov.bad.length === 0, `${tag}: nothing overflows the viewport outside a scroll container`, JSON.stringify(ov));
+      // Environments by name everywhere: a fingerprint is only inside a closed details element.
+      const shown = await page.evaluate((fps) => fps.filter((fp) => document.body.innerText.includes(fp)), envFps);
+      ok(shown.length === 0, `${tag}: no environment fingerprint shown outside its details element`, shown.join());
       const v = await axe(page);
       ok(v.length === 0, `${tag}: axe-core finds no serious or critical violation`, v.join('\n'));
       await page.screenshot({ path: path.join(shotDir, `${name}-${wname}-${scheme}.png`), fullPage: true });
@@ -168,6 +172,10 @@ async function checkPage(page, name, url, extra) {
     page.on('requestfailed', (r) => badResponses.push(`failed ${r.url()}`));
 
     const s = base + '/series/' + encodeURIComponent(series);
+    await page.goto(s, { waitUntil: 'load' });
+    envFps = await page.evaluate(() => [...new Set([...document.querySelectorAll('a[href*="env="]')]
+      .map((a) => new URL(a.href).searchParams.get('env')))]);
+    ok(envFps.length === 2 && envFps.every((fp) => /^[0-9a-f]{64}$/.test(fp)), 'the two environment fingerprints, from the metric links', envFps.join());
     await checkPage(page, 'index', base + '/', async (p) => {
       ok(await p.locator('table#series tbody tr').count() >= 1, 'index lists series');
       const bg = await p.evaluate(() => getComputedStyle(document.querySelector('header')).backgroundColor);
