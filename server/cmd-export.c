@@ -175,8 +175,8 @@ static int export_compare(struct export *ex, const struct fw_series *s)
 
 	if (!s->ncommits)
 		return 0;
-	an = ui_compare_analysis(ex->ui.db, s, 0, s->ncommits - 1);
-	ui_compare_render(&ex->ui, s, 0, s->ncommits - 1, an, &page);
+	an = ui_compare_analysis(ex->ui.db, s, s, 0, s->ncommits - 1);
+	ui_compare_render(&ex->ui, s, s, 0, s->ncommits - 1, an, &page);
 	ui_href_compare(&name, &ex->ui, s->name, NULL, NULL);
 	ret = write_sb(ex, &name, &page);
 	cJSON_Delete(an);
@@ -185,12 +185,15 @@ static int export_compare(struct export *ex, const struct fw_series *s)
 	return ret;
 }
 
-/* Every stored regression (of the exported series), unfiltered: a static page has no form. */
+/*
+ * Every stored regression (of the exported series), and one page per filter
+ * value (a static page cannot run the server's query; they link each other).
+ */
 static int export_regressions(struct export *ex)
 {
-	struct strbuf page = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf page = STRBUF_INIT, err = STRBUF_INIT, name = STRBUF_INIT;
 	struct ui_reg_filter f = { 0 };
-	cJSON *all = NULL;
+	cJSON *all = NULL, *facets = NULL, *p;
 	int ret = -1;
 
 	if (fw_regressions_list(ex->ui.db, NULL, NULL, &all, &err)) {
@@ -198,10 +201,24 @@ static int export_regressions(struct export *ex)
 		goto cleanup;
 	}
 	ui_regressions_render(&ex->ui, all, &f, &page);
-	ret = write_file(ex, "regressions.html", page.buf, page.len);
+	if (write_file(ex, "regressions.html", page.buf, page.len))
+		goto cleanup;
+	facets = ui_reg_facets(&ex->ui, all);
+	cJSON_ArrayForEach(p, facets) {
+		ui_reg_filter_of(p, &f);
+		strbuf_reset(&page);
+		strbuf_reset(&name);
+		ui_regressions_render(&ex->ui, all, &f, &page);
+		ui_href_regressions_filter(&name, &ex->ui, p->child->valuestring, p->child->next->valuestring);
+		if (write_sb(ex, &name, &page))
+			goto cleanup;
+	}
+	ret = 0;
 cleanup:
+	cJSON_Delete(facets);
 	cJSON_Delete(all);
 	strbuf_release(&page);
+	strbuf_release(&name);
 	strbuf_release(&err);
 	return ret;
 }

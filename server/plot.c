@@ -54,11 +54,12 @@ static void plot_label_words(struct strbuf *sb, const char *s, size_t max)
  * Data blocks, selected by name (gnuplot's index "name" finds the block whose
  * first comment has it; numbers would shift past an empty block): 0 every sample, 1 per-boot medians,
  * 2 commit medians with the x tic label in column 3 (a quoted, filtered string),
- * 3 the interval band, 4 regression markers, 5 the y axis label (the unit):
+ * 3 the interval band, 4 and 5 the markers (this host's, all hosts'), 6 their labels,
+ * 7 the y axis label (the unit):
  * DB text reaches gnuplot only as quoted data, never as script text.
  */
 static void write_data(struct strbuf *d, const struct fw_series *s, const struct fw_metric *m, int big,
-		       const struct fw_plot_marks *pm, int *nband, int *nmark)
+		       const struct fw_plot_marks *pm, int *nband, int nmark[2])
 {
 	strbuf_addstr(d, "# samples\n");
 	for (int c = 0; c < s->ncommits; c++)
@@ -88,7 +89,7 @@ static void write_data(struct strbuf *d, const struct fw_series *s, const struct
 		strbuf_addstr(d, "\"\n");
 	}
 	/* 3: the interval band (x lo hi); 4: regression markers (x y "label"), labels as data. */
-	*nband = *nmark = 0;
+	*nband = nmark[0] = nmark[1] = 0;
 	strbuf_addstr(d, "\n\n# interval band\n");
 	for (int c = 0; pm && c < s->ncommits && c < pm->n; c++) {
 		if (isnan(pm->lo[c]) || isnan(pm->hi[c]))
@@ -96,21 +97,30 @@ static void write_data(struct strbuf *d, const struct fw_series *s, const struct
 		strbuf_addf(d, "%d %.17g %.17g\n", c + 1, pm->lo[c], pm->hi[c]);
 		(*nband)++;
 	}
-	strbuf_addstr(d, "\n\n# regressions\n");
+	/* One marker per stored regression: this host's (or an older revision's verdict), then all hosts'. */
+	for (int k = 0; k < 2; k++) {
+		strbuf_addstr(d, k ? "\n\n# all-hosts marks\n" : "\n\n# host marks\n");
+		for (int c = 0; pm && c < s->ncommits && c < pm->n; c++) {
+			if (!(pm->kind[c] & (k ? FW_MARK_ALL : FW_MARK_HOST)) || isnan(m->cells[c].median))
+				continue;
+			strbuf_addf(d, "%d %.17g\n", c + 1, m->cells[c].median);
+			nmark[k]++;
+		}
+	}
+	/* One label per commit, however many markers it has: texts never stack on each other. */
+	strbuf_addstr(d, "\n\n# mark labels\n");
 	for (int c = 0; pm && c < s->ncommits && c < pm->n; c++) {
 		if (!pm->label[c] || isnan(m->cells[c].median))
 			continue;
 		strbuf_addf(d, "%d %.17g \"", c + 1, m->cells[c].median);
 		fw_plot_label(d, pm->label[c], 64);
 		strbuf_addstr(d, "\"\n");
-		(*nmark)++;
 	}
 	strbuf_addstr(d, "\n\n# y label\n\"");
 	fw_plot_label(d, m->unit, 24);
 	strbuf_addstr(d, "\"\n");
 }
 
-/* The script is these constants and numbers only; which parts appear depends on counts. */
 /*
  * The script is these constants and numbers only; which parts appear depends
  * on counts. The key sits below the plot (never over data); the y label (the
@@ -130,12 +140,16 @@ static const char script_main[] =
 	"'data' index 'samples' using 1:2 with points pt 7 ps 0.35 lc rgb '#8aa4bf' title 'samples', \\\n"
 	"     '' index 'boot medians' using 1:2 with points pt 6 ps 0.8 lc rgb '#555555' title 'boot median', \\\n"
 	"     '' index 'commit medians' using 1:2:xtic(3) with linespoints lw 2 pt 7 ps 0.6 lc rgb '#1f5fa8' title 'median'";
-/* pt FW_PLOT_REG_PT: the shape the pages' captions name (plot.h). */
+/* pt FW_PLOT_REG_PT / FW_PLOT_ALL_PT: the shapes the pages' captions name (plot.h). */
 #define STR_(x) #x
 #define STR(x) STR_(x)
-static const char script_marks[] =
-	", \\\n     '' index 'regressions' using 1:2 with points pt " STR(FW_PLOT_REG_PT) " ps 1.6 lc rgb '#c62828' title 'regression', \\\n"
-	"     '' index 'regressions' using 1:2:3 with labels offset 0,1.4 tc rgb '#c62828' notitle";
+static const char script_host[] =
+	", \\\n     '' index 'host marks' using 1:2 with points pt " STR(FW_PLOT_REG_PT) " ps 1.6 lc rgb '#c62828' title 'regression'";
+/* Larger and open: around a host's own diamond at the same commit, both stay visible. */
+static const char script_all[] =
+	", \\\n     '' index 'all-hosts marks' using 1:2 with points pt " STR(FW_PLOT_ALL_PT) " ps 2.8 lw 1.5 lc rgb '#c62828' title 'all-hosts regression'";
+static const char script_labels[] =
+	", \\\n     '' index 'mark labels' using 1:2:3 with labels offset 0,1.6 tc rgb '#c62828' notitle";
 
 static int write_file(const char *path, const struct strbuf *sb)
 {
@@ -164,7 +178,7 @@ int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 	struct stat st;
 	char hash[65];
 	const char *ext = o->png ? "png" : "svg";
-	int any = 0, ret = -1, big = o->big, nband, nmark, fd;
+	int any = 0, ret = -1, big = o->big, nband, nmark[2], fd;
 
 	*rendered = 0;
 	for (int c = 0; c < s->ncommits; c++)
@@ -179,15 +193,19 @@ int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 			goto cleanup;
 		}
 	}
-	write_data(&data, s, m, big, marks, &nband, &nmark);
+	write_data(&data, s, m, big, marks, &nband, nmark);
 	strbuf_addf(&script, script_head, o->png ? "pngcairo" : "svg", big ? 900 : 420, big ? 480 : 220,
 		    big ? 11 : 9, big ? "outside below center horizontal" : "off", s->ncommits,
-		    nmark ? "0.15" : "0.05");
+		    nmark[0] || nmark[1] ? "0.15" : "0.05");
 	if (nband)
 		strbuf_addstr(&script, script_band);
 	strbuf_addstr(&script, script_main);
-	if (nmark)
-		strbuf_addstr(&script, script_marks);
+	if (nmark[0])
+		strbuf_addstr(&script, script_host);
+	if (nmark[1])
+		strbuf_addstr(&script, script_all);
+	if (nmark[0] || nmark[1])
+		strbuf_addstr(&script, script_labels);
 	strbuf_addch(&script, '\n');
 	sha256_init(&ctx);
 	sha256_update(&ctx, script.buf, script.len + 1);
@@ -260,6 +278,7 @@ void fw_plot_marks_free(struct fw_plot_marks *pm)
 	free(pm->lo);
 	free(pm->hi);
 	free(pm->label);
+	free(pm->kind);
 	memset(pm, 0, sizeof(*pm));
 }
 
@@ -314,7 +333,8 @@ void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, c
 	pm->lo = malloc(sizeof(double) * (size_t)(n ? n : 1));
 	pm->hi = malloc(sizeof(double) * (size_t)(n ? n : 1));
 	pm->label = calloc((size_t)(n ? n : 1), sizeof(char *));
-	if (!pm->lo || !pm->hi || !pm->label)
+	pm->kind = calloc((size_t)(n ? n : 1), 1);
+	if (!pm->lo || !pm->hi || !pm->label || !pm->kind)
 		abort();
 	for (int c = 0; c < n; c++)
 		pm->lo[c] = pm->hi[c] = NAN;
@@ -343,32 +363,33 @@ void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, c
 
 			strbuf_addf(&l, "regression %+.1f%%", num_at(it, "delta_pct", NULL));
 			pm->label[c] = strbuf_detach(&l, NULL);
+			pm->kind[c] = FW_MARK_HOST;
 		}
 	}
 	if (any_stored(m, regs))
 		for (int c = 0; c < n; c++) {
 			free(pm->label[c]);
 			pm->label[c] = NULL;
+			pm->kind[c] = 0;
 		}
-	/* One marker per stored regression (they carry the lifecycle status a reader wants to see). */
+	/*
+	 * One marker per stored regression (they carry the lifecycle status a
+	 * reader wants to see): a filled diamond for this host's, an open one for
+	 * the all-hosts one; one label per commit names both.
+	 */
 	cJSON_ArrayForEach(it, regs) {
 		struct strbuf l = STRBUF_INIT;
 		const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "status"));
-		int c;
+		int all = str_is(it, "env_fingerprint", FW_ENV_COMBINED), c;
 
-		int all = str_is(it, "env_fingerprint", FW_ENV_COMBINED);
-
-		if (!reg_of_metric(it, m))
+		if (!reg_of_metric(it, m) || (c = commit_of(s, it)) < 0)
 			continue;
-		c = commit_of(s, it);
-		if (c < 0)
-			continue;
-		/* One marker per commit: a host's own regression and the all-hosts one share a label. */
 		if (pm->label[c])
-			strbuf_addf(&l, "%s; ", pm->label[c]);
+			strbuf_addf(&l, "%s, ", pm->label[c]);  /* fw_plot_label keeps commas */
 		strbuf_addf(&l, "%s%+.1f%% (%s)", all ? "all hosts " : "regression ", num_at(it, "delta_pct", NULL),
 			    st ? st : "?");
 		free(pm->label[c]);
 		pm->label[c] = strbuf_detach(&l, NULL);
+		pm->kind[c] |= all ? FW_MARK_ALL : FW_MARK_HOST;
 	}
 }

@@ -15,11 +15,17 @@
 /*
  * What the big plot adds to the samples: per commit, the analysis interval
  * of its level (the parent's median shifted by the row's ci_lo_pct/ci_hi_pct;
- * NAN: none) drawn as a band, and a regression marker label (NULL: none).
+ * NAN: none) drawn as a band, and its regression markers: kind has
+ * FW_MARK_HOST for this host's stored regression (in an older revision, which
+ * has none stored: its analysis verdict) and FW_MARK_ALL for the all-hosts
+ * one, one marker each; label (NULL: none) is the commit's one text for both.
  */
+#define FW_MARK_HOST 1
+#define FW_MARK_ALL 2
 struct fw_plot_marks {
 	double *lo, *hi;
 	char **label;
+	unsigned char *kind;
 	int n;
 };
 /* From the analysis rows (against the parent) and the stored regressions of the revision. */
@@ -27,9 +33,14 @@ void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, c
 			 const cJSON *regs, struct fw_plot_marks *pm);
 void fw_plot_marks_free(struct fw_plot_marks *pm);
 
-/* The regression marker: gnuplot point type 13 is a filled diamond; captions name it. */
+/*
+ * The regression markers, named by the captions: gnuplot point type 13 is a
+ * filled diamond (this host's), 12 an open one (all hosts', drawn larger).
+ */
 #define FW_PLOT_REG_PT 13
 #define FW_PLOT_REG_SHAPE "red diamonds"
+#define FW_PLOT_ALL_PT 12
+#define FW_PLOT_ALL_SHAPE "open red diamonds"
 
 struct fw_plot_opts {
 	int big;                              /* 900x480 with subjects, else 420x220 */

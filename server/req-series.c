@@ -7,14 +7,14 @@
 #include "analysis.h"
 #include "ui.h"
 
-/* ?revision=N: 0 when absent (the newest), -1 when not a positive number. */
-int req_revision(struct fw_req *r)
+/* ?KEY=N: 0 when absent (the default), -1 when not a positive number. */
+int req_revision_arg(struct fw_req *r, const char *key)
 {
 	struct strbuf v = STRBUF_INIT;
 	char *end = NULL;
 	long n = 0;
 
-	int rc = req_query(r, "revision", &v);
+	int rc = req_query(r, key, &v);
 
 	if (rc == 0) {
 		n = strtol(v.buf, &end, 10);
@@ -25,6 +25,12 @@ int req_revision(struct fw_req *r)
 	}
 	strbuf_release(&v);
 	return (int)n;
+}
+
+/* ?revision=N: 0 when absent (the newest), -1 when not a positive number. */
+int req_revision(struct fw_req *r)
+{
+	return req_revision_arg(r, "revision");
 }
 
 int req_series(struct fw_req *r, const char *name, const char *field, struct fw_series *s,

@@ -86,6 +86,7 @@ void ui_metric_link(struct strbuf *sb, const struct fw_series *s, const struct f
 cJSON *req_analysis(struct fw_req *r, const char *series, int revision);
 /* ?revision=N of the request: 0 absent (newest), -1 invalid. */
 int req_revision(struct fw_req *r);
+int req_revision_arg(struct fw_req *r, const char *key);  /* the same for another key */
 /*
  * server/analysis-index.c: the rows of an analysis result (fw_ui_analysis; NULL
  * gives an empty index) by commit/metric/environment; an_index_row() returns

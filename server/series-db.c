@@ -170,6 +170,24 @@ cleanup:
 	return ret;
 }
 
+int fw_series_revisions(sqlite3 *db, const char *name, int **revs)
+{
+	sqlite3_stmt *st = NULL;
+	int n = 0, alloc = 0, rc;
+
+	*revs = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT revision FROM series WHERE name = ?1 ORDER BY revision",
+			       -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		FW_ALLOC_GROW(*revs, n + 1, alloc);
+		(*revs)[n++] = sqlite3_column_int(st, 0);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? n : -1;
+}
+
 int fw_series_load(sqlite3 *db, const char *name, struct fw_series *s, struct strbuf *err)
 {
 	return fw_series_load_rev(db, name, 0, s, err);

@@ -1,12 +1,17 @@
 /*
- * GET /series/{name}/compare[?base=SHA&head=SHA&revision=N]: any two commits
- * of a series side by side (LNT's run comparison, Perfherder's compare view):
- * per metric and environment the two medians, delta % and the analysis
- * code's verdict (fw_analysis_compare, as GET /api/v1/compare). Without
- * base/head: the series' base against its last commit. A form picks others.
+ * GET /series/{name}/compare[?base=SHA&head=SHA&revision=N&base_revision=M]:
+ * any two commits of a series, of one revision or two (v1 against v2), side
+ * by side (LNT's run comparison, Perfherder's compare view): per metric and
+ * environment the two medians, delta % and the analysis code's verdict
+ * (fw_analysis_compare, as GET /api/v1/compare, which takes the same
+ * parameters). The head is looked up in revision N (default newest), the base
+ * in M (default N). Without base/head: in one revision its first commit
+ * against its last; across two, tip against tip. Links pick the revision of
+ * each side, a form the commits (no JavaScript).
  */
 #include <math.h>
 #include <stdio.h>
+#include <stdlib.h>
 #include <string.h>
 #include "routes.h"
 #include "analysis.h"
@@ -28,21 +33,67 @@ static void commit_select(struct strbuf *sb, const struct fw_series *s, const ch
 	strbuf_addstr(sb, "</select></label>");
 }
 
-static void side(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s, int c, const char *what)
+/* One side: its commit (linked in its own revision when pinned) and which revision it is of. */
+static void side(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s, int c, const char *what,
+		 int pin)
 {
+	struct fw_ui own = *ui;
+
+	own.revision = pin ? s->revision : 0;
 	strbuf_addf(sb, "<li>%s: <a class=\"mono\" href=\"", what);
-	ui_href_commit(sb, ui, s->name, s->commits[c].sha);
+	ui_href_commit(sb, &own, s->name, s->commits[c].sha);
 	strbuf_addstr(sb, "\">");
 	html_txt(sb, s->commits[c].sha);
 	strbuf_addstr(sb, "</a> ");
 	html_txt(sb, s->commits[c].subject);
-	strbuf_addstr(sb, "</li>\n");
+	strbuf_addf(sb, " <span class=\"muted\">v%d</span></li>\n", s->revision);
+}
+
+/* Server only: links that set one side's revision (the commits go back to their defaults). */
+static void revision_links(struct strbuf *sb, const struct fw_series *bs, const struct fw_series *s,
+			   const int *revs, int nrev)
+{
+	strbuf_addstr(sb, "<nav aria-label=\"revisions\" id=\"revpick\">");
+	for (int k = 0; k < 2; k++) {
+		int cur = k ? s->revision : bs->revision;
+
+		strbuf_addf(sb, "<ul class=\"selector\" id=\"%s-revisions\"><li>%s revision:</li>", k ? "head" : "base",
+			    k ? "head" : "base");
+		for (int i = 0; i < nrev; i++) {
+			if (revs[i] == cur) {
+				strbuf_addf(sb, "<li><strong aria-current=\"page\">v%d</strong></li>", cur);
+				continue;
+			}
+			strbuf_addstr(sb, "<li><a href=\"/series/");
+			html_url_arg(sb, s->name);
+			strbuf_addf(sb, "/compare?revision=%d&amp;base_revision=%d\">v%d</a></li>", k ? revs[i] : s->revision,
+				    k ? bs->revision : revs[i], revs[i]);
+		}
+		strbuf_addstr(sb, "</ul>");
+	}
+	strbuf_addstr(sb, "</nav>\n");
+}
+
+/* The base side's cell of head metric m: across revisions found by full names and environment. */
+static const struct fw_cell *base_cell(const struct fw_series *bs, const struct fw_series *s,
+				       const struct fw_metric *m, int bi)
+{
+	static const struct fw_cell none = { .median = NAN };
+	struct strbuf wvm = STRBUF_INIT;
+	int bm;
+
+	if (bs == s)
+		return &m->cells[bi];
+	strbuf_addf(&wvm, "%s/%s/%s", m->workload, m->variant, m->metric);
+	bm = fw_series_find_metric(bs, wvm.buf, m->env, 0);
+	strbuf_release(&wvm);
+	return bm >= 0 ? &bs->metrics[bm].cells[bi] : &none;
 }
 
 static void row(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s, const struct fw_metric *m,
-		int bi, int hi, const cJSON *r, const struct ui_envs *ev)
+		const struct fw_cell *b, int hi, const cJSON *r, const struct ui_envs *ev)
 {
-	const struct fw_cell *b = &m->cells[bi], *h = &m->cells[hi];
+	const struct fw_cell *h = &m->cells[hi];
 	const char *v = r ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "verdict")) : NULL;
 	double d = NAN;
 
@@ -70,11 +121,12 @@ static void row(struct strbuf *sb, const struct fw_ui *ui, const struct fw_serie
 	strbuf_addstr(sb, "</td></tr>\n");
 }
 
-void ui_compare_render(const struct fw_ui *ui, const struct fw_series *s, int bi, int hi, const cJSON *an,
-		       struct strbuf *sb)
+void ui_compare_render(const struct fw_ui *ui, const struct fw_series *bs, const struct fw_series *s, int bi,
+		       int hi, const cJSON *an, struct strbuf *sb)
 {
 	struct fw_an_index *ix = an_index_new(an);
 	struct ui_envs ev;
+	int *revs = NULL, nrev = ui->exported || !ui->db ? 0 : fw_series_revisions(ui->db, s->name, &revs);
 
 	ui_envs_load(&ev, ui->db);
 	ui_page_begin(sb, ui, "compare");
@@ -82,16 +134,21 @@ void ui_compare_render(const struct fw_ui *ui, const struct fw_series *s, int bi
 	ui_href_series(sb, ui, s->name);
 	strbuf_addstr(sb, "\">");
 	html_txt(sb, s->name);
-	strbuf_addf(sb, "</a> v%d</p>\n<h1>Compare two commits</h1>\n<ul id=\"sides\">\n", s->revision);
-	side(sb, ui, s, bi, "base");
-	side(sb, ui, s, hi, "head");
+	strbuf_addf(sb, "</a> v%d</p>\n<h1>Compare two commits</h1>\n", s->revision);
+	if (nrev > 1)
+		revision_links(sb, bs, s, revs, nrev);
+	strbuf_addstr(sb, "<ul id=\"sides\">\n");
+	side(sb, ui, bs, bi, "base", ui->revision > 0 || bs != s);
+	side(sb, ui, s, hi, "head", ui->revision > 0 || bs != s);
 	strbuf_addstr(sb, "</ul>\n");
 	if (!ui->exported) {
 		strbuf_addstr(sb, "<form class=\"filters\" method=\"get\" action=\"\">");
-		commit_select(sb, s, "base", bi);
+		commit_select(sb, bs, "base", bi);
 		commit_select(sb, s, "head", hi);
-		if (ui->revision > 0)
-			strbuf_addf(sb, "<input type=\"hidden\" name=\"revision\" value=\"%d\">", ui->revision);
+		if (ui->revision > 0 || bs != s)
+			strbuf_addf(sb, "<input type=\"hidden\" name=\"revision\" value=\"%d\">", s->revision);
+		if (bs != s)
+			strbuf_addf(sb, "<input type=\"hidden\" name=\"base_revision\" value=\"%d\">", bs->revision);
 		strbuf_addstr(sb, "<button type=\"submit\">compare</button></form>\n");
 	}
 	ui_matrix_legend(sb);
@@ -99,15 +156,17 @@ void ui_compare_render(const struct fw_ui *ui, const struct fw_series *s, int bi
 		      "<th>unit</th><th>base median</th><th>head median</th><th>delta</th><th>verdict</th>"
 		      "</tr></thead><tbody>\n");
 	for (int i = 0; i < s->nmetrics; i++)
-		row(sb, ui, s, &s->metrics[i], bi, hi, an_index_row(ix, s->commits[hi].sha, &s->metrics[i]), &ev);
+		row(sb, ui, s, &s->metrics[i], base_cell(bs, s, &s->metrics[i], bi), hi,
+		    an_index_row(ix, s->commits[hi].sha, &s->metrics[i]), &ev);
 	strbuf_addstr(sb, "</tbody></table>\n");
 	html_page_end(sb);
 	an_index_free(ix);
 	ui_envs_free(&ev);
+	free(revs);
 }
 
-/* Default sides: the first and the last commit. */
-cJSON *ui_compare_analysis(sqlite3 *db, const struct fw_series *s, int bi, int hi)
+/* The analysis of base commit bi (of bs) against head hi (of s); NULL when none. */
+cJSON *ui_compare_analysis(sqlite3 *db, const struct fw_series *bs, const struct fw_series *s, int bi, int hi)
 {
 	struct fw_analysis_opts o;
 	struct strbuf err = STRBUF_INIT;
@@ -115,7 +174,8 @@ cJSON *ui_compare_analysis(sqlite3 *db, const struct fw_series *s, int bi, int h
 
 	fw_analysis_opts_init(&o);
 	o.use_cache = 1;
-	if (bi == hi || fw_analysis_compare(db, s->commits[bi].id, s->commits[hi].id, &o, &an, &err))
+	if (bs->commits[bi].id == s->commits[hi].id ||
+	    fw_analysis_compare(db, bs->commits[bi].id, s->commits[hi].id, &o, &an, &err))
 		an = NULL;
 	strbuf_release(&err);
 	return an;
@@ -138,14 +198,42 @@ static int side_arg(struct fw_req *r, const struct fw_series *s, const char *fie
 	return i;
 }
 
+/* ?base_revision=M: *bs is s (none asked, or the same) or loaded into own (*owned set). */
+static int base_series(struct fw_req *r, const struct fw_series *s, struct fw_series *own,
+		       const struct fw_series **bs, int *owned, enum MHD_Result *ret)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rev = req_revision_arg(r, "base_revision"), rc;
+
+	*bs = s;
+	if (rev < 0) {
+		*ret = reply_error(r, 400, "bad_parameter", "base_revision", "base_revision must be a positive number");
+		return -1;
+	}
+	if (!rev || rev == s->revision)
+		return 0;
+	rc = fw_series_load_rev(req_db(r), s->name, rev, own, &err);
+	if (rc == 1)
+		*ret = reply_error(r, 404, "not_found", "base_revision", "base_revision names no revision of this series");
+	else if (rc < 0)
+		*ret = reply_error(r, 503, "db_error", NULL, err.buf);
+	else if (!own->ncommits)
+		*ret = reply_error(r, 404, "not_found", "base_revision", "the base_revision has no commits");
+	strbuf_release(&err);
+	if (rc == 0)
+		*owned = 1, *bs = own;
+	return rc || !own->ncommits ? -1 : 0;
+}
+
 enum MHD_Result ui_compare(struct fw_req *r)
 {
 	struct strbuf sb = STRBUF_INIT;
-	struct fw_series s;
+	struct fw_series s, bs_own;
+	const struct fw_series *bs;
 	struct fw_ui ui = { 0 };
 	enum MHD_Result ret;
 	cJSON *an = NULL;
-	int bi, hi;
+	int bi, hi, owned = 0;
 
 	if (req_series(r, r->args[0], "name", &s, &ret))
 		return ret;
@@ -153,15 +241,21 @@ enum MHD_Result ui_compare(struct fw_req *r)
 		ret = reply_error(r, 404, "not_found", "name", "the series has no commits");
 		goto cleanup;
 	}
-	if ((bi = side_arg(r, &s, "base", 0, &ret)) < 0 || (hi = side_arg(r, &s, "head", s.ncommits - 1, &ret)) < 0)
+	if (base_series(r, &s, &bs_own, &bs, &owned, &ret))
+		goto cleanup;
+	/* Across revisions the default is tip against tip (what changed from v1 to v2). */
+	if ((bi = side_arg(r, bs, "base", bs == &s ? 0 : bs->ncommits - 1, &ret)) < 0 ||
+	    (hi = side_arg(r, &s, "head", s.ncommits - 1, &ret)) < 0)
 		goto cleanup;
 	ui.db = req_db(r);
 	ui.revision = req_revision(r);
-	an = ui_compare_analysis(ui.db, &s, bi, hi);
-	ui_compare_render(&ui, &s, bi, hi, an, &sb);
+	an = ui_compare_analysis(ui.db, bs, &s, bi, hi);
+	ui_compare_render(&ui, bs, &s, bi, hi, an, &sb);
 	ret = reply_buf(r, 200, "text/html; charset=utf-8", &sb, NULL);
 cleanup:
 	cJSON_Delete(an);
+	if (owned)
+		fw_series_free(&bs_own);
 	fw_series_free(&s);
 	return ret;
 }

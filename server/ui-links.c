@@ -192,6 +192,19 @@ void ui_href_regressions(struct strbuf *sb, const struct fw_ui *ui)
 	strbuf_addstr(sb, ui->exported ? "regressions.html" : "/regressions");
 }
 
+void ui_href_regressions_filter(struct strbuf *sb, const struct fw_ui *ui, const char *facet, const char *value)
+{
+	/* facet is a program constant; the value is data: hashed in a file name, encoded in a URL. */
+	if (ui->exported) {
+		strbuf_addf(sb, "regressions-%s-", facet);
+		ui_safe_name(sb, value);
+		strbuf_addstr(sb, ".html");
+		return;
+	}
+	strbuf_addf(sb, "/regressions?%s=", facet);
+	html_url_arg(sb, value);
+}
+
 void ui_href_config(struct strbuf *sb, const struct fw_ui *ui, const char *hash)
 {
 	if (ui->exported) {

@@ -140,8 +140,18 @@ void ui_matrix(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series
 {
 	int *order = column_order(s);
 
-	strbuf_addf(sb, "<div class=\"scroll\"><table class=\"grid matrix\" id=\"matrix-%s\">\n",
-		    vs_base ? "base" : "parent");
+	/*
+	 * A bound on the table's width in px (style.css: first column at most 440
+	 * + padding, data columns 112 + padding and borders), rounded up to the
+	 * 100 px steps style.css has rules for: where it fits, the header sticks
+	 * to the page.
+	 */
+	int fit = (460 + 132 * s->nmetrics + 99) / 100 * 100;
+
+	strbuf_addstr(sb, "<div class=\"mfit\"><div class=\"scroll");
+	if (fit <= 1400)
+		strbuf_addf(sb, " fit-%d", fit);
+	strbuf_addf(sb, "\"><table class=\"grid matrix\" id=\"matrix-%s\">\n", vs_base ? "base" : "parent");
 	header(sb, s, order, ev);
 	strbuf_addstr(sb, "<tbody>\n");
 	for (int c = 0; c < s->ncommits; c++) {
@@ -167,6 +177,6 @@ void ui_matrix(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series
 		}
 		strbuf_addstr(sb, "</tr>\n");
 	}
-	strbuf_addstr(sb, "</tbody></table></div>\n");
+	strbuf_addstr(sb, "</tbody></table></div></div>\n");
 	free(order);
 }

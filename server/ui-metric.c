@@ -119,8 +119,9 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 		ui_href_plot(sb, ui, s, m, "big");
 		strbuf_addstr(sb, "\">\n<p class=\"note\">Points: every sample; circles: per-boot medians; "
 			      "line: commit medians; band: the analysis interval of each commit's level "
-			      "against its parent; " FW_PLOT_REG_SHAPE ": regressions, one per commit (the stored ones; "
-			      "in an older revision, the analysis verdicts); "
+			      "against its parent; " FW_PLOT_REG_SHAPE ": regressions of this host, "
+			      FW_PLOT_ALL_SHAPE ": regressions of all hosts, one per stored regression "
+			      "(in an older revision, the analysis verdicts); "
 			      "y axis: the unit. The table below has every value.</p>\n");
 	} else {
 		strbuf_addstr(sb, "<p class=\"muted noplot\">no samples to plot</p>\n");

@@ -2,7 +2,9 @@
  * GET /regressions[?series=NAME&status=S&metric=W/V/M&env=FINGERPRINT]: every
  * stored regression (refreshed from the analysis first, as the API does),
  * filtered by server-side query parameters (a plain form, no JavaScript),
- * each linking to its commit and its metric page.
+ * each linking to its commit and its metric page. A static export cannot
+ * run a query: it has one page per filter value instead (ui_reg_facets), and
+ * links to them where the server has its form, saying why they do not combine.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -73,6 +75,95 @@ static void filters(struct strbuf *sb, const cJSON *all, const struct ui_reg_fil
 	strbuf_addstr(sb, "</select></label><button type=\"submit\">filter</button></form>\n");
 }
 
+static const char *const facets[] = { "series", "status", "metric", "env" };
+
+/* A regression's value for facet k (the metric as workload/variant/metric, built in wvm). */
+static const char *facet_value(const cJSON *it, int k, struct strbuf *wvm)
+{
+	if (k != 2)
+		return str(it, k == 3 ? "env_fingerprint" : facets[k]);
+	strbuf_reset(wvm);
+	strbuf_addf(wvm, "%s/%s/%s", str(it, "workload"), str(it, "variant"), str(it, "metric"));
+	return wvm->buf;
+}
+
+static const char **filter_field(struct ui_reg_filter *f, int k)
+{
+	return k == 0 ? &f->series : k == 1 ? &f->status : k == 2 ? &f->metric : &f->env;
+}
+
+cJSON *ui_reg_facets(const struct fw_ui *ui, const cJSON *all)
+{
+	struct strbuf wvm = STRBUF_INIT;
+	cJSON *out = cJSON_CreateArray(), *it, *p;
+
+	for (int k = 0; k < 4; k++)
+		cJSON_ArrayForEach(it, all) {
+			const char *v = facet_value(it, k, &wvm);
+			int seen = 0;
+
+			if (!ui_has_series(ui, str(it, "series")))
+				continue;
+			cJSON_ArrayForEach(p, out)
+				seen |= !strcmp(facets[k], p->child->valuestring) && !strcmp(v, p->child->next->valuestring);
+			if (!seen) {
+				const char *pair[2] = { facets[k], v };
+
+				cJSON_AddItemToArray(out, cJSON_CreateStringArray(pair, 2));
+			}
+		}
+	strbuf_release(&wvm);
+	return out;
+}
+
+void ui_reg_filter_of(const cJSON *facet, struct ui_reg_filter *f)
+{
+	memset(f, 0, sizeof(*f));
+	for (int k = 0; k < 4; k++)
+		if (!strcmp(facet->child->valuestring, facets[k]))
+			*filter_field(f, k) = facet->child->next->valuestring;
+}
+
+/* The export's stand-in for the form: per facet, "any" and a link to each value's page. */
+static void filter_links(struct strbuf *sb, const struct fw_ui *ui, const cJSON *all, struct ui_reg_filter *f,
+			 const struct ui_envs *ev)
+{
+	cJSON *fs = ui_reg_facets(ui, all), *p;
+
+	strbuf_addstr(sb, "<nav aria-label=\"filters\" id=\"filter-links\"><p class=\"note\">A static export cannot "
+		      "combine filters (no server runs the query): each link is a page of its own with one filter. "
+		      "The live server's regressions page combines them.</p>\n");
+	for (int k = 0; k < 4; k++) {
+		const char *cur = *filter_field(f, k);
+
+		strbuf_addf(sb, "<ul class=\"selector\" id=\"filter-%s\"><li>%s:</li><li>", facets[k],
+			    k == 3 ? "environment" : facets[k]);
+		strbuf_addstr(sb, cur ? "<a href=\"" : "<strong aria-current=\"page\">any</strong>");
+		if (cur) {
+			ui_href_regressions(sb, ui);
+			strbuf_addstr(sb, "\">any</a>");
+		}
+		strbuf_addstr(sb, "</li>");
+		cJSON_ArrayForEach(p, fs) {
+			const char *v = p->child->next->valuestring;
+			int here = cur && !strcmp(cur, v);
+
+			if (strcmp(p->child->valuestring, facets[k]))
+				continue;
+			strbuf_addstr(sb, here ? "<li><strong aria-current=\"page\">" : "<li><a href=\"");
+			if (!here) {
+				ui_href_regressions_filter(sb, ui, facets[k], v);
+				strbuf_addstr(sb, "\">");
+			}
+			html_txt(sb, k == 3 ? ui_env_name(ev, v) : v);
+			strbuf_addstr(sb, here ? "</strong></li>" : "</a></li>");
+		}
+		strbuf_addstr(sb, "</ul>\n");
+	}
+	strbuf_addstr(sb, "</nav>\n");
+	cJSON_Delete(fs);
+}
+
 static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const cJSON *it, const struct ui_envs *ev)
 {
 	const char *series = str(it, "series"), *env = str(it, "env_fingerprint");
@@ -138,8 +229,13 @@ void ui_regressions_render(const struct fw_ui *ui, const cJSON *all, const struc
 	ui_envs_load(&ev, ui->db);
 	ui_page_begin(sb, ui, "regressions");
 	strbuf_addstr(sb, "<h1>Regressions</h1>\n");
-	if (!ui->exported)
+	if (!ui->exported) {
 		filters(sb, all, f, &ev);
+	} else {
+		struct ui_reg_filter cur = *f;
+
+		filter_links(sb, ui, all, &cur, &ev);
+	}
 	cJSON_ArrayForEach(it, all) {
 		if (!keep(it, f) || !ui_has_series(ui, str(it, "series")))
 			continue;

@@ -5,6 +5,7 @@
  * small trend plot. Verdicts are the analysis code's ("not analysed" until then).
  * The renderer is shared with `export` (server/ui.h).
  */
+#include <stdlib.h>
 #include <stdio.h>
 #include <math.h>
 #include <string.h>
@@ -152,30 +153,21 @@ static void metric_section(struct strbuf *sb, const struct fw_ui *ui, const stru
 /* Links to the other revisions of the series (server only: an export shows one). */
 static void revisions(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s)
 {
-	sqlite3_stmt *st = NULL;
-	int n = 0;
+	int *revs = NULL, n = ui->exported || !ui->db ? 0 : fw_series_revisions(ui->db, s->name, &revs);
 
-	if (ui->exported || !ui->db ||
-	    sqlite3_prepare_v2(ui->db, "SELECT revision FROM series WHERE name = ?1 ORDER BY revision",
-			       -1, &st, NULL) != SQLITE_OK)
-		goto cleanup;
-	sqlite3_bind_text(st, 1, s->name, -1, SQLITE_TRANSIENT);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		int rev = sqlite3_column_int(st, 0);
-
-		strbuf_addstr(sb, n++ ? " " : "<p id=\"revisions\">revisions: ");
-		if (rev == s->revision) {
-			strbuf_addf(sb, "<strong>v%d</strong>", rev);
+	for (int i = 0; i < n; i++) {
+		strbuf_addstr(sb, i ? " " : "<p id=\"revisions\">revisions: ");
+		if (revs[i] == s->revision) {
+			strbuf_addf(sb, "<strong>v%d</strong>", revs[i]);
 			continue;
 		}
 		strbuf_addstr(sb, "<a href=\"/series/");
 		html_url_arg(sb, s->name);
-		strbuf_addf(sb, "?revision=%d\">v%d</a>", rev, rev);
+		strbuf_addf(sb, "?revision=%d\">v%d</a>", revs[i], revs[i]);
 	}
-	if (n)
+	if (n > 0)
 		strbuf_addstr(sb, "</p>\n");
-cleanup:
-	sqlite3_finalize(st);
+	free(revs);
 }
 
 /*

@@ -42,6 +42,8 @@ void ui_href_config(struct strbuf *sb, const struct fw_ui *ui, const char *hash)
 void ui_href_compare(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *base,
 		     const char *head);
 void ui_href_regressions(struct strbuf *sb, const struct fw_ui *ui);
+/* The regressions page filtered by one facet (series, status, metric, env) = value. */
+void ui_href_regressions_filter(struct strbuf *sb, const struct fw_ui *ui, const char *facet, const char *value);
 /* what: "report.txt", "csv" or "json" (the series' API resources; files in an export). */
 void ui_href_data(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *what);
 /* html_page_begin with the stylesheet and home links of this ui. */
@@ -75,16 +77,26 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, const cJSON *an,
 		     struct strbuf *out);                                    /* ui-commit.c; -1 DB error */
 
-/* ui-compare.c: commits bi (base) and hi (head); an from ui_compare_analysis (NULL: not analysed). */
-void ui_compare_render(const struct fw_ui *ui, const struct fw_series *s, int bi, int hi, const cJSON *an,
-		       struct strbuf *out);
-cJSON *ui_compare_analysis(sqlite3 *db, const struct fw_series *s, int bi, int hi);
+/*
+ * ui-compare.c: commit bi of bs (base) against hi of s (head); bs is s or
+ * another revision of it; an from ui_compare_analysis (NULL: not analysed).
+ */
+void ui_compare_render(const struct fw_ui *ui, const struct fw_series *bs, const struct fw_series *s, int bi,
+		       int hi, const cJSON *an, struct strbuf *out);
+cJSON *ui_compare_analysis(sqlite3 *db, const struct fw_series *bs, const struct fw_series *s, int bi, int hi);
 /* ui-regressions.c: all = fw_regressions_list of every series; NULL filter fields match anything. */
 struct ui_reg_filter {
 	const char *series, *status, *metric, *env;
 };
 void ui_regressions_render(const struct fw_ui *ui, const cJSON *all, const struct ui_reg_filter *f,
 			   struct strbuf *out);
+/*
+ * The filter values among the regressions a page shows, each once, as
+ * [facet, value] pairs (facet: series, status, metric or env): the export
+ * writes one page per pair (filtered by ui_reg_filter_of) and links them.
+ */
+cJSON *ui_reg_facets(const struct fw_ui *ui, const cJSON *all);
+void ui_reg_filter_of(const cJSON *facet, struct ui_reg_filter *f);
 
 /*
  * Data behind the pages, shared by handlers and export (req-series.c):

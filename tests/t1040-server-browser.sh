@@ -20,9 +20,15 @@ for env in icount@vm tcg@vm; do
 	"$PY" tests/lib/gen-series.py "$TMP_T/docs/${env%@*}" demo "$env" 5 base:0:-:1:1 c1:1:base:1:1 \
 		c2:2:c1:1.1:0.97:2 c3:3:c2:1.1:1.0 || bail "gen-series"
 done
+# v2 of the series: the same measurements again, for the compare page's revision picker.
+for f in "$TMP_T"/docs/*/*.json; do
+	"$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["series"]["revision"] = 2
+json.dump(d, open(sys.argv[2], "w"))' "$f" "${f%.json}.v2.json" || bail "v2 of $f"
+done
 for f in "$TMP_T"/docs/*/*.json; do "$SERVER" seal "$f" >"$f.sealed" || bail "seal $f"; done
 "$SERVER" import -q --db "$DB" "$TMP_T"/docs/*/*.sealed
-is $? 0 'a four-commit series in two environments imported'
+is $? 0 'a four-commit series in two environments imported (v1 and v2)'
 start_server "$DB" || bail "server did not start"
 # The node script prints its own TAP; renumber it into this test's stream.
 node tests/node/browser-pages.js "$URL" demo "$SHOTS" >"$TMP_T/node.tap" 2>"$TMP_T/node.err"

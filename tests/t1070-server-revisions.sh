@@ -46,6 +46,31 @@ like "$(jget "$TMP_T/body" '[round(m["delta_pct"]) for m in d["metrics"] if m["m
 is "$(code "/api/v1/compare?series=s1&base=$C2&head=$C2&base_revision=7")" 404 'unknown base_revision: 404'
 is "$(jget "$TMP_T/body" 'd["error"]["field"]')" base_revision '... names the field'
 
+# The compare page across revisions: v1's tip against v2's tip by default, a revision picker per side.
+is "$(code '/series/s1/compare?base_revision=1')" 200 'compare page: v1 against v2'
+cp "$TMP_T/body" "$TMP_T/cmp"
+like "$(grep -A2 'id="sides"' "$TMP_T/cmp")" "base: <a class=\"mono\" href=\"/series/s1/commit/$C2\\?revision=1\">$C2</a> mm: commit c2 <span class=\"muted\">v1</span>" \
+	'... base: the tip of v1, linked in v1'
+like "$(grep -A2 'id="sides"' "$TMP_T/cmp")" "head: <a class=\"mono\" href=\"/series/s1/commit/$C2\\?revision=2\">$C2</a> mm: commit c2 <span class=\"muted\">v2</span>" \
+	'... head: the tip of v2'
+like "$(grep -o '>split/pmd-to-0/split_ms</a></td>.*' "$TMP_T/cmp" | head -1)" '<td class="num">-(9|10)\.[0-9]*%</td><td class="v-imp">improvement</td>' \
+	'... the fix in v2 is an improvement of about -9%, as the API says'
+like "$(cat "$TMP_T/cmp")" '<ul class="selector" id="base-revisions"><li>base revision:</li><li><strong aria-current="page">v1</strong></li><li><a href="/series/s1/compare\?revision=2&amp;base_revision=2">v2</a></li></ul>' \
+	'... links pick the base revision'
+like "$(cat "$TMP_T/cmp")" '<ul class="selector" id="head-revisions"><li>head revision:</li><li><a href="/series/s1/compare\?revision=1&amp;base_revision=1">v1</a></li><li><strong aria-current="page">v2</strong>' \
+	'... and the head revision'
+like "$(cat "$TMP_T/cmp")" '<input type="hidden" name="revision" value="2"><input type="hidden" name="base_revision" value="1">' \
+	'... the commit form keeps both revisions'
+is "$(code '/series/s1/compare?base_revision=1&base=c1c1&head=c2c2')" 200 'compare c1 of v1 with c2 of v2'
+like "$(grep -A1 'id="sides"' "$TMP_T/body")" 'base: .*>c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1</a> mm: commit c1 <span class="muted">v1</span>' '... base c1 of v1'
+like "$(grep -o 'name="base">.*</select></label><label>head' "$TMP_T/body")" '<option value="c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1" selected>' '... selected in the base list'
+is "$(code '/series/s1/compare?base_revision=7')" 404 'compare page: unknown base_revision: 404'
+like "$(cat "$TMP_T/body")" 'base_revision' '... names it'
+is "$(code '/series/s1/compare?base_revision=x')" 400 'compare page: bad base_revision: 400'
+like "$(cat "$TMP_T/body")" 'base_revision must be a positive number' '... names it'
+is "$(code '/series/s1/compare?revision=1&base_revision=1')" 200 'compare page within v1'
+like "$(grep -A2 'id="sides"' "$TMP_T/body")" 'base: .*mm: commit base <span class="muted">v1</span>.*' '... one revision: its first commit against its last'
+
 "$SERVER" regressions --db "$DB" --series s1 >/dev/null   # v2 is newest: nothing stored for v1 yet
 is "$(code '/series/s1/metric/split/pmd-to-0/split_ms?revision=1')" 200 'metric page of v1'
 like "$(cat "$TMP_T/body")" '<th>interval</th>' '... shows the interval column'

@@ -16,6 +16,7 @@ const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8'
 const [base, series, shotDir] = process.argv.slice(2);
 const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
 const ENV_NAME = /^vm (icount|tcg), 2 vCPUs$/;
+let envFps = [];  // the series' environment fingerprints, from its metric links (?env=)
 
 // Elements sticking out of the viewport that no scroll container (overflow auto/scroll) clips.
 async function overflowing(page) {
@@ -61,9 +62,11 @@ async function legendCheck(page, svgUrl, titles) {
       return x < border.x + border.width && x + b.width > border.x && y < border.y + border.height && y + b.height > border.y;
     }).map((t) => t.textContent);
     const onattrs = [...document.querySelectorAll('*')].filter((e) => [...e.attributes].some((a) => /^on/i.test(a.name))).length;
-    const markers = document.querySelectorAll('use[*|href="#gpPt12"], use[href="#gpPt12"]').length;
+    // placed points only (in <defs> the filled diamond gpPt12 is itself a use of the open one, gpPt11)
+    const drawn = (id) => document.querySelectorAll(`use[transform][*|href="#${id}"], use[transform][href="#${id}"]`).length;
+    const markers = drawn('gpPt12'), opened = drawn('gpPt11');
     const ylabel = [...document.querySelectorAll('text')].map((t) => t.textContent.trim());
-    return { keys: keys.length, hits, onattrs, markers, texts: ylabel, border: !!border };
+    return { keys: keys.length, hits, onattrs, markers, opened, texts: ylabel, border: !!border };
   }, titles);
   await svgPage.close();
   return r;
@@ -88,6 +91,20 @@ async function seriesChecks(page) {
   const sticky = await page.evaluate(() => [getComputedStyle(document.querySelector('#matrix-parent thead th')).position,
     getComputedStyle(document.querySelector('#matrix-parent tbody th')).position]);
   ok(sticky[0] === 'sticky' && sticky[1] === 'sticky', 'matrix: sticky header row and first column', sticky.join());
+  // Against the page scroll, not only inside the box: scrolled 60 px past the table's top, its header is at the top.
+  const stick = await page.evaluate(() => {
+    const t = document.querySelector('#matrix-parent'), box = t.parentElement;
+    const fit = Number((box.className.match(/\bfit-(\d+)\b/) || [])[1] || 0), w = t.getBoundingClientRect().width;
+    window.scrollTo(0, t.getBoundingClientRect().top + window.scrollY + 60);
+    const envs = document.querySelector('#matrix-parent thead tr.envs th').getBoundingClientRect().top;
+    const metrics = document.querySelector('#matrix-parent thead tr.metrics th').getBoundingClientRect().top;
+    const table = t.getBoundingClientRect().top;
+    window.scrollTo(0, 0);
+    return { fit, w, envs, metrics, table, scrollY: getComputedStyle(box).overflowY };
+  });
+  ok(stick.table < -50 && Math.abs(stick.envs) <= 1 && stick.metrics > stick.envs,
+    'matrix: the header rows stay at the top of the viewport when the page scrolls', JSON.stringify(stick));
+  ok(stick.fit > 0 && stick.w <= stick.fit, 'matrix: its width stays within the bound the server put on it', JSON.stringify(stick));
   const names = await page.locator('section.metric h3 .envname').allTextContents();
   ok(names.length === 4 && names.every((x) => ENV_NAME.test(x)), 'metric sections name their environment', names.join('|'));
   await page.click('a#to-base');
@@ -106,12 +123,16 @@ async function metricChecks(page) {
     'metric page: the other environment is a link, this one is marked');
   const caption = await page.locator('p.note').first().textContent();
   const src = await page.locator('img.plot.big').getAttribute('src');
-  const regs = await page.locator('#regressions tbody tr').evaluateAll((trs) => new Set(trs.map((t) => t.cells[1].textContent)).size);
-  const svg = await legendCheck(page, new URL(src, page.url()).href, ['samples', 'boot median', 'median', 'regression', 'interval (vs parent)']);
+  const regs = await page.locator('#regressions tbody tr').evaluateAll((trs) => trs.map((t) => /all hosts/.test(t.textContent)));
+  const nall = regs.filter((a) => a).length, nhost = regs.length - nall;
+  const svg = await legendCheck(page, new URL(src, page.url()).href,
+    ['samples', 'boot median', 'median', 'regression', 'all-hosts regression', 'interval (vs parent)']);
   ok(svg.border && svg.keys >= 3 && svg.hits.length === 0, 'plot: legend texts do not intersect the data area', JSON.stringify(svg.hits));
   ok(svg.onattrs === 0, 'plot: no on* attributes in the SVG');
-  ok(/red diamonds/.test(caption) && svg.markers === regs + 1, 'plot: one diamond per stored regression (+1 in the key), as the caption says',
-    `markers=${svg.markers} regressions=${regs} caption=${caption}`);
+  ok(/red diamonds: regressions of this host, open red diamonds: regressions of all hosts/.test(caption) &&
+    nhost >= 1 && nall >= 1 && svg.markers === nhost + 1 && svg.opened === nall + 1,
+  'plot: one marker per stored regression (+1 each in the key), filled for this host, open for all hosts, as the caption says',
+  `filled=${svg.markers} open=${svg.opened} host regressions=${nhost} all-hosts=${nall} caption=${caption}`);
   ok(svg.texts.includes('ms') || svg.texts.includes('MiB/s'), 'plot: y axis carries the unit');
   ok(await page.evaluate(() => { const fps = [...document.querySelectorAll('details.fp .mono')].map((e) => e.textContent);
     return fps.length === 1 && !document.body.innerText.includes(fps[0]); }), 'metric page shows no fingerprint outside its details');
@@ -127,6 +148,9 @@ async function checkPage(page, name, url, extra) {
       ok(resp && resp.status() === 200, `${tag}: loads`);
       const ov = await overflowing(page);
       ok(ov.scroll <= ov.vw + 1 && ov.bad.length === 0, `${tag}: nothing overflows the viewport outside a scroll container`, JSON.stringify(ov));
+      // Environments by name everywhere: a fingerprint is only inside a closed details element.
+      const shown = await page.evaluate((fps) => fps.filter((fp) => document.body.innerText.includes(fp)), envFps);
+      ok(shown.length === 0, `${tag}: no environment fingerprint shown outside its details element`, shown.join());
       const v = await axe(page);
       ok(v.length === 0, `${tag}: axe-core finds no serious or critical violation`, v.join('\n'));
       await page.screenshot({ path: path.join(shotDir, `${name}-${wname}-${scheme}.png`), fullPage: true });
@@ -148,6 +172,10 @@ async function checkPage(page, name, url, extra) {
     page.on('requestfailed', (r) => badResponses.push(`failed ${r.url()}`));
 
     const s = base + '/series/' + encodeURIComponent(series);
+    await page.goto(s, { waitUntil: 'load' });
+    envFps = await page.evaluate(() => [...new Set([...document.querySelectorAll('a[href*="env="]')]
+      .map((a) => new URL(a.href).searchParams.get('env')))]);
+    ok(envFps.length === 2 && envFps.every((fp) => /^[0-9a-f]{64}$/.test(fp)), 'the two environment fingerprints, from the metric links', envFps.join());
     await checkPage(page, 'index', base + '/', async (p) => {
       ok(await p.locator('table#series tbody tr').count() >= 1, 'index lists series');
       const bg = await p.evaluate(() => getComputedStyle(document.querySelector('header')).backgroundColor);
@@ -192,6 +220,19 @@ async function checkPage(page, name, url, extra) {
       await p.waitForLoadState('load');
       ok(/base=/.test(p.url()) && await p.locator('#sides li').first().textContent().then((t) => /c1c1/.test(t)),
         'compare page: the form picks another base (no JavaScript)', p.url());
+      await p.click('#base-revisions a');
+      await p.waitForLoadState('load');
+      const sides = await p.locator('#sides li').allTextContents();
+      ok(/base_revision=1/.test(p.url()) && /v1$/.test(sides[0]) && /v2$/.test(sides[1]) &&
+        await p.locator('#base-revisions strong[aria-current]').textContent() === 'v1',
+      'compare page: a link picks the base revision (v1 against v2)', `${p.url()} ${sides.join('|')}`);
+      await p.selectOption('select[name=base]', { index: 1 });
+      await p.click('form.filters button');
+      await p.waitForLoadState('load');
+      const sides2 = await p.locator('#sides li').allTextContents();
+      ok(/base_revision=1/.test(p.url()) && /c1c1/.test(sides2[0]) && /v1$/.test(sides2[0]) && /v2$/.test(sides2[1]),
+        'compare page: the commit form keeps both revisions', `${p.url()} ${sides2.join('|')}`);
+      ok(await p.locator('#compare tbody tr').count() === 4, 'compare page across revisions: every metric matched');
     });
     await checkPage(page, 'regressions', base + '/regressions', async (p) => {
       const all = await p.locator('#regressions tbody tr').count();
