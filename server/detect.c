@@ -6,6 +6,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "notify.h"
 #include "analysis.h"
 #include "fw-db.h"
@@ -40,6 +41,34 @@ static int take_pending(struct fw_notify *n, char **names, int *all)
 	return k;
 }
 
+static double wall_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);  /* the clock of pthread_cond_timedwait */
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+/*
+ * After a batch that took `busy` seconds, rest FW_DETECT_REST times as long
+ * (at least FW_DETECT_MIN_GAP_S) before the next (caller holds the lock):
+ * during a bulk ingest the detection takes at most about a fifth of a core,
+ * and the POSTs that arrive meanwhile coalesce into the next batch.
+ */
+#define FW_DETECT_REST 4
+#define FW_DETECT_MIN_GAP_S 0.2
+static void rest(struct fw_notify *n, double busy)
+{
+	double gap = busy * FW_DETECT_REST, until;
+
+	until = wall_s() + (gap > FW_DETECT_MIN_GAP_S ? gap : FW_DETECT_MIN_GAP_S);
+	while (!n->stop && wall_s() < until) {
+		struct timespec ts = { (time_t)until, (long)((until - (double)(time_t)until) * 1e9) };
+
+		pthread_cond_timedwait(&n->wake_detect, &n->lock, &ts);
+	}
+}
+
 static void *detect_main(void *arg)
 {
 	struct fw_notify *n = arg;
@@ -52,6 +81,7 @@ static void *detect_main(void *arg)
 	pthread_mutex_lock(&n->lock);
 	while (db && !n->stop) {
 		int all, k;
+		double t0;
 
 		if (!n->npending && !n->pending_all) {
 			pthread_cond_wait(&n->wake_detect, &n->lock);
@@ -59,6 +89,7 @@ static void *detect_main(void *arg)
 		}
 		k = take_pending(n, names, &all);
 		pthread_mutex_unlock(&n->lock);
+		t0 = wall_s();
 		for (int i = 0; i <= k; i++) {
 			/* names first, then (i == k) the sweep if one was asked for */
 			if ((i < k && !all) || (i == k && all)) {
@@ -73,6 +104,7 @@ static void *detect_main(void *arg)
 		pthread_mutex_lock(&n->lock);
 		n->kick_deliver = 1;  /* new outbox rows may be waiting */
 		pthread_cond_signal(&n->wake_deliver);
+		rest(n, wall_s() - t0);
 	}
 	pthread_mutex_unlock(&n->lock);
 	fw_db_close(db);
