@@ -35,18 +35,19 @@ CREATE TABLE webhook_deliveries (
 	PRIMARY KEY (webhook_id, outbox_id)
 );
 CREATE INDEX webhook_deliveries_due ON webhook_deliveries(next_attempt_at) WHERE delivered_at IS NULL;
--- The event of a regression row as it is now (NEW), of the given type. The
--- key: regression id, the event's number for it, and random bits so that
--- two databases never hand a receiver the same key for different events.
+-- A regression as the outbox keeps it (the keys of fw_regressions_list).
+-- The triggers' event keys: regression id, the event's number for it, and
+-- random bits so two databases never hand a receiver one key for two events.
 CREATE VIEW outbox_source AS
 	SELECT g.id AS regression_id, s.name AS series, s.revision AS revision, c.sha AS commit_sha,
 	       g.metric AS metric,
-	       json_object('regression_id', g.id, 'series', s.name, 'revision', s.revision,
-			   'commit', c.sha, 'subject', c.subject, 'position', c.position,
+	       json_object('id', g.id, 'series', s.name, 'revision', s.revision,
+			   'sha', c.sha, 'subject', c.subject, 'position', c.position,
 			   'env_fingerprint', g.env_fingerprint, 'workload', g.workload,
 			   'variant', g.variant, 'metric', g.metric, 'delta_pct', g.delta_pct,
-			   'q', g.p_value, 'status', g.status, 'status_by', g.status_by,
-			   'status_note', g.status_note) AS payload
+			   'p_value', g.p_value, 'status', g.status, 'status_by', g.status_by,
+			   'status_note', g.status_note, 'status_at', g.status_at,
+			   'created_at', g.created_at) AS payload
 	FROM regressions g JOIN series s ON s.id = g.series_id JOIN commits c ON c.id = g.commit_id;
 CREATE TRIGGER outbox_regression_new AFTER INSERT ON regressions BEGIN
 	INSERT INTO outbox(event_key, type, regression_id, series, revision, commit_sha, metric, payload, created_at)
