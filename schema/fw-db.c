@@ -1,10 +1,12 @@
 #include "fw-db.h"
 #include "fw-migrations.h"
 #include <errno.h>
+#include <fcntl.h>
 #include <stdio.h>
 #include <string.h>
 #include <sys/stat.h>
 #include <time.h>
+#include <unistd.h>
 
 void fw_now_iso(char out[32])
 {
@@ -86,12 +88,35 @@ fail:
 	return fw_db_end(db, 0, NULL);
 }
 
+/*
+ * A new DB file is made 0600 before SQLite opens it (SQLite would make it
+ * 0644 less the umask): it holds token hashes and webhook secrets. SQLite
+ * gives its -wal and -shm files the mode of the DB file. An empty file is an
+ * empty database. An existing file keeps its mode.
+ */
+static int make_private(const char *path, struct strbuf *err)
+{
+	int fd;
+
+	if (!*path || *path == ':' || !strncmp(path, "file:", 5))
+		return 0;  /* SQLite's in-memory and URI names are not plain files */
+	fd = open(path, O_WRONLY | O_CREAT | O_EXCL | O_CLOEXEC, 0600);
+	if (fd >= 0)
+		return close(fd);
+	if (errno == EEXIST)
+		return 0;
+	strbuf_addf(err, "cannot create database %s: %s", path, strerror(errno));
+	return -1;
+}
+
 static sqlite3 *open_db(const char *path, int target, int create, struct strbuf *err)
 {
 	sqlite3 *db = NULL;
 
 	if (target < 0 || target > fw_migration_count)
 		target = fw_migration_count;
+	if (create && make_private(path, err))
+		goto fail;
 	if (sqlite3_open_v2(path, &db, SQLITE_OPEN_READWRITE | (create ? SQLITE_OPEN_CREATE : 0) |
 			    SQLITE_OPEN_FULLMUTEX, NULL) != SQLITE_OK) {
 		strbuf_addf(err, "cannot open database %s: %s", path,

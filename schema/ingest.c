@@ -275,6 +275,8 @@ enum fw_ingest_status fw_ingest_doc(sqlite3 *db, const cJSON *doc, struct fw_ing
 	sqlite3_stmt *st;
 
 	snprintf(info->run_id, sizeof(info->run_id), "%s", fw_json_str(doc, "run_id", ""));
+	snprintf(info->series, sizeof(info->series), "%s",
+		 fw_json_str(cJSON_GetObjectItemCaseSensitive(doc, "series"), "name", ""));
 	fw_doc_hash(doc, hash);
 	if (fw_db_begin(db, NULL)) {
 		db_fail(&t, "begin");

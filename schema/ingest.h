@@ -15,6 +15,7 @@ enum fw_ingest_status {
 struct fw_ingest_info {
 	enum fw_ingest_status status;
 	char run_id[160];
+	char series[1024];  /* the document's series name (200 characters at most) */
 	struct fw_error err;
 	int results, samples;
 };

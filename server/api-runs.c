@@ -21,6 +21,7 @@ enum MHD_Result api_runs_post(struct fw_req *r)
 	switch (info.status) {
 	case FW_INGEST_STORED:
 		status = 201;
+		fw_notify_series(&r->srv->notify, info.series);  /* detection runs after, off this request */
 		break;
 	case FW_INGEST_DUPLICATE:
 		status = 200;

@@ -2,8 +2,11 @@
  * foliowatch-server serve --db FILE [--listen ADDR:PORT] [--tls-cert F --tls-key F]
  *   [--static DIR] [--cache-dir DIR] [--max-connections N] [--per-ip-limit N]
  *   [--threads N] [--timeout S] [--plot-cache-mb N] [--plot-cache-days N]
+ *   [--public-url URL] [--webhook-backoff S] [--webhook-backoff-max S]
  * libmicrohttpd with an internal thread pool. SIGINT/SIGTERM: stop accepting,
  * let requests in flight (ingests included) finish, then stop.
+ * Two background threads (server/notify.h) detect regressions after each
+ * stored run and deliver webhook events.
  * One server per address: the listening socket is ours (server/listen.c), bound
  * without SO_REUSEPORT, so a second `serve` on the address exits 1 at start.
  */
@@ -24,7 +27,9 @@
 #include "fw-db.h"
 #include "http.h"
 #include "listen.h"
+#include "notify.h"
 #include "plot.h"
+#include "webhook-db.h"
 #include "xalloc.h"
 
 static int parse_listen(const char *s, struct sockaddr_in *sa)
@@ -101,6 +106,11 @@ static const struct fw_option serve_opts[] = {
 	{ "timeout", 0, required_argument, 'T', "SECONDS", "30", "close a connection idle this long (0: never)" },
 	{ "plot-cache-mb", 0, required_argument, 'P', "N", "256", "plot cache size above which the least recently used go" },
 	{ "plot-cache-days", 0, required_argument, 'D', "N", "30", "plots unused this long are removed" },
+	{ "public-url", 0, required_argument, 'u', "URL", "none: paths",
+	  "how people reach this server (http(s)://host[:port][/prefix]): makes webhook links absolute" },
+	{ "webhook-backoff", 0, required_argument, 'b', "SECONDS", "30",
+	  "wait before a failed webhook delivery's first retry; doubles per failure" },
+	{ "webhook-backoff-max", 0, required_argument, 'B', "SECONDS", "3600", "the longest wait between retries" },
 	{ 0 },
 };
 static const struct fw_usage serve_usage = { "foliowatch-server", "serve", "[--db FILE] [--listen ADDR:PORT] [options]",
@@ -112,10 +122,25 @@ static const struct fw_usage serve_usage = { "foliowatch-server", "serve", "[--d
 	serve_opts, "--db foliowatch.db\n"
 	"--db /var/lib/foliowatch/foliowatch.db --listen 0.0.0.0:8443 --tls-cert cert.pem --tls-key key.pem" };
 
+/* Why URL cannot prefix the links of webhook events (they reach chat text), or NULL. */
+static const char *public_url_problem(const char *url)
+{
+	const char *bad = fw_webhook_url_problem(url);
+
+	if (bad)
+		return bad;
+	if (strpbrk(url, "<>|\"'`\\"))
+		return "must be a plain URL (no quotes, <, >, | or \\)";
+	if (url[strlen(url) - 1] == '/')
+		return "must not end with / (links add their own)";
+	return NULL;
+}
+
 /* The command line, checked: what the stages below need. */
 struct serve_args {
 	const char *dbpath, *listen, *certf, *keyf, *staticd, *cached;
 	unsigned maxconn, perip, threads, timeout, cache_mb, cache_days;
+	struct fw_notify_opts notify;
 	struct sockaddr_in sa;
 };
 
@@ -138,7 +163,8 @@ static int serve_parse_args(int argc, char **argv, struct serve_args *a)
 
 	*a = (struct serve_args){ .dbpath = FW_DB_DEFAULT, .listen = "127.0.0.1:8080", .staticd = "static",
 				  .maxconn = 256, .perip = 32, .threads = 4, .timeout = 30,
-				  .cache_mb = 256, .cache_days = 30 };
+				  .cache_mb = 256, .cache_days = 30,
+				  .notify = { .backoff_s = 30, .backoff_max_s = 3600 } };
 	while (!bad && (opt = fw_getopt(&g, argc, argv)) != -1) {
 		switch (opt) {
 		case 'd': a->dbpath = optarg; break;
@@ -153,6 +179,10 @@ static int serve_parse_args(int argc, char **argv, struct serve_args *a)
 		case 'T': bad = uint_opt("timeout", 0, 86400, &a->timeout); break;
 		case 'P': bad = uint_opt("plot-cache-mb", 0, 4000000, &a->cache_mb); break;
 		case 'D': bad = uint_opt("plot-cache-days", 0, 100000, &a->cache_days); break;
+		case 'u': a->notify.public_url = optarg; break;
+		case 'b': bad = fw_opt_double(&serve_usage, "webhook-backoff", optarg, 0.01, 86400, 0, &a->notify.backoff_s); break;
+		case 'B': bad = fw_opt_double(&serve_usage, "webhook-backoff-max", optarg, 0.01, 864000, 0,
+					      &a->notify.backoff_max_s); break;
 		default:
 			return g.exit;
 		}
@@ -164,6 +194,9 @@ static int serve_parse_args(int argc, char **argv, struct serve_args *a)
 	if (parse_listen(a->listen, &a->sa))
 		return fw_usage_error(&serve_usage, "--listen must be IPV4-ADDRESS:PORT (e.g. 127.0.0.1:8080), not '%s'",
 				      a->listen);
+	if (a->notify.public_url && public_url_problem(a->notify.public_url))
+		return fw_usage_error(&serve_usage, "--public-url: %s, not '%s'", public_url_problem(a->notify.public_url),
+				      a->notify.public_url);
 	if (!!a->certf != !!a->keyf)
 		return fw_usage_error(&serve_usage, "%s needs %s too", a->certf ? "--tls-cert" : "--tls-key",
 				      a->certf ? "--tls-key" : "--tls-cert");
@@ -321,6 +354,17 @@ int cmd_serve(int argc, char **argv)
 	pthread_sigmask(SIG_BLOCK, &sigs, NULL);
 	signal(SIGPIPE, SIG_IGN);
 
+	/* after the mask: the threads must not take SIGTERM from main's sigwait() */
+	{
+		struct strbuf err = STRBUF_INIT;
+		int bad = fw_notify_start(&srv.notify, srv.dbpath, &a.notify, &err);
+
+		if (bad)
+			fprintf(stderr, "serve: %s\n", err.buf);
+		strbuf_release(&err);
+		if (bad)
+			goto cleanup;
+	}
 	d = serve_start(&srv, &a, lfd, &cert, &key);
 	/* Started, MHD owns the socket; failed, some of its paths close it, some do not: leave it to exit(). */
 	lfd = -1;
@@ -335,6 +379,7 @@ int cmd_serve(int argc, char **argv)
 cleanup:
 	if (lfd >= 0)
 		close(lfd);
+	fw_notify_stop(&srv.notify);  /* after the daemon: no request can queue a refresh now */
 	fw_rc_free(&srv);
 	fw_server_release(&srv);
 	free(srv.static_dir);

@@ -5,6 +5,7 @@ int cmd_import(int argc, char **argv);
 int cmd_seal(int argc, char **argv);
 int cmd_serve(int argc, char **argv);
 int cmd_token(int argc, char **argv);
+int cmd_webhook(int argc, char **argv);
 int cmd_report(int argc, char **argv); int cmd_regressions(int argc, char **argv);
 int cmd_export(int argc, char **argv);
 int cmd_undecided(int argc, char **argv);

@@ -12,6 +12,7 @@
 #include <stdatomic.h>
 #include <cjson/cJSON.h>
 #include "strbuf.h"
+#include "notify.h"
 
 #define FW_URL_MAX   2048  /* longer paths get 414 from the route table */
 #define FW_QUERY_MAX 8192  /* longer query strings get 414 (server/req-limits.c) */
@@ -54,6 +55,7 @@ struct fw_server {
 	atomic_uint renders_since_prune;
 	pthread_mutex_t prune_lock;
 	struct fw_respcache *rcache;  /* server/respcache.c; NULL: no response cache */
+	struct fw_notify notify;      /* detection after ingest, webhooks (server/notify.h) */
 };
 extern const double fw_lat_bounds[FW_LAT_BUCKETS];
 

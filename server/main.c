@@ -6,6 +6,7 @@ static const struct fw_subcommand commands[] = {
 	{ "import", cmd_import, "store run documents in the database (creating it)" },
 	{ "serve", cmd_serve, "HTTP dashboard and API" },
 	{ "token", cmd_token, "API tokens for the runners that POST documents: add, list, revoke" },
+	{ "webhook", cmd_webhook, "where serve POSTs regression events (signed JSON): add, list, remove" },
 	{ "regressions", cmd_regressions, "list stored regressions, change their status; a CI gate" },
 	{ "report", cmd_report, "the series table: each commit against its parent and the base" },
 	{ "undecided", cmd_undecided, "rows still unsure and the boots that would decide them (JSON)" },

@@ -45,8 +45,6 @@ stop_server
 # A DB from before scopes: its tokens keep ingest and triage.
 OLD=$TMP_T/old.db
 "$SERVER" token add old-runner --db "$OLD" >"$TMP_T/old.tok" 2>/dev/null
-sqlite3 "$OLD" "DROP TRIGGER regression_history_insert; DROP TRIGGER regression_history_update;
-	DROP TABLE regression_history; ALTER TABLE regressions DROP COLUMN status_note;
-	ALTER TABLE api_tokens DROP COLUMN scopes; PRAGMA user_version = 3;" || bail "downgrade"
+sqlite3 "$OLD" <tests/lib/downgrade-v3.sql || bail "downgrade"
 is "$("$SERVER" token list --db "$OLD" | cut -f1,4)" 'old-runner	ingest,triage' 'a token from before scopes gets ingest,triage (what it could do)'
 done_testing

@@ -1,0 +1,224 @@
+/*
+ * Webhook delivery (server/notify.h): POSTs each due, undelivered
+ * (webhook, event) row of webhook_deliveries, oldest event first, and writes
+ * the outcome back: 2xx delivered; anything else (or no answer) another
+ * attempt after base * 2^attempts seconds, at most the cap. Never gives up:
+ * nothing is lost, and a resent event carries the same X-Foliowatch-Event-Id.
+ * HTTP is curl (already a dependency: the collector posts with it), started
+ * through runcmd with an argv vector; the body goes on its stdin from a 0600
+ * temp file. Signature: X-Foliowatch-Signature: sha256=HMAC-SHA256(secret, body).
+ */
+#include <math.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <time.h>
+#include <unistd.h>
+#include "notify.h"
+#include "fw-db.h"
+#include "hmac.h"
+#include "runcmd.h"
+
+#define BATCH 16
+#define IDLE_S 5.0  /* look again at least this often: `webhook add` runs in another process */
+
+struct due {
+	long long webhook_id, outbox_id;
+	int attempts;
+	char *url, *secret, *key, *type, *payload;
+};
+
+static double now_s(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_REALTIME, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static char *col_dup(sqlite3_stmt *st, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+
+	return strdup(s ? s : "");
+}
+
+/* Up to BATCH due rows into d; their number, or -1. */
+static int load_due(sqlite3 *db, struct due *d)
+{
+	sqlite3_stmt *st = fw_stmt_get(db, FW_CACHED(
+		"SELECT d.webhook_id, d.outbox_id, d.attempts, w.url, w.secret, o.event_key, o.type, o.payload "
+		"FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN outbox o ON o.id = d.outbox_id "
+		"WHERE d.delivered_at IS NULL AND d.next_attempt_at <= ? AND w.active = 1 "
+		"ORDER BY d.outbox_id, d.webhook_id LIMIT 16"));  /* BATCH */
+	int n = 0, rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_double(st, 1, now_s());
+	while (n < BATCH && (rc = sqlite3_step(st)) == SQLITE_ROW) {
+		d[n].webhook_id = sqlite3_column_int64(st, 0);
+		d[n].outbox_id = sqlite3_column_int64(st, 1);
+		d[n].attempts = sqlite3_column_int(st, 2);
+		d[n].url = col_dup(st, 3);
+		d[n].secret = col_dup(st, 4);
+		d[n].key = col_dup(st, 5);
+		d[n].type = col_dup(st, 6);
+		d[n].payload = col_dup(st, 7);
+		n++;
+	}
+	fw_stmt_done(st);
+	return n;
+}
+
+static void free_due(struct due *d)
+{
+	free(d->url);
+	free(d->secret);
+	free(d->key);
+	free(d->type);
+	free(d->payload);
+}
+
+/* One POST; the HTTP status, or 0 when none came (refused, timeout, bad body). */
+static int post_one(const struct due *d, const char *body)
+{
+	struct strbuf sig = STRBUF_INIT, id = STRBUF_INIT, ev = STRBUF_INIT, out = STRBUF_INIT;
+	char hex[65];
+	const char *tmp = getenv("TMPDIR");
+	struct strbuf tpath = STRBUF_INIT;
+	struct runcmd rc = { 0 };
+	int fd, status = 0;
+	size_t len = strlen(body);
+
+	strbuf_addf(&tpath, "%s/fw-hook-XXXXXX", tmp && *tmp ? tmp : "/tmp");
+	fd = mkstemp(tpath.buf);  /* mode 0600 */
+	if (fd < 0 || write(fd, body, len) != (ssize_t)len) {
+		fprintf(stderr, "serve: webhook: cannot write the body to a temp file %s\n", tpath.buf);
+		goto cleanup;
+	}
+	fw_hmac_sha256_hex(d->secret, strlen(d->secret), body, len, hex);
+	strbuf_addf(&sig, "X-Foliowatch-Signature: sha256=%s", hex);
+	strbuf_addf(&id, "X-Foliowatch-Event-Id: %s", d->key);
+	strbuf_addf(&ev, "X-Foliowatch-Event: %s", d->type);
+	{
+		const char *argv[] = { "curl", "-sS", "--max-time", "10", "--proto", "=http,https",
+			"-o", "/dev/null", "-w", "%{http_code}", "-X", "POST",
+			"-H", "Content-Type: application/json", "-H", "User-Agent: foliowatch/" FW_VERSION,
+			"-H", sig.buf, "-H", id.buf, "-H", ev.buf, "--data-binary", "@-", "--url", d->url, NULL };
+		rc.argv = argv;
+		rc.stdin_path = tpath.buf;
+		rc.out = &out;
+		rc.timeout_s = 30;
+		runcmd_run(&rc);
+	}
+	status = atoi(out.buf);
+cleanup:
+	if (fd >= 0) {
+		close(fd);
+		unlink(tpath.buf);
+	}
+	strbuf_release(&tpath);
+	strbuf_release(&sig);
+	strbuf_release(&id);
+	strbuf_release(&ev);
+	strbuf_release(&out);
+	return status;
+}
+
+static void record(sqlite3 *db, const struct fw_notify_opts *o, const struct due *d, int status)
+{
+	sqlite3_stmt *st = fw_stmt_get(db, FW_CACHED(
+		"UPDATE webhook_deliveries SET attempts = attempts + 1, last_status = ?1, "
+		"delivered_at = CASE WHEN ?2 THEN ?3 END, next_attempt_at = ?4 "
+		"WHERE webhook_id = ?5 AND outbox_id = ?6"));
+	int ok = status >= 200 && status < 300;
+	double wait = o->backoff_s * pow(2, d->attempts < 60 ? d->attempts : 60);
+	char now[32];
+
+	if (!st)
+		return;
+	fw_now_iso(now);
+	if (wait > o->backoff_max_s)
+		wait = o->backoff_max_s;
+	sqlite3_bind_int(st, 1, status);
+	sqlite3_bind_int(st, 2, ok);
+	sqlite3_bind_text(st, 3, now, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_double(st, 4, now_s() + wait);
+	sqlite3_bind_int64(st, 5, d->webhook_id);
+	sqlite3_bind_int64(st, 6, d->outbox_id);
+	if (sqlite3_step(st) != SQLITE_DONE)
+		fprintf(stderr, "serve: webhook: recording a delivery: %s\n", sqlite3_errmsg(db));
+	fw_stmt_done(st);
+	if (!ok)
+		fprintf(stderr, "serve: webhook %lld: event %s: %s %d; next attempt in %.1f s\n", d->webhook_id, d->key,
+			status ? "HTTP" : "no answer", status, wait);
+}
+
+/* Seconds until the next row falls due (IDLE_S at most). */
+static double until_next(sqlite3 *db)
+{
+	sqlite3_stmt *st = fw_stmt_get(db, FW_CACHED(
+		"SELECT min(d.next_attempt_at) FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id "
+		"WHERE d.delivered_at IS NULL AND w.active = 1"));
+	double t = IDLE_S;
+
+	if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
+		t = sqlite3_column_double(st, 0) - now_s();
+	if (st)
+		fw_stmt_done(st);
+	return t < 0 ? 0 : t > IDLE_S ? IDLE_S : t;
+}
+
+/* Sends one batch; the number of rows tried, or -1. */
+static int deliver_batch(sqlite3 *db, const struct fw_notify_opts *o)
+{
+	struct due d[BATCH];
+	int n = load_due(db, d);
+
+	for (int i = 0; i < n; i++) {
+		char *body = fw_webhook_body(d[i].type, d[i].key, d[i].payload, o->public_url);
+
+		record(db, o, &d[i], body ? post_one(&d[i], body) : 0);
+		free(body);
+		free_due(&d[i]);
+	}
+	return n;
+}
+
+void *fw_deliver_main(void *arg)
+{
+	struct fw_notify *n = arg;
+	struct strbuf err = STRBUF_INIT;
+	sqlite3 *db = fw_db_open(n->dbpath, &err);
+
+	if (!db)
+		fprintf(stderr, "serve: webhook delivery stopped: %s\n", err.buf);
+	pthread_mutex_lock(&n->lock);
+	while (db && !n->stop) {
+		double wait;
+		struct timespec ts;
+
+		pthread_mutex_unlock(&n->lock);
+		if (deliver_batch(db, &n->o) > 0) {
+			pthread_mutex_lock(&n->lock);
+			continue;
+		}
+		wait = until_next(db);
+		pthread_mutex_lock(&n->lock);
+		if (n->kick_deliver || n->stop) {
+			n->kick_deliver = 0;
+			continue;
+		}
+		clock_gettime(CLOCK_REALTIME, &ts);
+		wait += ts.tv_sec + ts.tv_nsec / 1e9;
+		ts.tv_sec = (time_t)wait;
+		ts.tv_nsec = (long)((wait - (double)ts.tv_sec) * 1e9);
+		pthread_cond_timedwait(&n->wake_deliver, &n->lock, &ts);
+		n->kick_deliver = 0;
+	}
+	pthread_mutex_unlock(&n->lock);
+	fw_db_close(db);
+	strbuf_release(&err);
+	return NULL;
+}

@@ -1,0 +1,21 @@
+#ifndef FW_WEBHOOK_DB_H
+#define FW_WEBHOOK_DB_H
+/* Webhooks in the DB (migration 0005): URL and signing secret, kept in clear (the HMAC needs it). */
+#include <sqlite3.h>
+#include "strbuf.h"
+
+#define FW_WEBHOOK_URL_MAX    2048
+#define FW_WEBHOOK_SECRET_MAX 1024
+
+/* Why url is no webhook URL (http(s)://, printable ASCII, no spaces), or NULL. */
+const char *fw_webhook_url_problem(const char *url);
+/* Why secret is no usable secret (1..FW_WEBHOOK_SECRET_MAX printable ASCII bytes), or NULL. */
+const char *fw_webhook_secret_problem(const char *secret);
+/* A new random secret ("fwh_" + 64 hex digits) into out; 0 or -1. */
+int fw_webhook_secret_new(struct strbuf *out);
+/* Adds an active webhook: 0 with its id, -1 with err. */
+int fw_webhook_add(sqlite3 *db, const char *url, const char *secret, long long *id, struct strbuf *err);
+/* Removes it and its pending deliveries: 0, 1 when there is no such id, -1 with err. */
+int fw_webhook_remove(sqlite3 *db, long long id, struct strbuf *err);
+
+#endif

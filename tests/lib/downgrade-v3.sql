@@ -1,0 +1,16 @@
+-- Makes a current DB look like one of schema version 3 (before migration
+-- 0004) for the tests of upgrading an old DB (t1065, t1068): drops what
+-- 0005 and 0004 added, newest first. A new migration adds its own drops here.
+DROP TRIGGER outbox_regression_new;
+DROP TRIGGER outbox_regression_status;
+DROP TRIGGER outbox_deliveries;
+DROP VIEW outbox_source;
+DROP TABLE webhook_deliveries;
+DROP TABLE outbox;
+DROP TABLE webhooks;
+DROP TRIGGER regression_history_insert;
+DROP TRIGGER regression_history_update;
+DROP TABLE regression_history;
+ALTER TABLE regressions DROP COLUMN status_note;
+ALTER TABLE api_tokens DROP COLUMN scopes;
+PRAGMA user_version = 3;
