@@ -143,6 +143,22 @@ static void safe_name(struct strbuf *out, const char *text)
 }
 
 
+/*
+ * runs/<series>[@<host>]: one archive per host, so shards of a series started
+ * on one machine (each its own --host) never share decide.db: each would
+ * decide from the other's documents and race on the file.
+ */
+static void archive_name(struct strbuf *out, const char *series, const char *host)
+{
+	safe_name(out, series);
+	if (host) {
+		struct strbuf h = STRBUF_INIT;
+		safe_name(&h, host);
+		strbuf_addf(out, "@%s", h.buf);
+		strbuf_release(&h);
+	}
+}
+
 static int rm_entry(const char *p, const struct stat *st, int flag, struct FTW *f)
 {
 	(void)st;
@@ -903,18 +919,7 @@ int cmd_run(int argc, char **argv)
 		if (pruned > 0)
 			progress_note(&pr, "pruned %d kernel/log folder(s) unused for %d days", pruned, FW_PRUNE_DAYS);
 	}
-	safe_name(&name, o.series);
-	if (o.host) {
-		/*
-		 * One archive per host: shards of a series started on one machine
-		 * (each its own --host) must not share decide.db, or each would
-		 * decide from the other's documents and race on the file.
-		 */
-		struct strbuf host_name = STRBUF_INIT;
-		safe_name(&host_name, o.host);
-		strbuf_addf(&name, "@%s", host_name.buf);
-		strbuf_release(&host_name);
-	}
+	archive_name(&name, o.series, o.host);
 	strbuf_addf(&archive, "%s/runs/%s", cache.buf, name.buf);
 	strbuf_addf(&work, "%s/work", archive.buf);
 	if (fw_mkdirs(archive.buf) || fw_mkdirs(work.buf)) {
