@@ -337,34 +337,57 @@ cleanup:
 	return ret;
 }
 
-/* Analyses the named series, or every series (newest revision), storing regressions. */
-int fw_regressions_refresh(sqlite3 *db, const char *series, const struct fw_analysis_opts *o,
-			   struct strbuf *err)
+/*
+ * The names first, their statement finalized, then each series: a statement
+ * left open would pin this connection's read snapshot, and in WAL mode the
+ * BEGIN IMMEDIATE of fw_regressions_update() on a snapshot that another
+ * connection has since committed past fails at once with SQLITE_BUSY (no busy
+ * wait helps): the server's detection thread and a GET refresh concurrently.
+ */
+static cJSON *series_names(sqlite3 *db, const char *series, struct strbuf *err)
 {
 	sqlite3_stmt *st = NULL;
-	int rc, ret = -1;
+	cJSON *names = cJSON_CreateArray();
+	int rc;
 
 	if (sqlite3_prepare_v2(db, "SELECT DISTINCT name FROM series WHERE ?1 IS NULL OR name = ?1 ORDER BY name",
 			       -1, &st, NULL) != SQLITE_OK) {
 		strbuf_addf(err, "listing series: %s", sqlite3_errmsg(db));
-		return -1;
+		cJSON_Delete(names);
+		return NULL;
 	}
 	if (series)
 		sqlite3_bind_text(st, 1, series, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		cJSON *res = NULL;
-		int bad = fw_analysis_series(db, (const char *)sqlite3_column_text(st, 0), 0, o, &res, err) ||
-			  fw_regressions_update(db, res, err) < 0;
-		cJSON_Delete(res);
-		if (bad)
-			goto cleanup;
-	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		cJSON_AddItemToArray(names, cJSON_CreateString((const char *)sqlite3_column_text(st, 0)));
 	if (rc != SQLITE_DONE) {
 		strbuf_addf(err, "listing series: %s", sqlite3_errmsg(db));
-		goto cleanup;
+		cJSON_Delete(names);
+		names = NULL;
 	}
-	ret = 0;
-cleanup:
 	sqlite3_finalize(st);
+	return names;
+}
+
+/* Analyses the named series, or every series (newest revision), storing regressions. */
+int fw_regressions_refresh(sqlite3 *db, const char *series, const struct fw_analysis_opts *o,
+			   struct strbuf *err)
+{
+	cJSON *names = series_names(db, series, err);
+	const cJSON *name;
+	int ret = names ? 0 : -1;
+
+	cJSON_ArrayForEach(name, names) {
+		cJSON *res = NULL;
+		int bad = fw_analysis_series(db, name->valuestring, 0, o, &res, err) ||
+			  fw_regressions_update(db, res, err) < 0;
+
+		cJSON_Delete(res);
+		if (bad) {
+			ret = -1;
+			break;
+		}
+	}
+	cJSON_Delete(names);
 	return ret;
 }

@@ -71,6 +71,18 @@ static long long commit_id(sqlite3 *db, int revision, const char *sha)
 	return id;
 }
 
+/*
+ * Progress handler of the refreshing connection: the first time it runs, another
+ * connection commits (as the server's detection thread may, mid-refresh).
+ */
+static int poked;
+static int commit_elsewhere(void *other)
+{
+	if (!poked++)
+		sqlite3_exec(other, "CREATE TABLE IF NOT EXISTS poke(x); INSERT INTO poke VALUES (1)", NULL, NULL, NULL);
+	return 0;
+}
+
 static const cJSON *row_for(const cJSON *res, const char *metric, const char *against)
 {
 	const cJSON *r;
@@ -149,6 +161,19 @@ int main(void)
 	ok(fw_analysis_series(db, "nope", 0, NULL, &res, &err) && strstr(err.buf, "no such series"),
 	   "unknown series is an error naming it");
 
+	{
+		sqlite3 *other = fw_db_open(dbpath, &err);
+
+		sqlite3_progress_handler(db, 1, commit_elsewhere, other);
+		strbuf_reset(&err);
+		ok(!fw_regressions_refresh(db, NULL, NULL, &err),
+		   "a refresh while another connection commits succeeds (no stale snapshot at BEGIN IMMEDIATE)");
+		if (err.len)
+			printf("# %s\n", err.buf);
+		sqlite3_progress_handler(db, 0, NULL, NULL);
+		ok(poked, "... the other connection did commit during it");
+		fw_db_close(other);
+	}
 	fw_db_close(db);
 	cJSON_Delete(tmpl);
 	strbuf_release(&err);
