@@ -253,6 +253,8 @@ static void fill_identity(struct fw_rundoc_facts *f, const struct run_opts *o, c
 	f->commit_key = c->key;
 	f->commit_subject = c->subject;
 	f->commit_author = c->author;
+	f->mail = c->mail;
+	f->cover = s->cover;
 	f->commit_parent = c->position ? s->commits[c->position - 1].sha : NULL;
 	f->position = o->first_position + c->position;
 	f->profile = o->profile;
