@@ -7,6 +7,20 @@
 #include <string.h>
 #include <strings.h>
 
+/* "From <sender> <asctime date>": ends in " HH:MM:SS YYYY", as git mailsplit checks (not body text). */
+static int is_from_line(const char *line, size_t ll)
+{
+	static const char shape[] = " dd:dd:dd dddd";
+	const char *t = line + ll - (sizeof(shape) - 1);
+
+	if (ll < 5 + sizeof(shape) || memcmp(line, "From ", 5))
+		return 0;
+	for (size_t i = 0; shape[i]; i++)
+		if (shape[i] == 'd' ? t[i] < '0' || t[i] > '9' : t[i] != shape[i])
+			return 0;
+	return 1;
+}
+
 /* "k/N" inside the subject's first [...]: number and total, else -1. */
 static void patch_number(struct fw_mail *m)
 {
@@ -109,7 +123,7 @@ struct fw_mail *fw_mbox_read(const char *text, size_t len, int *n)
 
 		if (ll && line[ll - 1] == '\r')
 			ll--;
-		if (prev_blank && ll >= 5 && !memcmp(line, "From ", 5)) {
+		if (prev_blank && is_from_line(line, ll)) {
 			FW_ALLOC_GROW(m, *n + 1, alloc);
 			memset(&m[*n], 0, sizeof(*m));
 			(*n)++;

@@ -20,8 +20,8 @@ struct fw_mail {
 };
 
 /*
- * Splits text (an mbox: messages start at "From " lines at the start or after
- * a blank line) and reads each message's header. *n messages in order.
+ * Splits text (an mbox: messages start at "From <sender> <date>" lines, at the
+ * start or after a blank line) and reads each message's header. *n messages in order.
  */
 struct fw_mail *fw_mbox_read(const char *text, size_t len, int *n);
 void fw_mail_free(struct fw_mail *m, int n);
