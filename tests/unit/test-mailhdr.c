@@ -10,6 +10,7 @@
 #include "tap.h"
 #include "mailhdr.h"
 #include "mbox-mail.h"
+#include "run-doc-build.h"
 
 static void decoded(const char *in, const char *want, const char *desc)
 {
@@ -135,8 +136,54 @@ static void reading(void)
 	fw_mail_free(m, n);
 }
 
+/* The run document carries the mail (collector side) and refuses hostile header text (validator). */
+static void document(void)
+{
+	static const struct fw_hostfacts host = { "h", "7.2", "6.1", "cpu", "fio-3.33" };
+	char id[] = "<p1@example.org>", from[] = "J <j@example.org>", to[] = "a@example.org", cc[] = "l@example.org";
+	char subj[] = "[PATCH 1/1] mm: x", cid[] = "<c@example.org>", csubj[] = "[PATCH 0/1] mm: y";
+	struct fw_mail mail = { id, from, to, cc, subj, 1, 1 };
+	struct fw_mail cover = { cid, NULL, NULL, NULL, csubj, 0, 1 };
+	struct fw_rundoc_facts f = { 0 };
+	struct fw_error e;
+	cJSON *doc, *m;
+
+	f.tree_name = "t";
+	f.series = "s";
+	f.series_base = "b";
+	f.commit_sha = "c";
+	f.config_hash = "32b1e20d58ea96611a9de39a373547344052db4368a4c02696edd4b8920a74af";
+	f.host = &host;
+	f.accel = "tcg";
+	f.vcpus = 2;
+	f.memory_mib = 2048;
+	f.workloads = "split";
+	f.mail = &mail;
+	f.cover = &cover;
+	doc = fw_rundoc_not_run(&f, &e);
+	ok(doc != NULL, "a document with commit.mail and series.cover validates");
+	if (!doc)
+		return;
+	m = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "commit"), "mail");
+	is_str(fw_json_str(m, "message_id", NULL), "<p1@example.org>", "commit.mail.message_id written");
+	is_str(fw_json_str(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "series"), "cover"),
+			   "subject", NULL), "[PATCH 0/1] mm: y", "series.cover.subject written");
+	cJSON_ReplaceItemInObject(m, "subject", cJSON_CreateString("x\r\nBcc: e@f.org"));
+	ok(fw_doc_validate(doc, &e) && !strcmp(e.field, "commit.mail.subject"), "CR/LF in commit.mail.subject refused");
+	cJSON_ReplaceItemInObject(m, "subject", cJSON_CreateString("<b>markup</b> is text"));
+	cJSON_ReplaceItemInObject(m, "message_id", cJSON_CreateString("<a b@c>"));
+	ok(fw_doc_validate(doc, &e) && !strcmp(e.field, "commit.mail.message_id"), "a Message-ID with a space refused");
+	cJSON_ReplaceItemInObject(m, "message_id", cJSON_CreateString("<a@c>"));
+	cJSON_ReplaceItemInObject(m, "cc", cJSON_CreateString(""));
+	ok(fw_doc_validate(doc, &e) && !strcmp(e.field, "commit.mail.cc"), "an empty cc refused (absent, not empty)");
+	cJSON_DeleteItemFromObject(m, "cc");
+	ok(!fw_doc_validate(doc, &e), "markup in a subject is text: valid");
+	cJSON_Delete(doc);
+}
+
 int main(void)
 {
+	document();
 	checks();
 	decoding();
 	writing();
