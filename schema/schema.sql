@@ -182,3 +182,18 @@ END;
 -- Token scopes: ingest (POST /api/v1/runs), triage (POST /api/v1/regressions/{id}),
 -- admin (every scope). Tokens made before could do both: they keep both.
 ALTER TABLE api_tokens ADD COLUMN scopes TEXT NOT NULL DEFAULT 'ingest,triage';
+-- 0006 (issue 16): the mail a series was measured from (run --mbox), for
+-- report --format email. (0005, s16hook's outbox and webhooks, goes before it.)
+CREATE TABLE commit_mail (
+	commit_id INTEGER PRIMARY KEY REFERENCES commits(id),
+	message_id TEXT,
+	from_addr TEXT,
+	to_addrs TEXT,
+	cc_addrs TEXT,
+	subject TEXT
+);
+CREATE TABLE series_cover (
+	series_id INTEGER PRIMARY KEY REFERENCES series(id),
+	message_id TEXT,
+	subject TEXT
+);

@@ -296,7 +296,10 @@ static void add_body(struct strbuf *b, const cJSON *s, const cJSON *facts, const
 		      "boots: before/after. Counters under a row moved with it.\n");
 	reproduce(b, s, facts, parent);
 	if (o->base_url) {
-		strbuf_addf(b, "\nDashboard:\n  %s/series/", o->base_url);
+		size_t n = strlen(o->base_url);
+		while (n && o->base_url[n - 1] == '/')
+			n--;  /* "https://fw.example.org/" and without the slash: one link */
+		strbuf_addf(b, "\nDashboard:\n  %.*s/series/", (int)n, o->base_url);
 		html_url_arg(b, fw_json_str(s, "series", ""));
 		strbuf_addf(b, "?revision=%.0f\n", fw_json_num(s, "revision", 1));
 	}

@@ -58,7 +58,7 @@ ok $? "Message-ID, From (RFC 2047 decoded), To, Cc, Subject as Python's email re
 load s1 "$TMP_T/thread.json" base:0:-:1:1 c1:1:base:1:1 c2:2:c1:1.1:1.1:2
 ok $? "documents with series.cover and commit.mail sealed and imported"
 "$SERVER" report --db "$DB" --series s1 --format email --cc 'linux-mm@kvack.org, "Doe, Jane" <jane@example.org>' \
-	--base-url https://fw.example.org > "$TMP_T/s1.eml"
+	--base-url https://fw.example.org/ > "$TMP_T/s1.eml"
 ok $? "report --format email"
 # git format-patch drops '<' and '>' from a name: the name as posted
 author_name=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))["patches"]["c1"]["from"].rsplit(" <", 1)[0])' "$TMP_T/thread.json")
