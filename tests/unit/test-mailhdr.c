@@ -10,7 +10,7 @@
 #include "tap.h"
 #include "mailhdr.h"
 #include "mbox-mail.h"
-#include "run-doc-build.h"
+#include "rundoc-facts.h"
 
 static void decoded(const char *in, const char *want, const char *desc)
 {
@@ -148,16 +148,7 @@ static void document(void)
 	struct fw_error e;
 	cJSON *doc, *m;
 
-	f.tree_name = "t";
-	f.series = "s";
-	f.series_base = "b";
-	f.commit_sha = "c";
-	f.config_hash = "32b1e20d58ea96611a9de39a373547344052db4368a4c02696edd4b8920a74af";
-	f.host = &host;
-	f.accel = "tcg";
-	f.vcpus = 2;
-	f.memory_mib = 2048;
-	f.workloads = "split";
+	min_facts(&f, &host);
 	f.mail = &mail;
 	f.cover = &cover;
 	doc = fw_rundoc_not_run(&f, &e);
