@@ -65,7 +65,8 @@ const struct fw_option fw_run_options[] = {
 	  "the git tree (never touched: commits are checked out in a\nworktree in the cache)" },
 	{ "range", 0, required_argument, 'r', "BASE..HEAD", "none",
 	  "the base and the commits up to HEAD (give --range or --mbox)" },
-	{ "mbox", 0, required_argument, 'm', "FILE", "none", "patches applied with git am onto --base" },
+	{ "mbox", 0, required_argument, 'm', "FILE", "none",
+	  "patches applied with git am onto --base (a cover letter is\nskipped; Message-IDs are kept for report --format email)" },
 	{ "base", 0, required_argument, 'b', "REV", "HEAD of the tree", "with --mbox: the commit the patches apply to" },
 	{ "revision", 0, required_argument, 'V', "N", "1", "revision of the series (a re-post of the patches is 2, ...)" },
 	{ "first-position", 0, required_argument, 'F', "N", "0",
@@ -269,6 +270,8 @@ static void fill_identity(struct fw_rundoc_facts *f, const struct run_opts *o, c
 	f->commit_key = c->key;
 	f->commit_subject = c->subject;
 	f->commit_author = c->author;
+	f->mail = c->mail;
+	f->cover = s->cover;
 	f->commit_parent = c->position ? s->commits[c->position - 1].sha : NULL;
 	f->position = o->first_position + c->position;
 	f->profile = o->profile;

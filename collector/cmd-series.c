@@ -1,6 +1,7 @@
 /*
  * foliowatch-collect series --tree DIR (--range BASE..HEAD | --base REV --mbox FILE) [--worktree DIR]
- * Lists what a run would measure: position, sha, commit key and subject, one per line.
+ * Lists what a run would measure: position, sha, commit key and subject, one per line;
+ * with --mail also the mail headers a run keeps from an mbox.
  */
 #include <stdio.h>
 #include <stdlib.h>
@@ -16,6 +17,9 @@ int cmd_series(int argc, char **argv)
 		{ "base", 0, required_argument, 'b', "REV", "none", "with --mbox: the commit the patches apply to" },
 		{ "mbox", 0, required_argument, 'm', "FILE", "none", "patches to apply with git am onto --base" },
 		{ "worktree", 0, required_argument, 'w', "DIR", "none", "with --mbox: the worktree to apply the patches in" },
+		{ "mail", 0, no_argument, 'M', NULL, "off",
+		  "then the mail headers kept from the mbox, tab-separated:\n"
+		  "cover MESSAGE-ID SUBJECT, and mail POSITION MESSAGE-ID FROM TO CC SUBJECT" },
 		{ 0 },
 	};
 	static const struct fw_usage usage = { "foliowatch-collect", "series",
@@ -30,7 +34,7 @@ int cmd_series(int argc, char **argv)
 	const char *tree = ".", *range = NULL, *base = NULL, *mbox = NULL, *worktree = NULL;
 	struct fw_patchset s = { 0 };
 	struct strbuf err = STRBUF_INIT;
-	int opt, ret = 1;
+	int opt, ret = 1, mail = 0;
 
 	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
 		switch (opt) {
@@ -39,6 +43,7 @@ int cmd_series(int argc, char **argv)
 		case 'b': base = optarg; break;
 		case 'm': mbox = optarg; break;
 		case 'w': worktree = optarg; break;
+		case 'M': mail = 1; break;
 		default:
 			ret = g.exit;
 			goto cleanup;
@@ -68,6 +73,16 @@ int cmd_series(int argc, char **argv)
 	for (int i = 0; i < s.nr; i++)
 		printf("%d %s %s %s\n", s.commits[i].position, s.commits[i].sha, s.commits[i].key,
 		       s.commits[i].subject);
+#define OR_DASH(x) ((x) ? (x) : "-")
+	if (mail && s.cover)
+		printf("cover\t%s\t%s\n", OR_DASH(s.cover->message_id), OR_DASH(s.cover->subject));
+	for (int i = 0; mail && i < s.nr; i++) {
+		const struct fw_mail *m = s.commits[i].mail;
+		if (m)
+			printf("mail\t%d\t%s\t%s\t%s\t%s\t%s\n", s.commits[i].position, OR_DASH(m->message_id),
+			       OR_DASH(m->from), OR_DASH(m->to), OR_DASH(m->cc), OR_DASH(m->subject));
+	}
+#undef OR_DASH
 	ret = 0;
 	goto cleanup;
 usage: /* the message is out */

@@ -215,12 +215,36 @@ cleanup:
 	return ret;
 }
 
+/*
+ * The mail of each patch: the mbox's messages but the cover letter, in order,
+ * when there are as many as applied commits (else none: a guess could thread
+ * a reply under the wrong patch).
+ */
+static void attach_mails(struct fw_patchset *s, const char *mbox)
+{
+	struct strbuf txt = STRBUF_INIT;
+	int k = 1;
+
+	if (strbuf_read_file(&txt, mbox, 64 << 20))
+		return;
+	s->mails = fw_mbox_read(txt.buf, txt.len, &s->nmails);
+	strbuf_release(&txt);
+	for (int i = 0; i < s->nmails; i++)
+		if (fw_mail_is_cover(&s->mails[i]) && !s->cover)
+			s->cover = &s->mails[i];
+	if (s->nmails - !!s->cover != s->nr - 1)
+		return;
+	for (int i = 0; i < s->nmails; i++)
+		if (&s->mails[i] != s->cover)
+			s->commits[k++].mail = &s->mails[i];
+}
+
 int patchset_from_mbox(struct fw_patchset *s, const char *tree, const char *base, const char *mbox,
 		       const char *worktree, struct strbuf *err)
 {
 	struct strbuf head = STRBUF_INIT, next = STRBUF_INIT;
 	const char *am[] = { "git", "-c", "user.name=foliowatch", "-c", "user.email=foliowatch@localhost",
-			     "am", "--quiet", "--no-3way", mbox, NULL };
+			     "am", "--quiet", "--no-3way", "--empty=drop", mbox, NULL };
 	const char *abort_am[] = { "git", "am", "--abort", NULL };
 	const char *revparse[] = { "git", "rev-parse", "HEAD", NULL };
 	const char *am_next[] = { "git", "rev-parse", "--git-path", "rebase-apply/next", NULL };
@@ -233,7 +257,7 @@ int patchset_from_mbox(struct fw_patchset *s, const char *tree, const char *base
 		strbuf_addf(err, "cannot read mbox %s", mbox);
 		goto cleanup;
 	}
-	am[8] = abs_mbox;
+	am[9] = abs_mbox;  /* --empty=drop: a cover letter holds no patch */
 	subjects = mbox_subjects(abs_mbox, &nsubj);
 	if (!nsubj) {
 		strbuf_addf(err, "%s holds no patches (no \"From \" lines with a Subject)", mbox);
@@ -281,6 +305,7 @@ int patchset_from_mbox(struct fw_patchset *s, const char *tree, const char *base
 			goto cleanup;
 		snprintf(s->commits[i].key, sizeof(s->commits[i].key), "patch-id:%s+%s", id, s->base);
 	}
+	attach_mails(s, abs_mbox);
 	ret = 0;
 cleanup:
 	if (added) {
@@ -310,6 +335,7 @@ void patchset_release(struct fw_patchset *s)
 		free(s->commits[i].author);
 	}
 	free(s->commits);
+	fw_mail_free(s->mails, s->nmails);
 	free(s->name);
 	free(s->tree);
 	free(s->mbox);

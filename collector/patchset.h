@@ -1,6 +1,7 @@
 #ifndef FW_PATCHSET_H
 #define FW_PATCHSET_H
 #include "strbuf.h"
+#include "mbox-mail.h"
 
 /*
  * A patch set: the commits of a series to measure, the base (position 0, the
@@ -15,6 +16,7 @@ struct fw_patchset_commit {
 	char *subject;
 	char *author;
 	int position;
+	const struct fw_mail *mail;   /* the patch's mail (into the set's mails), NULL for the base or a range */
 };
 
 struct fw_patchset {
@@ -24,6 +26,9 @@ struct fw_patchset {
 	char *mbox;          /* NULL for a range */
 	struct fw_patchset_commit *commits;
 	int nr, alloc;
+	struct fw_mail *mails;        /* every message of the mbox, in order */
+	int nmails;
+	const struct fw_mail *cover;  /* the "[PATCH 0/N]" cover letter, or NULL */
 };
 
 /* Resolves "BASE..HEAD" in tree: base plus each commit of the range, oldest first. */
@@ -31,7 +36,9 @@ int patchset_from_range(struct fw_patchset *s, const char *tree, const char *ran
 /*
  * Applies mbox onto base with `git am` in worktree (created, detached, if missing).
  * A patch that does not apply is named (number and subject) in err, the am is
- * aborted, and nothing half-applied is returned.
+ * aborted, and nothing half-applied is returned. A cover letter (no patch)
+ * is skipped; the mail headers of the cover and of each patch are kept
+ * (commit->mail) when the mbox's patches match the applied commits one to one.
  */
 int patchset_from_mbox(struct fw_patchset *s, const char *tree, const char *base, const char *mbox,
 		       const char *worktree, struct strbuf *err);

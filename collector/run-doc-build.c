@@ -67,6 +67,26 @@ static const char *nz(const char *s, const char *dflt)
 	return s && *s ? s : dflt;
 }
 
+/* An object of the mail's headers that it has ("mail", "cover"), none when it has none. */
+static void add_mail(cJSON *parent, const char *key, const struct fw_mail *m, int full)
+{
+	cJSON *o;
+
+	if (!m || !(m->message_id || m->subject || (full && (m->from || m->to || m->cc))))
+		return;
+	o = cJSON_AddObjectToObject(parent, key);
+	if (m->message_id)
+		cJSON_AddStringToObject(o, "message_id", m->message_id);
+	if (full && m->from)
+		cJSON_AddStringToObject(o, "from", m->from);
+	if (full && m->to)
+		cJSON_AddStringToObject(o, "to", m->to);
+	if (full && m->cc)
+		cJSON_AddStringToObject(o, "cc", m->cc);
+	if (m->subject)
+		cJSON_AddStringToObject(o, "subject", m->subject);
+}
+
 /* Everything but results; run_id and fingerprint are computed here, never typed in. */
 static cJSON *skeleton(const struct fw_rundoc_facts *f, const char *boot_status)
 {
@@ -85,6 +105,7 @@ static cJSON *skeleton(const struct fw_rundoc_facts *f, const char *boot_status)
 	cJSON_AddStringToObject(o, "name", nz(f->series, "adhoc"));
 	cJSON_AddNumberToObject(o, "revision", f->revision > 0 ? f->revision : 1);
 	cJSON_AddStringToObject(o, "base", nz(f->series_base, "unknown"));
+	add_mail(o, "cover", f->cover, 0);
 	o = cJSON_AddObjectToObject(doc, "commit");
 	cJSON_AddStringToObject(o, "sha", nz(f->commit_sha, "unknown"));
 	cJSON_AddStringToObject(o, "key", nz(f->commit_key, nz(f->commit_sha, "unknown")));
@@ -93,6 +114,7 @@ static cJSON *skeleton(const struct fw_rundoc_facts *f, const char *boot_status)
 	cJSON_AddNumberToObject(o, "position", f->position);
 	if (f->commit_parent && *f->commit_parent)
 		cJSON_AddStringToObject(o, "parent", f->commit_parent);
+	add_mail(o, "mail", f->mail, 1);
 	o = cJSON_AddObjectToObject(doc, "build");
 	cJSON_AddStringToObject(o, "status", f->build_failed ? "failed" : "ok");
 	if (f->build_seconds >= 0)

@@ -1,6 +1,7 @@
 #ifndef FW_RUN_DOC_BUILD_H
 #define FW_RUN_DOC_BUILD_H
 #include <cjson/cJSON.h>
+#include "mbox-mail.h"
 #include "resultchan.h"
 #include "run-doc.h"
 #include "strbuf.h"
@@ -30,6 +31,7 @@ struct fw_rundoc_facts {
 	int revision;              /* 0: 1 */
 	const char *commit_sha, *commit_key, *commit_subject, *commit_author, *commit_parent;
 	int position;
+	const struct fw_mail *mail, *cover;  /* from an mbox: the patch's mail, the cover letter (NULL: none) */
 	/* build */
 	int build_failed;
 	double build_seconds;      /* < 0: unknown */

@@ -72,3 +72,12 @@ size_t fw_alloc_nr(size_t nr, size_t alloc)
 	grown = (alloc + 16) * 3 / 2;
 	return grown < nr ? nr : grown;
 }
+
+char *xstrndup(const char *s, size_t n)
+{
+	char *p = strndup(s, n);
+
+	if (!p)
+		oom(n + 1);
+	return p;
+}

@@ -11,6 +11,8 @@ void *xcalloc(size_t nmemb, size_t size);
 void *xrealloc(void *p, size_t n);
 void *xreallocarray(void *p, size_t nmemb, size_t size);
 char *xstrdup(const char *s);
+/* The first n bytes of s (fewer at its NUL), NUL-terminated. */
+char *xstrndup(const char *s, size_t n);
 
 /* The new capacity for at least nr elements when alloc are there (git's alloc_nr). */
 size_t fw_alloc_nr(size_t nr, size_t alloc);

@@ -140,6 +140,26 @@ static int upsert_commit(struct tx *t, const cJSON *doc, long long series_id, lo
 		    series_id, key) == 1 ? 0 : -1;
 }
 
+/* The optional mail headers (commit.mail, series.cover): stored once, the first document's. */
+static int insert_mail(struct tx *t, const cJSON *doc, long long series_id, long long commit_id)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "commit"), "mail");
+	const cJSON *cv = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "series"), "cover");
+
+	if (cJSON_IsObject(m) &&
+	    stmt(t, FW_CACHED("INSERT INTO commit_mail(commit_id, message_id, from_addr, to_addrs, cc_addrs, subject) "
+		 "VALUES (?, ?, ?, ?, ?, ?) ON CONFLICT(commit_id) DO NOTHING"), NULL, "ittttt", commit_id,
+		 fw_json_str(m, "message_id", NULL), fw_json_str(m, "from", NULL), fw_json_str(m, "to", NULL),
+		 fw_json_str(m, "cc", NULL), fw_json_str(m, "subject", NULL)) < 0)
+		return -1;
+	if (cJSON_IsObject(cv) &&
+	    stmt(t, FW_CACHED("INSERT INTO series_cover(series_id, message_id, subject) VALUES (?, ?, ?) "
+		 "ON CONFLICT(series_id) DO NOTHING"), NULL, "itt", series_id,
+		 fw_json_str(cv, "message_id", NULL), fw_json_str(cv, "subject", NULL)) < 0)
+		return -1;
+	return 0;
+}
+
 static int upsert_env(struct tx *t, const cJSON *doc, long long *id)
 {
 	const cJSON *e = cJSON_GetObjectItemCaseSensitive(doc, "environment");
@@ -304,7 +324,8 @@ enum fw_ingest_status fw_ingest_doc(sqlite3 *db, const cJSON *doc, struct fw_ing
 		goto fail;
 	}
 	if (upsert_tree(&t, doc, &tree) || upsert_series(&t, doc, tree, &series) ||
-	    upsert_commit(&t, doc, series, &commit) || upsert_env(&t, doc, &env) ||
+	    upsert_commit(&t, doc, series, &commit) || insert_mail(&t, doc, series, commit) ||
+	    upsert_env(&t, doc, &env) ||
 	    upsert_build(&t, doc, commit, env, &build) || insert_run(&t, doc, hash, commit, build, env, &run) ||
 	    insert_results(&t, doc, run))
 		goto fail;

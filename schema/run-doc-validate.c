@@ -1,5 +1,6 @@
 /* Field-by-field validation of a run document; every error names its field path. */
 #include "run-doc.h"
+#include "mailhdr.h"
 #include "sha256.h"
 #include "utf8.h"
 #include <math.h>
@@ -209,6 +210,39 @@ static const char *const boot_statuses[] = {
 static const char *const directions[] = { "lower_is_better", "higher_is_better", NULL };
 static const char *const kinds[] = { "time", "rate", "count", NULL };
 
+/*
+ * Optional mail headers from an mbox: series.cover and commit.mail (issue 16).
+ * Header text goes into a reply, so the same rules as every string (no
+ * control characters: no CR/LF) plus a Message-ID that is one.
+ */
+static int check_mail(struct ctx *c, const cJSON *parent, const char *ppath, const char *key, int full)
+{
+	const cJSON *m = cJSON_GetObjectItemCaseSensitive(parent, key), *id;
+	char path[256];
+
+	if (!m || cJSON_IsNull(m))
+		return 0;
+	sub_key(path, sizeof(path), ppath, key);
+	if (!(m = get_object(c, parent, ppath, key)))
+		return -1;
+	id = get_string(c, m, path, "message_id", OPTIONAL, 5, FW_MSGID_MAX, TEXT);
+	if (!id && c->e->detail[0])
+		return -1;
+	if (id && !mail_msgid_valid(id->valuestring)) {
+		char p[256];
+		sub_key(p, sizeof(p), path, "message_id");
+		fw_error_set(c->e, p, "not a Message-ID (<left@right>, printable ASCII without spaces)");
+		return -1;
+	}
+	STR(m, path, "subject", OPTIONAL, 1, 1000, TEXT);
+	if (!full)
+		return 0;
+	STR(m, path, "from", OPTIONAL, 1, 500, TEXT);
+	STR(m, path, "to", OPTIONAL, 1, 8000, TEXT);
+	STR(m, path, "cc", OPTIONAL, 1, 8000, TEXT);
+	return 0;
+}
+
 static int check_identity(struct ctx *c, const cJSON *doc)
 {
 	const cJSON *tree, *series, *commit;
@@ -222,6 +256,8 @@ static int check_identity(struct ctx *c, const cJSON *doc)
 	STR(series, "series", "name", REQUIRED, 1, 200, TEXT);
 	NUM(series, "series", "revision", OPTIONAL, 1, 10000, 1, NULL);
 	STR(series, "series", "base", REQUIRED, 1, 200, TEXT);
+	if (check_mail(c, series, "series", "cover", 0))
+		return -1;
 	if (!(commit = get_object(c, doc, "", "commit")))
 		return -1;
 	STR(commit, "commit", "sha", REQUIRED, 1, 100, TEXT);
@@ -230,7 +266,7 @@ static int check_identity(struct ctx *c, const cJSON *doc)
 	STR(commit, "commit", "author", REQUIRED, 0, 500, TEXT);
 	NUM(commit, "commit", "position", REQUIRED, 0, 100000, 1, NULL);
 	STR(commit, "commit", "parent", OPTIONAL, 1, 100, TEXT);
-	return 0;
+	return check_mail(c, commit, "commit", "mail", 1);
 }
 
 static int check_build_env_boot(struct ctx *c, const cJSON *doc, int *build_failed, int *not_run)

@@ -254,3 +254,18 @@ END;
 CREATE TRIGGER outbox_deliveries AFTER INSERT ON outbox BEGIN
 	INSERT INTO webhook_deliveries(webhook_id, outbox_id) SELECT id, NEW.id FROM webhooks WHERE active = 1;
 END;
+-- 0006 (issue 16): the mail a series was measured from (run --mbox), for
+-- report --format email. (0005, s16hook's outbox and webhooks, goes before it.)
+CREATE TABLE commit_mail (
+	commit_id INTEGER PRIMARY KEY REFERENCES commits(id),
+	message_id TEXT,
+	from_addr TEXT,
+	to_addrs TEXT,
+	cc_addrs TEXT,
+	subject TEXT
+);
+CREATE TABLE series_cover (
+	series_id INTEGER PRIMARY KEY REFERENCES series(id),
+	message_id TEXT,
+	subject TEXT
+);

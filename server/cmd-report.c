@@ -1,15 +1,51 @@
 /*
- * foliowatch-server report --db F --series S [--revision N] [--format text|json|csv] [--no-cache]:
- * the series table. Also stores the regressions it finds, so that the CI gate
+ * foliowatch-server report --db F --series S [--revision N] [--format text|json|csv|email] [--no-cache]:
+ * the series table, or a mail reply to the series (--to, --cc, --from, --mbox,
+ * --base-url, --send, --sendmail: report-email.c, mail-send.c). Also stores the regressions it finds, so that the CI gate
  * (`regressions --fail-on new`) and the pages see what the report showed.
  */
 #include <stdio.h>
 #include <stdlib.h>
+#include <string.h>
 #include "analysis.h"
 #include "cmdline-series.h"
 #include "cmdopt.h"
 #include "commands.h"
 #include "fw-db.h"
+#include "mail-db.h"
+#include "mail-send.h"
+#include "report-email.h"
+#include "run-doc.h"
+
+/* The reply: to stdout (as an mbox with mbox), and to sendmail when it is given. 0 or 1. */
+static int write_email(sqlite3 *db, const cJSON *res, const struct fw_email_opts *mo, int mbox, const char *sendmail)
+{
+	struct strbuf msg = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
+	cJSON *facts = NULL;
+	int ret = 1;
+
+	if (fw_mail_facts(db, fw_json_str(res, "series", ""), (int)fw_json_num(res, "revision", 1), &facts, &err) ||
+	    fw_report_email(res, facts, mo, &msg, &err)) {
+		fprintf(stderr, "report: %s\n", err.buf);
+		goto cleanup;
+	}
+	if (mbox)
+		fw_mbox_wrap(msg.buf, &out);
+	else
+		strbuf_addstr(&out, msg.buf);
+	fwrite(out.buf, 1, out.len, stdout);
+	if (sendmail && fw_mail_send(sendmail, msg.buf, msg.len, &err)) {
+		fprintf(stderr, "report: --send: %s\n", err.buf);
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	cJSON_Delete(facts);
+	strbuf_release(&msg);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return ret;
+}
 
 int cmd_report(int argc, char **argv)
 {
@@ -17,29 +53,44 @@ int cmd_report(int argc, char **argv)
 		{ "db", 'd', required_argument, 'd', "FILE", FW_DB_DEFAULT, "the database; must exist" },
 		{ "series", 's', required_argument, 's', "NAME", "required", "the series" },
 		{ "revision", 'r', required_argument, 'r', "N", "the newest", "revision of the series (1, 2, ...)" },
-		{ "format", 'f', required_argument, 'f', "FMT", "text", "text, json or csv" },
+		{ "format", 'f', required_argument, 'f', "FMT", "text", "text, json, csv or email (a reply to the series' thread)" },
 		{ "no-cache", 'n', no_argument, 'n', NULL, "off", "recompute instead of using cached analysis results" },
 		{ "determinism", 0, required_argument, 'D', "FILE", "$FOLIOWATCH_DETERMINISM, else none",
 		  "determinism table read before the built-in one: lines\n"
 		  "ACCEL WORKLOAD/VARIANT/METRIC deterministic|rank (README \"Deciding\")" },
+		{ .help = "With --format email:" },
+		{ "to", 0, required_argument, 'T', "ADDRS", "the series' author", "To: addresses, comma-separated" },
+		{ "cc", 0, required_argument, 'C', "ADDRS", "none", "Cc: addresses, comma-separated" },
+		{ "from", 0, required_argument, 'F', "ADDR", "foliowatch <foliowatch@localhost>", "From: address" },
+		{ "base-url", 0, required_argument, 'U', "URL", "none", "the dashboard (http[s]://...): a link to the series" },
+		{ "mbox", 0, no_argument, 'M', NULL, "off", "write it as an mbox (From_ line, >From escaped)" },
+		{ "send", 0, no_argument, 'S', NULL, "off", "also hand it to sendmail -t -oi (nothing is sent without it)" },
+		{ "sendmail", 0, required_argument, 'P', "PROG", "sendmail", "the program --send runs (argv, no shell)" },
 		{ 0 },
 	};
-	static const char *const formats[] = { "text", "json", "csv", NULL };
+	static const char *const formats[] = { "text", "json", "csv", "email", NULL };
 	static const struct fw_usage usage = { "foliowatch-server", "report", "--series NAME [--db FILE] [options]",
 		"The series table: every commit against its parent and against the base,\n"
 		"per workload and metric, with delta, confidence interval, q value and a\n"
 		"verdict (improvement, regression, no change, unsure). The regressions it\n"
 		"finds are stored, so 'regressions --fail-on new' and the pages see them.\n"
-		"Exit: 0 ok, 1 error (no such series or database), 2 usage error.",
+		"--format email writes an RFC 5322 reply to the series' thread (In-Reply-To\n"
+		"the cover letter's Message-ID kept by 'run --mbox'): the per-patch table,\n"
+		"the counters that moved and how to reproduce; --send mails it.\n"
+		"Exit: 0 ok, 1 error (no such series or database, bad address, sendmail\n"
+		"failed), 2 usage error.",
 		opts, "--db foliowatch.db --series my-series\n"
+		"--db foliowatch.db --series my-series --format email --cc linux-mm@kvack.org --send\n"
 		"--db foliowatch.db --series my-series --revision 2 --format csv > table.csv" };
 	struct fw_getopt g = FW_GETOPT_INIT(&usage);
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	enum fw_report_format fmt = FW_REPORT_TEXT;
+	struct fw_email_opts mo = { 0 };
+	const char *sendmail = "sendmail";
 	struct fw_series_args a;
 	sqlite3 *db = NULL;
 	cJSON *res = NULL;
-	int opt, taken, ret = 1;
+	int opt, taken, ret = 1, email = 0, mbox = 0, send = 0, mail_opt = 0;
 
 	fw_series_args_init(&a);
 	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
@@ -50,9 +101,19 @@ int cmd_report(int argc, char **argv)
 			continue;
 		switch (opt) {
 		case 'f':
-			if (fw_opt_choice(&usage, "format", optarg, formats) || fw_report_format_parse(optarg, &fmt))
+			if (fw_opt_choice(&usage, "format", optarg, formats))
+				goto usage;
+			email = !strcmp(optarg, "email");
+			if (!email && fw_report_format_parse(optarg, &fmt))
 				goto usage;
 			break;
+		case 'T': mo.to = optarg; mail_opt = opt; break;
+		case 'C': mo.cc = optarg; mail_opt = opt; break;
+		case 'F': mo.from = optarg; mail_opt = opt; break;
+		case 'U': mo.base_url = optarg; mail_opt = opt; break;
+		case 'M': mbox = 1; mail_opt = opt; break;
+		case 'S': send = 1; mail_opt = opt; break;
+		case 'P': sendmail = optarg; mail_opt = opt; break;
 		case 'n':
 			a.o.use_cache = 0;
 			break;
@@ -61,6 +122,10 @@ int cmd_report(int argc, char **argv)
 			goto cleanup;
 		}
 	}
+	if (mail_opt && !email) {
+		fw_usage_error(&usage, "--to, --cc, --from, --base-url, --mbox, --send and --sendmail go with --format email");
+		goto usage;
+	}
 	ret = fw_series_args_open(&a, &usage, argc, argv, &db);
 	if (ret >= 0)
 		goto cleanup;
@@ -68,6 +133,10 @@ int cmd_report(int argc, char **argv)
 	if (fw_analysis_series(db, a.series, a.revision, &a.o, &res, &err) ||
 	    fw_regressions_update(db, res, &err) < 0) {
 		fprintf(stderr, "report: %s\n", err.buf);
+		goto cleanup;
+	}
+	if (email) {
+		ret = write_email(db, res, &mo, mbox, send ? sendmail : NULL);
 		goto cleanup;
 	}
 	fw_report_write(res, fmt, &out);

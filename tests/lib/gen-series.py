@@ -9,16 +9,19 @@ the commit whose sha is "base" (position 0). Values: split_ms around 62 ms
 times the factors, with 0.8% gaussian noise between boots and 0.3% between
 rounds (0.05% and 0.02% in icount mode). Deterministic (seeded). Documents are
 written unsealed: the test runs `foliowatch-server seal` on them.
+With FW_GEN_MAIL=FILE (JSON {"cover": {...}, "patches": {NAME: {...}}}),
+documents carry series.cover and commit.mail as `run --mbox` writes them.
 (0.8%: clearly above the 0.5% determinism bound, so TCG rows get the rank
 test from the data as they would on a real TCG host; 5 boots still decide 2%.)
 """
-import json, random, sys
+import json, os, random, sys
 
 out, series, accel, boots = sys.argv[1], sys.argv[2], sys.argv[3], int(sys.argv[4])
 rng = random.Random(f"{series}:{accel}")
 accel, _, host = accel.partition("@")   # ACCEL may name a host: tcg@runner-2
 host = host or "runner-1"
 base_sha = "b" * 40
+mail = json.load(open(os.environ["FW_GEN_MAIL"])) if os.environ.get("FW_GEN_MAIL") else {}
 noise_boot, noise_round = (0.0005, 0.0002) if accel == "icount" else (0.008, 0.003)
 
 def sha_of(name):
@@ -36,10 +39,12 @@ for spec in sys.argv[5:]:
         doc = {
             "format": "foliowatch-run/1", "origin": "local", "created_at": "2026-11-29T22:00:00Z",
             "tree": {"name": "linux-source-6.12", "url": ""},
-            "series": {"name": series, "revision": 1, "base": base_sha},
+            "series": {"name": series, "revision": 1, "base": base_sha,
+                       **({"cover": mail["cover"]} if mail.get("cover") else {})},
             "commit": {"sha": sha_of(name), "key": sha_of(name), "subject": f"mm: commit {name}",
                        "author": "A Developer <dev@example.org>", "position": pos,
-                       **({"parent": sha_of(parent)} if parent != "-" else {})},
+                       **({"parent": sha_of(parent)} if parent != "-" else {}),
+                       **({"mail": mail["patches"][name]} if name in mail.get("patches", {}) else {})},
             "build": {"status": "ok", "seconds": 14.2, "kernel_version": "6.12.117",
                       "config": "CONFIG_SMP=y\n", "compiler": "gcc 12.2.0", "log_tail": ""},
             "environment": {"host": host, "accel": accel, "qemu_version": "7.2.18", "vcpus": 2,

@@ -6,6 +6,7 @@
 #include "run-doc-build.h"
 #include "crc32.h"
 #include "run-doc-ref.h"
+#include "rundoc-facts.h"
 #include <stdlib.h>
 #include <time.h>
 
@@ -713,17 +714,8 @@ int main(void)
 	{
 		struct fw_rundoc_facts f = { 0 };
 		struct fw_error e;
-		f.tree_name = "t";
-		f.series = "s";
-		f.series_base = "b";
-		f.commit_sha = "c";
-		f.config_hash = "32b1e20d58ea96611a9de39a373547344052db4368a4c02696edd4b8920a74af";
-		f.host = &host;
-		f.accel = "tcg";
-		f.vcpus = 2;
-		f.memory_mib = 2048;
+		min_facts(&f, &host);
 		f.build_log_tail = "error: foo.c:1: bad\n";
-		f.workloads = "split";
 		doc = fw_rundoc_not_run(&f, &e);
 		ok(doc != NULL, "failed build gives a valid not_run document");
 		ok(doc && !strcmp(fw_json_str(cJSON_GetObjectItemCaseSensitive(doc, "boot"), "status", ""), "not_run"),

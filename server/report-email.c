@@ -1,0 +1,431 @@
+/* The mail reply to a series (see report-email.h). */
+#include "report-email.h"
+#include "html.h"
+#include "mailhdr.h"
+#include "run-doc.h"
+#include "runcmd.h"
+#include "utf8.h"
+#include <math.h>
+#include <stdarg.h>
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include <strings.h>
+#include <sys/random.h>
+#include <time.h>
+#include <unistd.h>
+
+#define WIDTH 78  /* body lines stay under 80 columns */
+
+static const cJSON *get(const cJSON *o, const char *k)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, k);
+}
+
+/* Characters (not bytes) of UTF-8 text: what a terminal or mail reader lines up. */
+static size_t chars(const char *s, size_t len)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i < len; i++)
+		n += ((unsigned char)s[i] & 0xc0) != 0x80;
+	return n;
+}
+
+/* s cut to width characters, padded to width when pad. */
+static void col(struct strbuf *sb, const char *s, size_t width, int pad)
+{
+	int bytes = utf8_prefix(s, width);
+
+	strbuf_add(sb, s, (size_t)bytes);
+	for (size_t n = chars(s, (size_t)bytes); pad && n < width; n++)
+		strbuf_addch(sb, ' ');
+}
+
+static void pct(struct strbuf *sb, double v)
+{
+	if (isnan(v))
+		strbuf_addch(sb, '-');
+	else
+		strbuf_addf(sb, "%+.1f%%", v);
+}
+
+static int is_parent_row(const cJSON *r)
+{
+	return !strcmp(fw_json_str(r, "against", ""), "parent");
+}
+
+/* One row: metric, verdict, delta, CI, boots per side; counters that moved under it. */
+static void table_row(struct strbuf *b, const cJSON *r, int show_host)
+{
+	struct strbuf name = STRBUF_INIT, num = STRBUF_INIT;
+	const cJSON *c;
+
+	if (show_host)
+		strbuf_addf(&name, "%s:", fw_json_str(r, "host", ""));
+	strbuf_addf(&name, "%s/%s %s", fw_json_str(r, "workload", ""), fw_json_str(r, "variant", ""),
+		    fw_json_str(r, "metric", ""));
+	strbuf_addstr(b, "  ");
+	col(b, name.buf, 30, 1);
+	strbuf_addch(b, ' ');
+	col(b, fw_json_str(r, "verdict", ""), 11, 1);
+	pct(&num, fw_json_num(r, "delta_pct", NAN));
+	strbuf_addf(b, " %7s  ", num.buf);
+	strbuf_reset(&num);
+	strbuf_addch(&num, '[');
+	pct(&num, fw_json_num(r, "ci_lo_pct", NAN));
+	strbuf_addstr(&num, ", ");
+	pct(&num, fw_json_num(r, "ci_hi_pct", NAN));
+	strbuf_addch(&num, ']');
+	strbuf_addf(b, "%-17s %3.0f/%.0f\n", num.buf, fw_json_num(get(r, "a"), "boots", NAN),
+		    fw_json_num(get(r, "b"), "boots", NAN));
+	if (strcmp(fw_json_str(r, "verdict", ""), "no change"))
+		cJSON_ArrayForEach(c, get(r, "counters")) {
+			strbuf_reset(&num);
+			strbuf_addf(&num, "      %s %.6g -> %.6g (", fw_json_str(c, "name", ""), fw_json_num(c, "a", NAN),
+				    fw_json_num(c, "b", NAN));
+			pct(&num, fw_json_num(c, "delta_pct", NAN));
+			strbuf_addstr(&num, ")");
+			col(b, num.buf, WIDTH, 0);
+			strbuf_addch(b, '\n');
+		}
+	strbuf_release(&name);
+	strbuf_release(&num);
+}
+
+/* Per patch: "[k/N] subject (sha)" and its rows against the parent. */
+static void table(struct strbuf *b, const cJSON *s, int npatches, int base_pos)
+{
+	const cJSON *r, *first = NULL;
+	const char *last_sha = "";
+	int show_host = 0;
+
+	cJSON_ArrayForEach(r, get(s, "rows")) {
+		if (!is_parent_row(r))
+			continue;
+		if (!first)
+			first = r;
+		else if (strcmp(fw_json_str(first, "env_fingerprint", ""), fw_json_str(r, "env_fingerprint", "")))
+			show_host = 1;
+	}
+	if (!first)
+		strbuf_addstr(b, "No comparable results yet (no patch has boots on both sides).\n");
+	cJSON_ArrayForEach(r, get(s, "rows")) {
+		const char *sha = fw_json_str(r, "sha", "");
+		if (!is_parent_row(r))
+			continue;
+		if (strcmp(sha, last_sha)) {
+			struct strbuf h = STRBUF_INIT;
+			strbuf_addf(&h, "[%.0f/%d] %s", fw_json_num(r, "position", NAN) - base_pos, npatches,
+				    fw_json_str(r, "subject", ""));
+			strbuf_addch(b, '\n');
+			col(b, h.buf, WIDTH - 15, 0);
+			strbuf_addf(b, " (%.12s)\n", sha);
+			strbuf_addf(b, "  %-30s %-11s %7s  %-17s %s\n", "metric", "verdict", "delta", "95% CI", "boots");
+			strbuf_release(&h);
+			last_sha = sha;
+		}
+		table_row(b, r, show_host);
+	}
+}
+
+/* text as lines under WIDTH, broken at spaces; continuation lines indented by indent spaces. */
+static void wrap(struct strbuf *b, const char *text, int indent)
+{
+	size_t line = b->len;
+	struct strbuf t = STRBUF_INIT;
+
+	strbuf_addstr(&t, text);
+	for (char *w = strtok(t.buf, " "); w; w = strtok(NULL, " ")) {
+		size_t n = chars(w, strlen(w));
+		if (b->len > line && chars(b->buf + line, b->len - line) + 1 + n > WIDTH) {
+			strbuf_addch(b, '\n');
+			line = b->len;
+			strbuf_addf(b, "%*s", indent, "");
+		} else if (b->len > line) {
+			strbuf_addch(b, ' ');
+		}
+		strbuf_addstr(b, w);
+	}
+	strbuf_addch(b, '\n');
+	strbuf_release(&t);
+}
+
+/* "Summary: 1 regression, 2 no change (3 patches, each against its parent)." */
+static void summary(struct strbuf *b, const cJSON *s, int npatches)
+{
+	static const char *const verdicts[] = { "regression", "improvement", "unsure", "no change" };
+	struct strbuf t = STRBUF_INIT;
+	int n[4] = { 0 }, any = 0;
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, get(s, "rows"))
+		for (int i = 0; i < 4 && is_parent_row(r); i++)
+			n[i] += !strcmp(fw_json_str(r, "verdict", ""), verdicts[i]);
+	strbuf_addstr(&t, "Summary:");
+	for (int i = 0; i < 4; i++)
+		if (n[i])
+			strbuf_addf(&t, "%s %d %s%s", any++ ? "," : "", n[i], verdicts[i], n[i] > 1 && i < 2 ? "s" : "");
+	strbuf_addf(&t, "%s (%d patch%s, each against its parent).", any ? "" : " nothing measured yet",
+		    npatches, npatches == 1 ? "" : "es");
+	wrap(b, t.buf, 2);
+	strbuf_release(&t);
+}
+
+/* Shell words for display (single-quoted where needed), wrapped with " \" under WIDTH. */
+static void command(struct strbuf *b, const char *const *units)
+{
+	size_t line = b->len;
+
+	strbuf_addstr(b, "  ");
+	for (int i = 0; units[i]; i++) {
+		size_t n = strlen(units[i]);
+		if (i && b->len - line + 1 + n > WIDTH - 2) {
+			strbuf_addstr(b, " \\\n");
+			line = b->len;
+			strbuf_addstr(b, "      ");
+		} else if (i) {
+			strbuf_addch(b, ' ');
+		}
+		strbuf_addstr(b, units[i]);
+	}
+	strbuf_addch(b, '\n');
+}
+
+/* "--opt VALUE" as one unit, VALUE quoted for a shell. */
+static char *unit(const char *opt, const char *value)
+{
+	struct strbuf u = STRBUF_INIT;
+	const char *argv[] = { value, NULL };
+
+	strbuf_addf(&u, "%s ", opt);
+	runcmd_quote(&u, argv);
+	return strbuf_detach(&u, NULL);
+}
+
+/* The one line (cut to WIDTH) of an environment fact. */
+static void fact_line(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
+static void fact_line(struct strbuf *b, const char *fmt, ...)
+{
+	struct strbuf l = STRBUF_INIT;
+	va_list ap;
+
+	va_start(ap, fmt);
+	strbuf_vaddf(&l, fmt, ap);
+	va_end(ap);
+	col(b, l.buf, WIDTH, 0);
+	strbuf_addch(b, '\n');
+	strbuf_release(&l);
+}
+
+/* How to measure the same way: the collector command and every environment it ran in. */
+static void reproduce(struct strbuf *b, const cJSON *s, const cJSON *facts, const char *parent)
+{
+	const cJSON *env = cJSON_GetArrayItem(get(facts, "envs"), 0), *e;
+	char rev[32], num[4][32];
+	char *u[6] = { NULL };
+	const char *units[16];
+	int k = 0;
+
+	strbuf_addstr(b, "\nHow to reproduce:\n");
+	if (parent) {
+		const char *argv[] = { parent, NULL };
+		struct strbuf q = STRBUF_INIT;
+		runcmd_quote(&q, argv);
+		fact_line(b, "  b4 am -n series %s     (writes series.mbx)", q.buf);
+		strbuf_release(&q);
+	}
+	else
+		strbuf_addstr(b, "  Save the patches as posted as series.mbx, then:\n");
+	snprintf(rev, sizeof(rev), "--revision %.0f", fw_json_num(s, "revision", 1));
+	units[k++] = "foliowatch-collect run";
+	units[k++] = u[0] = unit("--series", fw_json_str(s, "series", ""));
+	units[k++] = rev;
+	units[k++] = u[1] = unit("--base", fw_json_str(s, "base", ""));
+	units[k++] = "--mbox series.mbx";
+	if (env) {
+		units[k++] = u[2] = unit("--profile", fw_json_str(env, "profile", ""));
+		units[k++] = u[3] = unit("--workloads", fw_json_str(env, "workloads", ""));
+		units[k++] = u[4] = unit("--accel", fw_json_str(env, "accel", ""));
+		snprintf(num[0], sizeof(num[0]), "--vcpus %.0f", fw_json_num(env, "vcpus", 0));
+		snprintf(num[1], sizeof(num[1]), "--memory %.0f", fw_json_num(env, "memory_mib", 0));
+		snprintf(num[2], sizeof(num[2]), "--rounds %.0f", fw_json_num(env, "rounds", 0));
+		units[k++] = num[0];
+		units[k++] = num[1];
+		if (fw_json_num(env, "rounds", 0) > 0)
+			units[k++] = num[2];
+	}
+	units[k] = NULL;
+	command(b, units);
+	cJSON_ArrayForEach(e, get(facts, "envs")) {
+		fact_line(b, "\nEnvironment (host %s):", fw_json_str(e, "host", ""));
+		fact_line(b, "  %s, %.0f vCPUs, %.0f MiB guest, QEMU %s", fw_json_str(e, "accel", ""),
+			  fw_json_num(e, "vcpus", 0), fw_json_num(e, "memory_mib", 0), fw_json_str(e, "qemu_version", ""));
+		fact_line(b, "  host kernel %s, CPU %s", fw_json_str(e, "host_kernel", ""), fw_json_str(e, "cpu_model", ""));
+		fact_line(b, "  kernel %s, %s, %s, foliowatch %s", fw_json_str(e, "kernel_version", ""),
+			  fw_json_str(e, "compiler", ""), fw_json_str(e, "fio_version", ""),
+			  fw_json_str(e, "foliowatch_version", ""));
+		fact_line(b, "  profile %s, %.0f rounds per boot, %.0f boots in all, workloads %s",
+			  fw_json_str(e, "profile", ""), fw_json_num(e, "rounds", 0), fw_json_num(e, "boots", 0),
+			  fw_json_str(e, "workloads", ""));
+	}
+	for (int i = 0; i < 6; i++)
+		free(u[i]);
+}
+
+static void add_body(struct strbuf *b, const cJSON *s, const cJSON *facts, const struct fw_email_opts *o,
+		     const char *parent)
+{
+	const cJSON *c, *patches = get(facts, "patches");
+	int npatches = cJSON_GetArraySize(patches), base_pos = 0;
+
+	cJSON_ArrayForEach(c, get(s, "commits"))
+		if (cJSON_IsTrue(get(c, "is_base")))
+			base_pos = (int)fw_json_num(c, "position", 0);
+	strbuf_addstr(b, "Hi,\n\nfoliowatch built and booted each patch of this series under QEMU and\n"
+		      "compared it with its parent");
+	strbuf_addf(b, " (v%.0f, base %.12s).\n\n", fw_json_num(s, "revision", 1), fw_json_str(s, "base", ""));
+	if (!parent)
+		strbuf_addstr(b, "Note: the mbox this series was measured from has no Message-ID headers\n"
+			      "(git format-patch without --thread), so this message cannot name the\n"
+			      "series' thread: it has no In-Reply-To or References header.\n\n");
+	summary(b, s, npatches);
+	table(b, s, npatches, base_pos);
+	strbuf_addstr(b, "\nverdict: Mann-Whitney U with Benjamini-Hochberg over the series, or a\n"
+		      "noise floor for deterministic metrics; 95% CI of the shift in percent;\n"
+		      "boots: before/after. Counters under a row moved with it.\n");
+	reproduce(b, s, facts, parent);
+	if (o->base_url) {
+		size_t n = strlen(o->base_url);
+		while (n && o->base_url[n - 1] == '/')
+			n--;  /* "https://fw.example.org/" and without the slash: one link */
+		strbuf_addf(b, "\nDashboard:\n  %.*s/series/", (int)n, o->base_url);
+		html_url_arg(b, fw_json_str(s, "series", ""));
+		strbuf_addf(b, "?revision=%.0f\n", fw_json_num(s, "revision", 1));
+	}
+	strbuf_addstr(b, "\n-- \nfoliowatch\n");
+}
+
+/* RFC 5322 date in UTC, without the locale's names. */
+static void add_date(struct strbuf *h, time_t t)
+{
+	static const char *const days[] = { "Sun", "Mon", "Tue", "Wed", "Thu", "Fri", "Sat" };
+	static const char *const months[] = { "Jan", "Feb", "Mar", "Apr", "May", "Jun",
+					      "Jul", "Aug", "Sep", "Oct", "Nov", "Dec" };
+	struct tm tm;
+
+	gmtime_r(&t, &tm);
+	strbuf_addf(h, "Date: %s, %02d %s %04d %02d:%02d:%02d +0000\n", days[tm.tm_wday], tm.tm_mday,
+		    months[tm.tm_mon], tm.tm_year + 1900, tm.tm_hour, tm.tm_min, tm.tm_sec);
+}
+
+/* A list option (or the default) parsed: -1 with err naming what is wrong. */
+static int addrs(const char *what, const char *s, struct mail_addr **l, int *n, struct strbuf *err)
+{
+	struct strbuf e = STRBUF_INIT;
+
+	if (!mail_addrs_parse(s, l, n, &e))
+		return 0;
+	strbuf_addf(err, "%s: %s", what, e.buf);
+	strbuf_release(&e);
+	return -1;
+}
+
+/* "Re: " + the cover's subject, else the first patch's, else "[PATCH 0/N] <series>". */
+static void subject(struct strbuf *sub, const cJSON *s, const cJSON *facts)
+{
+	const char *cover = fw_json_str(get(facts, "cover"), "subject", NULL);
+	const char *first = fw_json_str(cJSON_GetArrayItem(get(facts, "patches"), 0), "subject", NULL);
+
+	if (cover || first) {
+		const char *t = cover ? cover : first;
+		strbuf_addf(sub, "%s%s", strncasecmp(t, "Re:", 3) ? "Re: " : "", t);
+	} else {
+		strbuf_addf(sub, "Re: [PATCH 0/%d] %s", cJSON_GetArraySize(get(facts, "patches")),
+			    fw_json_str(s, "series", ""));
+	}
+}
+
+static int headers(struct strbuf *h, const cJSON *s, const cJSON *facts, const struct fw_email_opts *o,
+		   const char *parent, struct strbuf *err)
+{
+	const cJSON *first = cJSON_GetArrayItem(get(facts, "patches"), 0);
+	const char *to = o->to ? o->to : fw_json_str(first, "from_addr", fw_json_str(first, "author", ""));
+	struct mail_addr *from = NULL, *tl = NULL, *cl = NULL;
+	int nf = 0, nt = 0, nc = 0, ret = -1;
+	struct strbuf sub = STRBUF_INIT;
+	unsigned char rnd[6] = { 0 };
+
+	if (addrs("--from", o->from ? o->from : "foliowatch <foliowatch@localhost>", &from, &nf, err) ||
+	    addrs(o->to ? "--to" : "the series' author (give --to)", to, &tl, &nt, err) ||
+	    addrs("--cc", o->cc ? o->cc : "", &cl, &nc, err))
+		goto cleanup;
+	if (nf != 1 || !nt) {
+		strbuf_addstr(err, nf != 1 ? "--from: give exactly one address"
+					   : "no recipient: the series has no author address, give --to");
+		goto cleanup;
+	}
+	if (getrandom(rnd, sizeof(rnd), 0) < 0)
+		memset(rnd, 0, sizeof(rnd));  /* time and pid still make it unique here */
+	mail_header_addrs(h, "From", from, 1);
+	mail_header_addrs(h, "To", tl, nt);
+	if (nc)
+		mail_header_addrs(h, "Cc", cl, nc);
+	subject(&sub, s, facts);
+	mail_header_text(h, "Subject", sub.buf);
+	add_date(h, time(NULL));
+	strbuf_addf(h, "Message-ID: <foliowatch.%ld.%ld.%02x%02x%02x%02x%02x%02x@%s>\n", (long)time(NULL),
+		    (long)getpid(), rnd[0], rnd[1], rnd[2], rnd[3], rnd[4], rnd[5], strchr(from[0].addr, '@') + 1);
+	if (parent)
+		strbuf_addf(h, "In-Reply-To: %s\nReferences: %s\n", parent, parent);
+	strbuf_addstr(h, "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n"
+		      "Content-Transfer-Encoding: 8bit\n");
+	ret = 0;
+cleanup:
+	mail_addrs_free(from, nf);
+	mail_addrs_free(tl, nt);
+	mail_addrs_free(cl, nc);
+	strbuf_release(&sub);
+	return ret;
+}
+
+int fw_report_email(const cJSON *s, const cJSON *facts, const struct fw_email_opts *o,
+		    struct strbuf *out, struct strbuf *err)
+{
+	const char *parent = fw_json_str(get(facts, "cover"), "message_id", NULL);
+
+	if (!parent)
+		parent = fw_json_str(cJSON_GetArrayItem(get(facts, "patches"), 0), "message_id", NULL);
+	if (parent && !mail_msgid_valid(parent))
+		parent = NULL;  /* stored ones were checked; this guards the header all the same */
+	if (o->base_url && (strncmp(o->base_url, "http://", 7) && strncmp(o->base_url, "https://", 8))) {
+		strbuf_addstr(err, "--base-url: must start with http:// or https://");
+		return -1;
+	}
+	for (const char *p = o->base_url; p && *p; p++)
+		if (*p <= 0x20 || *p >= 0x7f) {
+			strbuf_addstr(err, "--base-url: spaces, control characters and non-ASCII are not allowed");
+			return -1;
+		}
+	if (headers(out, s, facts, o, parent, err))
+		return -1;
+	strbuf_addch(out, '\n');
+	add_body(out, s, facts, o, parent);
+	return 0;
+}
+
+void fw_mbox_wrap(const char *msg, struct strbuf *out)
+{
+	strbuf_addstr(out, "From foliowatch@localhost Thu Jan  1 00:00:00 1970\n");
+	for (const char *line = msg; *line;) {
+		const char *nl = strchr(line, '\n');
+		size_t len = nl ? (size_t)(nl - line + 1) : strlen(line);
+		if (!strncmp(line + strspn(line, ">"), "From ", 5))
+			strbuf_addch(out, '>');  /* mboxrd: reversible for any number of '>' */
+		strbuf_add(out, line, len);
+		line += len;
+	}
+	if (out->len && out->buf[out->len - 1] != '\n')
+		strbuf_addch(out, '\n');
+	strbuf_addch(out, '\n');
+}

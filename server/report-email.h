@@ -1,0 +1,24 @@
+#ifndef FW_REPORT_EMAIL_H
+#define FW_REPORT_EMAIL_H
+#include <cjson/cJSON.h>
+#include "strbuf.h"
+
+/*
+ * report --format email: an RFC 5322 reply to the series' thread built from
+ * the analysis (analysis.h's series JSON, not recomputed) and the mail facts
+ * (mail-db.h). Headers only through lib/mailhdr (validated addresses,
+ * encoded-words, no control characters); the body is plain UTF-8 text under
+ * 80 columns.
+ */
+struct fw_email_opts {
+	const char *from;      /* NULL: "foliowatch <foliowatch@localhost>" */
+	const char *to, *cc;   /* address lists; to NULL: the series author (the first patch's From) */
+	const char *base_url;  /* http(s) URL of the dashboard, or NULL */
+};
+/* 0, or -1 with err naming the option or fact that is wrong. */
+int fw_report_email(const cJSON *series, const cJSON *facts, const struct fw_email_opts *o,
+		    struct strbuf *out, struct strbuf *err);
+/* msg as one mbox message (mboxrd): a From_ line, ">From " escaping, a blank line after. */
+void fw_mbox_wrap(const char *msg, struct strbuf *out);
+
+#endif
