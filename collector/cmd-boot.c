@@ -22,7 +22,7 @@
 struct boot_opts {
 	const char *kernel, *series, *commit, *workloads, *profile, *accel, *host, *out, *db;
 	const char *init, *append, *workdir, *tree, *origin;
-	int rounds, vcpus, memory_mib, boot_index, virtfs, keep;
+	int rounds, vcpus, memory_mib, boot_index, virtfs, keep, fprofile;
 	double timeout;
 };
 
@@ -32,7 +32,10 @@ static const struct fw_option boot_options[] = {
 	{ "profile", 0, required_argument, 'p', "NAME", "quick", "workload parameters: quick or seed" },
 	{ "rounds", 0, required_argument, 'r', "N", "2", "samples per workload (1..1000)" },
 	{ "accel", 0, required_argument, 'a', "MODE", "auto", "auto, kvm, tcg or icount (auto: kvm if a test boot works)" },
-	{ "timeout", 0, required_argument, 'T', "SECONDS", "900", "kill the guest after this long" },
+	{ "timeout", 0, required_argument, 'T', "SECONDS", "900",
+	  "kill the guest after this long (--function-profile adds\n" FW_PROFILE_TIMEOUT_S_STR " s per workload)" },
+	{ "function-profile", 0, no_argument, 'F', NULL, "off",
+	  "end with the profiling round: every workload once more,\nuntimed, under the ftrace function profiler" },
 	{ "vcpus", 0, required_argument, 'v', "N", "the usable CPUs under kvm (at most 64), 2 under tcg, 1 under icount",
 	  "guest CPUs (1..256)" },
 	{ "memory", 0, required_argument, 'M', "MiB", "2048", "guest memory (64..1048576)" },
@@ -110,6 +113,7 @@ static int parse_boot_args(int argc, char **argv, struct boot_opts *o)
 		case 'M': bad = fw_opt_int(&boot_usage, "memory", optarg, 64, 1 << 20, &o->memory_mib); break;
 		case 'b': bad = fw_opt_int(&boot_usage, "boot-index", optarg, 0, 99999, &o->boot_index); break;
 		case 'T': bad = fw_opt_double(&boot_usage, "timeout", optarg, 0, 86400, 1, &o->timeout); break;
+		case 'F': o->fprofile = 1; break;
 		case 'V': o->virtfs = 0; break;
 		case 'K': o->keep = 1; break;
 		default: return g.exit;
@@ -253,6 +257,7 @@ int cmd_boot(int argc, char **argv)
 	m.memory_mib = o.memory_mib;
 	m.virtfs = o.virtfs;
 	m.timeout = o.timeout;
+	m.fprofile = o.fprofile;
 	m.accel = accel;
 	m.facts = &f;
 	fprintf(stderr, "foliowatch-collect boot: %s under %s, workloads %s, profile %s, %d round(s)\n",

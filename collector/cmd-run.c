@@ -44,6 +44,7 @@ struct run_opts {
 	const char *series, *tree, *range, *base, *mbox, *workloads, *profile, *accel, *db;
 	const char *post_url, *token_file, *host, *origin, *shard, *cache, *fragment, *append, *budget;
 	int rounds, boots, interleave, jobs, quiet, vcpus, memory_mib, revision, no_report, max_looks, max_boots;
+	int profile_boots;    /* boots 0..N-1 of each commit also run the profiling round */
 	int first_position;   /* position of the base: watch mode continues a history */
 	double timeout;
 	struct fw_budget bud; /* --budget, parsed */
@@ -93,7 +94,13 @@ const struct fw_option fw_run_options[] = {
 	  "else icount for the workloads measured to repeat under icount\n"
 	  "(split, mthp, lazyfree, filemap) and tcg for the others; auto:\n"
 	  "kvm if a test boot works, else tcg; icount: deterministic TCG" },
-	{ "timeout", 0, required_argument, 'x', "SECONDS", "900", "per boot" },
+	{ "timeout", 0, required_argument, 'x', "SECONDS", "900", "per boot (a profiled boot gets more: --profile-boots)" },
+	{ "profile-boots", 0, required_argument, 'e', "N", "1",
+	  "the first N boots of each commit end with a profiling round:\n"
+	  "every workload once more, untimed, under the ftrace function\n"
+	  "profiler (per-function hits, total and self time; README\n"
+	  "\"Why did it change\"); at most " FW_PROFILE_TIMEOUT_S_STR " s per workload" },
+	{ "no-profile", 0, no_argument, 'E', NULL, "off", "no profiling round (--profile-boots 0)" },
 	{ "vcpus", 0, required_argument, 'v', "N", "the usable CPUs under kvm (at most 64), 2 under tcg, 1 under icount",
 	  "guest CPUs (1..256)" },
 	{ "memory", 0, required_argument, 'M', "MiB", "2048", "guest memory (64..1048576)" },
@@ -418,6 +425,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	o->budget = "45m";
 	o->max_looks = 4;
 	o->max_boots = 24;
+	o->profile_boots = 1;
 	o->vcpus = 0; /* decided with the accelerator: fw_default_vcpus() */
 	o->memory_mib = 2048;
 	o->revision = 1;
@@ -454,6 +462,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		case 'f': o->fragment = optarg; break;
 		case 'A': o->append = optarg; break;
 		case 'x': bad = fw_opt_double(u, "timeout", optarg, 0, 86400, 1, &o->timeout); break;
+		case 'e': bad = fw_opt_int(u, "profile-boots", optarg, 0, 1000, &o->profile_boots); break;
+		case 'E': o->profile_boots = 0; break;
 		case 'v': bad = fw_opt_int(u, "vcpus", optarg, 1, 256, &o->vcpus); break;
 		case 'M': bad = fw_opt_int(u, "memory", optarg, 64, 1 << 20, &o->memory_mib); break;
 		case 'V': bad = fw_opt_int(u, "revision", optarg, 1, 1000000, &o->revision); break;
@@ -580,6 +590,7 @@ static void measure_one(struct run_ctx *x, const struct boot_job *job, struct fw
 	m.memory_mib = x->o->memory_mib;
 	m.virtfs = 1;
 	m.timeout = x->o->timeout;
+	m.fprofile = f->boot_index < x->o->profile_boots;
 	m.accel = x->groups[job->group].accel;
 	m.facts = f;
 	doc = fw_measure_boot(&m, &err);

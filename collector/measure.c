@@ -95,6 +95,16 @@ static void default_init(char *out, size_t n)
 }
 
 /* Final status: the console decides first, then the channel and workload errors. */
+/* Items of a comma-separated list. */
+static int count_items(const char *list)
+{
+	int n = 1;
+
+	for (const char *p = list; *p; p++)
+		n += *p == ',';
+	return n;
+}
+
 static const char *final_status(struct fw_boot *b, const struct fw_chan *c, int n_errors)
 {
 	char why[300];
@@ -146,6 +156,8 @@ cJSON *fw_measure_boot(struct fw_measure *m, struct strbuf *err)
 	/* panic=-1: a panicking guest reboots at once, and -no-reboot turns that into QEMU's exit */
 	strbuf_addf(&append, "console=ttyS0 panic=-1 fw.workloads=%s fw.profile=%s fw.rounds=%d",
 		    m->workloads, m->profile, m->rounds);
+	if (m->fprofile)
+		strbuf_addf(&append, " fw.fprofile=1 fw.fprofile_timeout_s=%d", FW_PROFILE_TIMEOUT_S);
 	if (m->append && *m->append)
 		strbuf_addf(&append, " %s", m->append);
 	q.accel = m->accel;
@@ -157,7 +169,7 @@ cJSON *fw_measure_boot(struct fw_measure *m, struct strbuf *err)
 	q.console_path = console;
 	q.chan_path = chanp;
 	q.virtfs = m->virtfs;
-	q.timeout_s = m->timeout;
+	q.timeout_s = m->timeout + (m->fprofile ? FW_PROFILE_TIMEOUT_S * count_items(m->workloads) : 0);
 
 	if (fw_lock_acquire(&lock, NULL, "boot")) {
 		strbuf_addstr(err, "cannot take the measurement lock");
@@ -171,6 +183,7 @@ cJSON *fw_measure_boot(struct fw_measure *m, struct strbuf *err)
 	/* parse before letting another measurement reuse the host (and any shared file) */
 	fw_chan_parse_file(chanp, &chan);
 	fw_lock_release(&lock);
+	fw_rundoc_profile_notes(&chan, stderr);
 	/* count error results the same way the document will (this may mark chan corrupt, and it stays so) */
 	results = fw_rundoc_results(&chan, m->workloads, &n_errors);
 	cJSON_Delete(results);

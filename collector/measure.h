@@ -25,7 +25,8 @@ struct fw_measure {
 	const char *workdir;       /* existing folder for initramfs, console and channel logs */
 	const char *workloads, *profile, *append;
 	int rounds, vcpus, memory_mib, virtfs;
-	double timeout;
+	double timeout;            /* the timed part's; a profiled boot adds FW_PROFILE_TIMEOUT_S per workload */
+	int fprofile;              /* 1: the profiling round after the timed rounds (fw.fprofile=1) */
 	enum fw_accel accel;
 	/* identity, build and host facts filled by the caller; the boot fields are filled here */
 	struct fw_rundoc_facts *facts;
@@ -34,6 +35,10 @@ struct fw_measure {
 	double seconds;
 	char reason[256];
 };
+
+/* The guest's limit on one workload's profiling round (fw.fprofile_timeout_s). */
+#define FW_PROFILE_TIMEOUT_S 240
+#define FW_PROFILE_TIMEOUT_S_STR "240"
 
 /* Workload and profile names travel on the kernel command line: plain names only. */
 int fw_plain_list(const char *s);

@@ -11,7 +11,7 @@
 #include <string.h>
 
 static const char *const type_names[] = {
-	"begin", "param", "sample", "counters", "error", "info", "end",
+	"begin", "param", "sample", "counters", "error", "info", "end", "profile",
 };
 
 const char *fw_chan_type_name(enum fw_chan_type t)
@@ -203,6 +203,41 @@ static int one_of(const char *v, const char *const *allowed)
 	return 0;
 }
 
+/* A kernel symbol as the run document accepts it: 1..128 of [A-Za-z0-9_.]. */
+static int symbol_ok(const char *v)
+{
+	size_t n = v ? strlen(v) : 0;
+
+	return n >= 1 && n <= 128 &&
+	       strspn(v, "abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789_.") == n;
+}
+
+/* profile: workload= variant= fn= hits= time_us= [self_us=], bounded numbers. */
+static int check_profile(struct fw_chan *c, struct fw_chan_rec *r)
+{
+	static const char *const keys[] = { "hits", "time_us", "self_us" };
+	double d;
+
+	if (need_name(c, r, "workload") || need_name(c, r, "variant"))
+		return -1;
+	if (!symbol_ok(fw_chan_get(r, "fn"))) {
+		set_bad(c, FW_CHAN_CORRUPT, r->line, "profile record: fn= missing or not a kernel symbol");
+		return -1;
+	}
+	for (int i = 0; i < 3; i++) {
+		const char *v = fw_chan_get(r, keys[i]);
+
+		if (!v && i == 2)
+			continue;  /* self time is optional */
+		if (!v || parse_double(v, &d) || d < 0 || d > 1e12 || (i == 0 && d != floor(d))) {
+			set_bad(c, FW_CHAN_CORRUPT, r->line, "profile record: %s= missing or not a %s in 0..1e12",
+				keys[i], i ? "number" : "whole number");
+			return -1;
+		}
+	}
+	return 0;
+}
+
 /* Per-type semantic checks: a complete capture must make a valid document. */
 static int check_record(struct fw_chan *c, struct fw_chan_rec *r)
 {
@@ -276,6 +311,8 @@ static int check_record(struct fw_chan *c, struct fw_chan_rec *r)
 		return 0;
 	case FW_REC_INFO:
 		return 0;
+	case FW_REC_PROFILE:
+		return check_profile(c, r);
 	case FW_REC_END: {
 		const char *n = fw_chan_get(r, "records");
 		if (!n || parse_ulong(n, &u)) {

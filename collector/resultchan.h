@@ -25,7 +25,7 @@ enum fw_chan_status {
 
 enum fw_chan_type {
 	FW_REC_BEGIN, FW_REC_PARAM, FW_REC_SAMPLE, FW_REC_COUNTERS,
-	FW_REC_ERROR, FW_REC_INFO, FW_REC_END,
+	FW_REC_ERROR, FW_REC_INFO, FW_REC_END, FW_REC_PROFILE,
 };
 
 struct fw_chan_kv {

@@ -202,7 +202,7 @@ cJSON *fw_rundoc_build(const struct fw_rundoc_facts *f, struct fw_chan *c, struc
 {
 	struct fw_rundoc_facts ff = *f;
 	char *tail = clean_text(f->boot_log_tail), *btail = clean_text(f->build_log_tail);
-	cJSON *doc = NULL, *results;
+	cJSON *doc = NULL, *results, *profiles;
 	int n_errors = 0;
 
 	ff.boot_log_tail = tail;
@@ -210,6 +210,8 @@ cJSON *fw_rundoc_build(const struct fw_rundoc_facts *f, struct fw_chan *c, struc
 	results = fw_rundoc_results(c, f->workloads, &n_errors);
 	doc = skeleton(&ff, nz(f->boot_status, "error"));
 	cJSON_AddItemToObject(doc, "results", results);
+	if ((profiles = fw_rundoc_profiles(c, results)))
+		cJSON_AddItemToObject(doc, "profiles", profiles);
 	if (fw_doc_validate(doc, e)) {
 		cJSON_Delete(doc);
 		doc = NULL;

@@ -1,5 +1,6 @@
 #ifndef FW_RUN_DOC_BUILD_H
 #define FW_RUN_DOC_BUILD_H
+#include <stdio.h>
 #include <cjson/cJSON.h>
 #include "mbox-mail.h"
 #include "resultchan.h"
@@ -61,6 +62,16 @@ struct fw_rundoc_facts {
  * c to corrupt (duplicate sample). *n_errors counts error results.
  */
 cJSON *fw_rundoc_results(struct fw_chan *c, const char *workloads, int *n_errors);
+
+/*
+ * profiles[] from the capture's profile records (collector/run-doc-profiles.c),
+ * bounded as the validator requires; NULL when the boot has none.
+ */
+#define FW_PROFILE_MAX_PER_WV 300
+#define FW_PROFILE_MAX        4000
+cJSON *fw_rundoc_profiles(const struct fw_chan *c, const cJSON *results);
+/* The profiling round's info records (time per workload, why one has no profile), a line each. */
+void fw_rundoc_profile_notes(const struct fw_chan *c, FILE *out);
 
 /* Whole document for a boot; NULL with *e set if it would not validate (a bug). */
 cJSON *fw_rundoc_build(const struct fw_rundoc_facts *f, struct fw_chan *c, struct fw_error *e);

@@ -15,7 +15,7 @@ for accel in icount tcg; do
 	DB=$TMP_T/lru-$accel.db
 	t=$(date +%s)
 	"$COLLECT" run --series "t4400-$accel-$$" --mbox "$P1" --workloads mthp --profile quick \
-		--accel "$accel" --boots 1 --rounds 1 --budget none --db "$DB" --no-report > "$TMP_T/run-$accel.log" 2>&1
+		--accel "$accel" --boots 1 --rounds 1 --budget none --no-profile --db "$DB" --no-report > "$TMP_T/run-$accel.log" 2>&1
 	is "$?" 0 "$accel: base and patch 1 measured"
 	q="select printf('%.4f', s.value) from samples s join results r on r.id = s.result_id join runs u on u.id = r.run_id
 	   join commits c on c.id = u.commit_id where r.metric = 'lru_lock_per_fault' and c.position ="

@@ -155,12 +155,21 @@ static int write_all(int fd, const char *p, size_t n)
 	return 0;
 }
 
+static int muted;
+
+void chan_mute(int on)
+{
+	muted = on;
+}
+
 int rec_emit(struct fw_rec *r)
 {
 	char line[FW_REC_MAX + 128];
 	int n, ret = -1;
 	uint32_t crc;
 
+	if (muted && strcmp(r->type, "profile"))
+		return 0;
 	if (!chan || chan->fd < 0)
 		goto cleanup;
 	if (r->overflow) {

@@ -256,8 +256,10 @@ static int one_round(const struct filemap_cfg *cfg, const char *variant, int rou
 	if (vmstat_read(&a) < 0 || memcg_failcnt(CG, &fail0) < 0)
 		goto cleanup;
 	/* thp: the seed's headline is the thp=1 --readonly randread phase itself. */
+	kprof_section_begin();
 	if (fio_run(cfg, thp, cfg->ramp_s, thp ? cfg->thp_runtime_s : cfg->runtime_s, &bw, &iops) < 0)
 		goto cleanup;
+	kprof_section_end(variant);
 	if (vmstat_read(&b) < 0 || memcg_failcnt(CG, &fail1) < 0)
 		goto cleanup;
 	huge_end = meminfo_kb("FileHugePages");

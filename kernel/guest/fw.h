@@ -31,6 +31,9 @@ void rec_kvu(struct fw_rec *r, const char *key, uint64_t v);
 void rec_kvi(struct fw_rec *r, const char *key, int64_t v);
 void rec_kvd(struct fw_rec *r, const char *key, double v);
 int rec_emit(struct fw_rec *r);
+/* Muted (the profiling round's workload runs): every record but `profile`
+ * is dropped, reported as written. Per process. */
+void chan_mute(int on);
 /* Convenience records. */
 int emit_error(const char *wl, const char *variant, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -120,6 +123,15 @@ int fprof_start(const char *func);
 int fprof_hits(const char *func, uint64_t *hits);
 void fprof_stop(void);
 
+/* ---- the profiling round, all functions (kprofile.c) ---- */
+struct fw_ctx;
+typedef int (*workload_fn)(const struct fw_ctx *ctx);
+extern int kprof_pass;  /* 0: not profiling; 1: total times; 2: self times */
+/* Around a workload's timed section: no-ops unless kprof_pass. */
+void kprof_section_begin(void);
+void kprof_section_end(const char *variant);
+/* In the profiling child: both passes of fn, then its `profile` records. */
+int kprof_run(const char *wl, workload_fn fn, const struct fw_ctx *ctx);
 /* A sample of the untimed diagnostic round after the timed ones: round=<rounds>
  * diag=1; the collector keeps it as a one-sample result (kernel/result-channel.md). */
 int emit_diag_sample(const char *wl, const char *variant, const struct fw_metric *m,
@@ -134,8 +146,10 @@ struct fw_ctx {
 	long filemap_limit_mib; /* fw.filemap_limit_mib=N overrides the profile's (tests); -1: not set */
 	int mthp_fail_pct;     /* fw.mthp_fail_pct=N: inject N% order>=2 allocation failures (tests) */
 	int seed;              /* profile == seed */
+	int fprofile;          /* fw.fprofile=1: the profiling round after the timed ones */
+	int fprofile_top;      /* fw.fprofile_top=N: functions kept per variant (300) */
+	int fprofile_timeout_s; /* fw.fprofile_timeout_s=N: one workload's profiling round at most (300) */
 };
-typedef int (*workload_fn)(const struct fw_ctx *ctx);
 int wl_split(const struct fw_ctx *ctx);
 int wl_mthp(const struct fw_ctx *ctx);
 int wl_lazyfree(const struct fw_ctx *ctx);

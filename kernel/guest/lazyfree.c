@@ -91,12 +91,14 @@ static int one_round(uint64_t size, int round)
 		goto cleanup;
 	if (timed_policy(1) < 0)
 		goto cleanup;
+	kprof_section_begin();
 	t0 = now_s();
 	if (write_text(path, "0") < 0) {
 		timed_policy(0);
 		goto cleanup;
 	}
 	t1 = now_s();
+	kprof_section_end(VARIANT);
 	if (timed_policy(0) < 0)
 		goto cleanup;
 	if (vmstat_read(&c) < 0 || memcg_usage(CG, &usage1) < 0)

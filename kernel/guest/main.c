@@ -2,7 +2,8 @@
  * fw-init: PID 1 of the foliowatch guest.
  *
  * Reads fw.workloads=a,b fw.profile=quick|seed fw.rounds=N fw.locktrace=0|1
- * fw.diag=0|1 fw.channel=/dev/ttyS1 and, for tests, fw.filemap_limit_mib=N
+ * fw.diag=0|1 fw.fprofile=0|1 fw.fprofile_top=N fw.fprofile_timeout_s=N
+ * fw.channel=/dev/ttyS1 and, for tests, fw.filemap_limit_mib=N
  * fw.mthp_fail_pct=N from /proc/cmdline, writes begin, runs each workload
  * in its own child (a crash becomes an error record, not a dead PID 1),
  * writes end and calls reboot() so that QEMU -no-reboot exits.
@@ -12,6 +13,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <signal.h>
 #include <sys/reboot.h>
 #include <sys/utsname.h>
 #include <sys/wait.h>
@@ -36,6 +38,7 @@ struct opts {
 	struct fw_ctx ctx;
 };
 
+/* The last key=value wins (as for the kernel's own parameters): --append overrides. */
 static void cmdline_value(const char *cmdline, const char *key, char *out, size_t size)
 {
 	size_t klen = strlen(key);
@@ -49,7 +52,6 @@ static void cmdline_value(const char *cmdline, const char *key, char *out, size_
 				n = size - 1;
 			memcpy(out, p + klen + 1, n);
 			out[n] = '\0';
-			return;
 		}
 		p += klen;
 	}
@@ -58,7 +60,7 @@ static void cmdline_value(const char *cmdline, const char *key, char *out, size_
 static int parse_opts(struct opts *o)
 {
 	char cmdline[4096], rounds[16] = "1", lt[8] = "1", diag[8] = "1", limit[16] = "-1",
-	     failpct[8] = "0";
+	     failpct[8] = "0", fprof[8] = "0", ftop[16] = "300", ftimeout[16] = "300";
 
 	snprintf(o->workloads, sizeof(o->workloads), "split,mthp,lazyfree,filemap");
 	snprintf(o->channel, sizeof(o->channel), "/dev/ttyS1");
@@ -77,6 +79,12 @@ static int parse_opts(struct opts *o)
 	cmdline_value(cmdline, "fw.diag", diag, sizeof(diag));
 	cmdline_value(cmdline, "fw.filemap_limit_mib", limit, sizeof(limit));
 	cmdline_value(cmdline, "fw.mthp_fail_pct", failpct, sizeof(failpct));
+	cmdline_value(cmdline, "fw.fprofile", fprof, sizeof(fprof));
+	cmdline_value(cmdline, "fw.fprofile_top", ftop, sizeof(ftop));
+	cmdline_value(cmdline, "fw.fprofile_timeout_s", ftimeout, sizeof(ftimeout));
+	o->ctx.fprofile = atoi(fprof) != 0;
+	o->ctx.fprofile_top = atoi(ftop);
+	o->ctx.fprofile_timeout_s = atoi(ftimeout);
 	o->ctx.rounds = atoi(rounds);
 	o->ctx.locktrace = atoi(lt) != 0;
 	o->ctx.diag = atoi(diag) != 0;
@@ -87,6 +95,10 @@ static int parse_opts(struct opts *o)
 		return fail("fw.rounds=%s out of range 1..1000", rounds);
 	if (!o->ctx.seed && strcmp(o->ctx.profile, "quick"))
 		return fail("fw.profile=%s: not quick or seed", o->ctx.profile);
+	if (o->ctx.fprofile_top < 1 || o->ctx.fprofile_top > 1000)
+		return fail("fw.fprofile_top=%s out of range 1..1000", ftop);
+	if (o->ctx.fprofile_timeout_s < 1)
+		return fail("fw.fprofile_timeout_s=%s: not a positive number of seconds", ftimeout);
 	return 0;
 }
 
@@ -131,6 +143,64 @@ static void run_workload(const char *name, workload_fn fn, const struct fw_ctx *
 	logmsg("workload %s: done in %.3f s", name, now_s() - t0);
 }
 
+static void on_alarm(int sig)
+{
+	(void)sig;  /* only to cut waitpid() with EINTR */
+}
+
+/*
+ * The profiling round of one workload, in a process group of its own with a
+ * time limit: a failure, a crash or a timeout costs the profile only (an
+ * info record says why), never the timed samples written before. On a
+ * timeout the whole group goes (a workload's fio too) and the profiler is
+ * switched off for the next workload.
+ */
+static void profile_workload(const char *name, workload_fn fn, const struct fw_ctx *ctx)
+{
+	char why[600];
+	double t0 = now_s();
+	int status = 0, timed_out = 0;
+	pid_t pid;
+
+	logmsg("workload %s: profiling round", name);
+	pid = fork();
+	if (pid < 0) {
+		snprintf(why, sizeof(why), "%s:fork: %s", name, strerror(errno));
+		emit_info("profile_error", why);
+		return;
+	}
+	if (pid == 0) {
+		setpgid(0, 0);
+		if (kprof_run(name, fn, ctx) == 0)
+			_exit(0);
+		snprintf(why, sizeof(why), "%s:%s", name, fw_errbuf);
+		emit_info("profile_error", why);
+		_exit(1);
+	}
+	setpgid(pid, pid);
+	/* a blocking wait cut by an alarm: polling would put PID 1 into the profile */
+	sigaction(SIGALRM, &(struct sigaction){ .sa_handler = on_alarm }, NULL);
+	alarm((unsigned)ctx->fprofile_timeout_s);
+	while (waitpid(pid, &status, 0) < 0 && errno == EINTR) {
+		if (now_s() - t0 >= ctx->fprofile_timeout_s - 1) {
+			kill(-pid, SIGKILL);
+			waitpid(pid, &status, 0);
+			timed_out = 1;
+			break;
+		}
+	}
+	alarm(0);
+	if (timed_out || WIFSIGNALED(status)) {
+		snprintf(why, sizeof(why), "%s:%s after %.0f s", name, timed_out ? "timed out" : "killed",
+			 now_s() - t0);
+		emit_info("profile_error", why);
+		fprof_stop();
+		write_text("/sys/kernel/tracing/options/graph-time", "1");
+	}
+	snprintf(why, sizeof(why), "%s:%.3f", name, now_s() - t0);
+	emit_info("profile_seconds", why);
+}
+
 static void console_stdio(void)
 {
 	int fd;
@@ -154,7 +224,7 @@ int main(void)
 	char facts[64];
 	struct fw_rec r;
 	char list[256], *name, *save = NULL;
-	int ok = 0;
+	int ok = 0, bad;
 
 	if (mount_basics() < 0) {
 		console_stdio();
@@ -163,7 +233,7 @@ int main(void)
 	}
 	console_stdio();
 	memset(&o, 0, sizeof(o));
-	if (parse_opts(&o) < 0) {
+	if ((bad = parse_opts(&o) < 0)) {
 		logmsg("%s", fw_errbuf);
 		/* Still open the channel with the defaults to report it. */
 	}
@@ -180,8 +250,7 @@ int main(void)
 	rec_kvi(&r, "rounds", o.ctx.rounds);
 	if (rec_emit(&r) < 0)
 		goto out;
-	if (o.ctx.rounds < 1 || o.ctx.rounds > 1000 ||
-	    (!o.ctx.seed && strcmp(o.ctx.profile, "quick"))) {
+	if (bad) {
 		emit_error("init", "none", "bad command line: %s", fw_errbuf);
 	} else {
 		emit_info("memcg", "v1");
@@ -198,6 +267,11 @@ int main(void)
 			else
 				run_workload(name, fn, &o.ctx);
 		}
+		/* never during the timed rounds: after all of them */
+		snprintf(list, sizeof(list), "%s", o.workloads);
+		for (name = strtok_r(list, ",", &save); o.ctx.fprofile && name; name = strtok_r(NULL, ",", &save))
+			if (find_workload(name))
+				profile_workload(name, find_workload(name), &o.ctx);
 	}
 	rec_start(&r, "end");
 	rec_kvu(&r, "records", chan_count());

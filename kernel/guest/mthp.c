@@ -88,6 +88,7 @@ static int run_pass(const struct mthp_cfg *cfg, struct mthp_pass *p)
 	u0 = rusage_user_s();
 	s0 = rusage_sys_s();
 	c0 = process_cpu_s();
+	kprof_section_begin();
 	t0 = now_s();
 	for (i = 0; i < cfg->threads; i++) {
 		jobs[i] = (struct mthp_job){ (size_t)cfg->mib << 20, cfg->loops, 0, NULL };
@@ -103,6 +104,7 @@ static int run_pass(const struct mthp_cfg *cfg, struct mthp_pass *p)
 	started = 0;
 	p->wall = now_s() - t0;
 	p->cpu = process_cpu_s() - c0;
+	kprof_section_end(VARIANT);
 	p->user = rusage_user_s() - u0;
 	p->sys = rusage_sys_s() - s0;
 	if (vmstat_read(&p->b) < 0 || mthp_stat(MTHP_KB, "anon_fault_alloc", &fa1) < 0 ||

@@ -67,10 +67,12 @@ static int one_round(uint64_t size, int order, int round)
 		goto cleanup;
 	s0 = rusage_sys_s();
 	c0 = thread_cpu_s();
+	kprof_section_begin();
 	t0 = now_s();
 	if (write_text("/sys/kernel/debug/split_huge_pages", cmd) < 0)
 		goto cleanup;
 	t1 = now_s();
+	kprof_section_end(VARIANT);
 	c1 = thread_cpu_s();
 	s1 = rusage_sys_s();
 	if (vmstat_read(&b) < 0)

@@ -169,6 +169,92 @@ static void check_diag_round(void)
 	strbuf_release(&cap);
 }
 
+/* A capture with the given middle records (type, fields), begin and end added. */
+static enum fw_chan_status parse_lines(const char *const (*lines)[2], int n, const char *workloads)
+{
+	struct strbuf cap = STRBUF_INIT;
+	unsigned long seq = 0;
+	char buf[128];
+	enum fw_chan_status st;
+
+	snprintf(buf, sizeof(buf), "format=1 kernel=6.12.117 profile=quick workloads=%s rounds=1", workloads);
+	rec_add(&cap, &seq, "begin", buf);
+	for (int i = 0; i < n; i++)
+		rec_add(&cap, &seq, lines[i][0], lines[i][1]);
+	snprintf(buf, sizeof(buf), "records=%lu", seq);
+	rec_add(&cap, &seq, "end", buf);
+	fw_chan_release(&c);
+	st = fw_chan_parse(cap.buf, cap.len, &c);
+	strbuf_release(&cap);
+	return st;
+}
+
+/* profile records (the profiling round): checked by the parser, turned into profiles[]. */
+static void check_profiles(void)
+{
+	static const char *const good[][2] = {
+		{ "sample", "workload=split variant=pmd-to-0 metric=split_ms unit=ms direction=lower_is_better kind=time round=0 value=50" },
+		{ "sample", "workload=lazyfree variant=pmd metric=reclaim_s unit=s direction=lower_is_better kind=time round=0 value=1" },
+		{ "profile", "workload=split variant=pmd-to-0 fn=split_huge_page_to_list_to_order hits=256 time_us=51234.5 self_us=51000" },
+		{ "profile", "workload=split variant=pmd-to-0 fn=xas_split.constprop.0 hits=256 time_us=20" },
+		{ "profile", "workload=split variant=pmd-to-0 fn=xas_split.constprop.0 hits=1 time_us=1" },
+		{ "profile", "workload=split variant=other fn=orphan hits=1 time_us=1" },
+		{ "profile", "workload=lazyfree variant=pmd fn=__split_huge_pmd hits=256 time_us=900 self_us=100" },
+		{ "info", "profile_error=lazyfree:timed%20out%20after%20240%20s" },
+	};
+	static const struct { const char *fields, *why; } bad[] = {
+		{ "workload=split variant=pmd-to-0 fn=%3Cb%3E hits=1 time_us=1", "fn= missing or not a kernel symbol" },
+		{ "workload=split variant=pmd-to-0 fn=a%20b hits=1 time_us=1", "not a kernel symbol" },
+		{ "workload=split variant=pmd-to-0 hits=1 time_us=1", "fn= missing" },
+		{ "workload=split variant=pmd-to-0 fn=f hits=1.5 time_us=1", "hits= missing or not a whole number" },
+		{ "workload=split variant=pmd-to-0 fn=f hits=1e13 time_us=1", "hits=" },
+		{ "workload=split variant=pmd-to-0 fn=f hits=1 time_us=-1", "time_us=" },
+		{ "workload=split variant=pmd-to-0 fn=f hits=1 time_us=1 self_us=nan", "self_us=" },
+		{ "workload=split variant=pmd-to-0 fn=f hits=1", "time_us= missing" },
+		{ "workload=sp%2Flit variant=pmd-to-0 fn=f hits=1 time_us=1", "workload= contains '/'" },
+	};
+	const cJSON *p;
+	cJSON *res, *prof;
+	int n_err;
+
+	is_int(parse_lines(good, (int)(sizeof(good) / sizeof(good[0])), "split,lazyfree"), FW_CHAN_COMPLETE,
+	       "profile: a capture with profile records is complete");
+	res = fw_rundoc_results(&c, "split,lazyfree", &n_err);
+	is_int(n_err, 0, "profile: its records are no results and no errors");
+	is_int(cJSON_GetArraySize(res), 2, "profile: the two timed results only");
+	prof = fw_rundoc_profiles(&c, res);
+	is_int(cJSON_GetArraySize(prof), 2, "profile: 2 entries (no duplicate, no variant without a result, "
+	       "no workload whose round failed)");
+	p = cJSON_GetArrayItem(prof, 0);
+	is_str(fw_json_str(p, "function", ""), "split_huge_page_to_list_to_order", "profile: first entry's function");
+	is_int((int)fw_json_num(p, "hits", 0), 256, "... hits");
+	ok(fw_json_num(p, "time_us", 0) == 51234.5 && fw_json_num(p, "self_us", 0) == 51000, "... total and self time");
+	p = cJSON_GetArrayItem(prof, 1);
+	is_str(fw_json_str(p, "function", ""), "xas_split.constprop.0", "profile: a compiler-suffixed symbol is kept");
+	ok(!cJSON_GetObjectItemCaseSensitive(p, "self_us"), "... without self_us when not measured");
+	cJSON_Delete(prof);
+	cJSON_Delete(res);
+	for (size_t i = 0; i < sizeof(bad) / sizeof(bad[0]); i++) {
+		const char *const one[][2] = { { "profile", bad[i].fields } };
+
+		char desc[200];
+
+		snprintf(desc, sizeof(desc), "profile: a bad record is corrupt: %s", bad[i].fields);
+		is_int(parse_lines(one, 1, "split"), FW_CHAN_CORRUPT, desc);
+		if (!ok(strstr(c.why, bad[i].why) != NULL, "... naming what is wrong"))
+			printf("#   why: '%s', expected '%s' in it\n", c.why, bad[i].why);
+	}
+	{
+		static const char *const none[][2] = {
+			{ "sample", "workload=split variant=pmd-to-0 metric=split_ms unit=ms direction=lower_is_better kind=time round=0 value=50" },
+		};
+		parse_lines(none, 1, "split");
+		res = fw_rundoc_results(&c, "split", &n_err);
+		ok(fw_rundoc_profiles(&c, res) == NULL, "profile: no profile records, no profiles[]");
+		cJSON_Delete(res);
+	}
+}
+
 /* Fixed-seed xorshift: the random captures are the same on every run and machine. */
 static unsigned long long rng_state = 88172645463325252ull;
 
@@ -673,6 +759,7 @@ int main(void)
 	cJSON_Delete(res);
 
 	check_diag_round();
+	check_profiles();
 
 	/* a workload that was asked for and said nothing */
 	parse(DIR "good.txt");
