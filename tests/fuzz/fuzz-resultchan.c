@@ -1,7 +1,7 @@
 /*
  * libFuzzer target for the result channel parser (outside input: whatever a
  * guest writes to its serial port) and for turning a parsed capture into the
- * results of a run document (as the collector does after every boot).
+ * results and profiles of a run document (as the collector does after every boot).
  * Build: make fuzz (build/fuzz/fuzz-resultchan, linked with the libraries).
  * Seeds: the captures in tests/data/resultchan/
  */
@@ -23,6 +23,7 @@ int LLVMFuzzerTestOneInput(const uint8_t *data, size_t size)
 	fw_chan_describe(&c, why, sizeof(why));
 	/* complete captures and the rest alike: a bad one becomes error results */
 	res = fw_rundoc_results(&c, "split,mthp,lazyfree,filemap", &n_errors);
+	cJSON_Delete(fw_rundoc_profiles(&c, res));  /* the profiling round's records */
 	cJSON_Delete(res);
 	fw_chan_release(&c);
 	return 0;

@@ -7,6 +7,7 @@ n=0; failed=0
 for bin in "$@"; do
 	name=${bin##*/fuzz-}
 	corpus=tests/fuzz/corpus/$name
+	[ "$name" = resultchan ] && corpus=tests/data/resultchan  # the unit test's captures
 	work=$(mktemp -d)
 	[ -d "$corpus" ] && cp -r "$corpus"/. "$work"/
 	regress=tests/fuzz/regressions/$name

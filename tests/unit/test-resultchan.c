@@ -760,6 +760,7 @@ int main(void)
 
 	check_diag_round();
 	check_profiles();
+	expect(DIR "profile.txt", FW_CHAN_COMPLETE, 0, NULL);  /* also a fuzz seed with profile records */
 
 	/* a workload that was asked for and said nothing */
 	parse(DIR "good.txt");
