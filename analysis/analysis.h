@@ -224,6 +224,10 @@ int fw_profile_sort_parse(const char *s, enum fw_prof_sort *out);
  * variant), entries as in fw_profile_diff; nothing when a side has no profile.
  */
 int fw_profile_attribution(sqlite3 *db, cJSON *row, struct strbuf *err);
+/* An entry as "FUNCTION  self +2100 us (+35%)  hits 512 -> 512" (analysis/profile-text.c). */
+void fw_attribution_line(const cJSON *entry, struct strbuf *out);
+/* "self_us", or "time_us" when a side lacks self time: what the line and the ranking use. */
+const char *fw_attribution_key(const cJSON *entry);
 
 /* The one table writer (analysis/report.c): renders a series JSON. */
 enum fw_report_format { FW_REPORT_TEXT, FW_REPORT_JSON, FW_REPORT_CSV };

@@ -29,6 +29,9 @@ enum MHD_Result api_regression_post(struct fw_req *r);
 enum MHD_Result api_openapi(struct fw_req *r);        /* api-openapi.c */
 enum MHD_Result ui_static(struct fw_req *r);          /* ui-static.c */
 enum MHD_Result ui_api(struct fw_req *r);             /* ui-api.c: the OpenAPI document as a page */
+/* issue 13: kernel function profiles of two commits side by side */
+enum MHD_Result api_profile(struct fw_req *r);        /* api-profile.c */
+enum MHD_Result ui_profile(struct fw_req *r);         /* ui-profile.c */
 
 /* What a route answers (server/routes.c's table): its errors are HTML pages or JSON. */
 enum fw_route_kind { FW_ROUTE_HTML, FW_ROUTE_JSON, FW_ROUTE_PLOT /* plots, static files */ };

@@ -46,6 +46,9 @@ void ui_href_regressions(struct strbuf *sb, const struct fw_ui *ui);
 void ui_href_regressions_filter(struct strbuf *sb, const struct fw_ui *ui, const char *facet, const char *value);
 /* what: "report.txt", "csv" or "json" (the series' API resources; files in an export). */
 void ui_href_data(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *what);
+/* The profile page of two commits' workload (ui-profile.c); base/variant NULL: the defaults. */
+void ui_href_profile(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *head,
+		     const char *base, const char *workload, const char *variant);
 /* html_page_begin with the stylesheet and home links of this ui. */
 void ui_page_begin(struct strbuf *sb, const struct fw_ui *ui, const char *title);
 
