@@ -78,6 +78,8 @@ void json_pct(cJSON *obj, const char *key, double v);
 void json_prob(cJSON *obj, const char *key, double v);
 /* A regression of fw_regressions_list as the API gives it: links, rounded numbers (regression-json.c). */
 cJSON *fw_regression_json(const cJSON *g);
+/* Adds "profile" (the regression's kernel function attribution) to its API answer (regression-profile.c). */
+void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root);
 /* All series (latest revision) with status counts, as JSON (api-series.c). */
 cJSON *fw_series_list_json(sqlite3 *db);
 /* URL of a metric's page ("page") or plot ("small", "big"), encoded (ui-series.c). */

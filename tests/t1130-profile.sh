@@ -78,6 +78,17 @@ is "$(jget "$TMP_T/report.json" 'len([r for r in d["rows"] if "attribution" in r
 	'... only regression and improvement rows carry one'
 is "$(jget "$TMP_T/report.json" 'len([r for r in d["rows"] if "attribution" in r and r["sha"].startswith("c3")])')" 0 \
 	'... and none where a commit has no profile'
+
+# the single regression answer: its profile section
+code "/api/v1/regressions?series=s1" >/dev/null
+ID=$(jget "$TMP_T/body" '[g["id"] for g in d["regressions"] if g["sha"].startswith("c2") and g["workload"] == "split"][0]')
+ok "$([ -n "$ID" ]; echo $?)" 'c2 split regression stored'
+is "$(code "/api/v1/regressions/$ID")" 200 "GET /api/v1/regressions/$ID"
+is "$(jget "$TMP_T/body" '(d["profile"]["base"] == "'"$C1"'", d["profile"]["attribution"][0]["function"], d["profile"]["attribution"][0]["delta"]["self_us"])')" \
+	"(True, '__split_huge_page', 1000)" '... profile: against the parent, the slowed function first, +1000 us'
+DIFF=$(jget "$TMP_T/body" 'd["profile"]["diff"]')
+is "$(code "$DIFF")" 200 '... its diff link answers'
+is "$(jget "$TMP_T/body" 'd["variants"][0]["functions"][0]["function"]')" __split_huge_page '... with the same ranking'
 stop_server
 is $? 0 'server exits 0'
 done_testing
