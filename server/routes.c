@@ -63,6 +63,7 @@ static const struct fw_route routes[] = {
 	/* issue 13: kernel function profiles, two commits side by side */
 	{ "GET",  "/api/v1/profile",                   api_profile, JSON, DB },
 	{ "GET",  "/series/*/profile",                 ui_profile, HTML, DB },
+	{ "GET",  "/series/*/profile.svg",             ui_profile_plot, PLOT, DB },
 };
 #undef HTML
 #undef JSON

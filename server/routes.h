@@ -32,6 +32,7 @@ enum MHD_Result ui_api(struct fw_req *r);             /* ui-api.c: the OpenAPI d
 /* issue 13: kernel function profiles of two commits side by side */
 enum MHD_Result api_profile(struct fw_req *r);        /* api-profile.c */
 enum MHD_Result ui_profile(struct fw_req *r);         /* ui-profile.c */
+enum MHD_Result ui_profile_plot(struct fw_req *r);
 
 /* What a route answers (server/routes.c's table): its errors are HTML pages or JSON. */
 enum fw_route_kind { FW_ROUTE_HTML, FW_ROUTE_JSON, FW_ROUTE_PLOT /* plots, static files */ };

@@ -5,18 +5,20 @@
  * parameters handled here (a GET form, no JavaScript).
  */
 #include <math.h>
+#include <stdio.h>
 #include <string.h>
 #include "routes.h"
 #include "html.h"
+#include "plot.h"
 #include "req-profile.h"
 #include "ui.h"
 
-void ui_href_profile(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *head,
-		     const char *base, const char *workload, const char *variant)
+void ui_href_profile(struct strbuf *sb, const struct fw_ui *ui, const char *series, int plot, const char *head,
+		     const char *base, const char *workload, const char *variant, const char *env)
 {
 	strbuf_addstr(sb, "/series/");
 	html_url_arg(sb, series);
-	strbuf_addstr(sb, "/profile?head=");
+	strbuf_addstr(sb, plot ? "/profile.svg?head=" : "/profile?head=");
 	html_url_arg(sb, head);
 	if (base) {
 		strbuf_addstr(sb, "&amp;base=");
@@ -27,6 +29,10 @@ void ui_href_profile(struct strbuf *sb, const struct fw_ui *ui, const char *seri
 	if (variant) {
 		strbuf_addstr(sb, "&amp;variant=");
 		html_url_arg(sb, variant);
+	}
+	if (env) {
+		strbuf_addstr(sb, "&amp;env=");
+		html_url_arg(sb, env);
 	}
 	if (ui->revision > 0)
 		strbuf_addf(sb, "&amp;revision=%d", ui->revision);
@@ -177,4 +183,131 @@ enum MHD_Result ui_profile(struct fw_req *r)
 	req_profile_free(&p);
 	strbuf_release(&err);
 	return ret;
+}
+
+/* GET /series/{name}/profile.svg?(the page's parameters): the bar plot of the top deltas. */
+enum MHD_Result ui_profile_plot(struct fw_req *r)
+{
+	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
+	struct fw_prof_req p;
+	enum MHD_Result ret;
+	cJSON *res;
+	char etag[72];
+	int rc = -1, rendered = 0;
+
+	if (req_profile(r, r->args[0], &p, &ret))
+		return ret;
+	res = fw_profile_answer(r, &p, &err);
+	if (res)
+		rc = fw_plot_profile(r->srv->cache_dir, res, &path, etag, &rendered, &err);
+	if (rc == 0) {
+		atomic_fetch_add(rendered ? &r->srv->plots_rendered : &r->srv->plots_cached, 1);
+		ret = reply_file(r, path.buf, "image/svg+xml", etag);
+	} else if (rc == 1) {
+		ret = reply_error(r, 404, "no_data", "workload", "no function changed between the two profiles");
+	} else {
+		fprintf(stderr, "serve: profile plot: %s\n", err.buf);
+		ret = reply_error(r, 500, "plot_failed", NULL, "could not render the plot");
+	}
+	cJSON_Delete(res);
+	req_profile_free(&p);
+	strbuf_release(&path);
+	strbuf_release(&err);
+	return ret;
+}
+
+/* The profile page (plot 0) or bar plot (1) of an analysis row's two commits. */
+static void href_row(struct strbuf *sb, const struct fw_ui *ui, const char *series, int plot, const cJSON *row)
+{
+	ui_href_profile(sb, ui, series, plot, fw_json_str(row, "sha", ""), fw_json_str(row, "ref_sha", ""),
+			fw_json_str(row, "workload", ""), fw_json_str(row, "variant", ""),
+			fw_json_str(row, "env_fingerprint", ""));
+}
+
+void ui_attribution(struct strbuf *sb, const struct fw_ui *ui, const char *series, const cJSON *row)
+{
+	const cJSON *attr = cJSON_GetObjectItemCaseSensitive(row, "attribution"), *e;
+	struct strbuf line = STRBUF_INIT;
+
+	if (!cJSON_GetArraySize(attr))
+		return;
+	strbuf_addstr(sb, "<ul class=\"attribution\">");
+	cJSON_ArrayForEach(e, attr) {
+		strbuf_reset(&line);
+		fw_attribution_line(e, &line);
+		strbuf_addstr(sb, "<li class=\"mono\">");
+		html_txt(sb, line.buf);
+		strbuf_addstr(sb, "</li>");
+	}
+	if (!ui->exported) {  /* an export has no profile pages */
+		strbuf_addstr(sb, "<li><a href=\"");
+		href_row(sb, ui, series, 0, row);
+		strbuf_addstr(sb, "\">whole profile</a></li>");
+	}
+	strbuf_addstr(sb, "</ul>");
+	strbuf_release(&line);
+}
+
+/* 1 when an earlier row of the list has the same environment, workload and variant (one plot each). */
+static int seen_before(const cJSON *rows, const cJSON *row)
+{
+	static const char *const keys[] = { "env_fingerprint", "workload", "variant", "against", "sha" };
+	const cJSON *o;
+
+	for (o = rows->child; o && o != row; o = o->next) {
+		int same = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(o, "attribution")) > 0;
+		for (int i = 0; i < 5 && same; i++)
+			same = !strcmp(fw_json_str(o, keys[i], ""), fw_json_str(row, keys[i], "?"));
+		if (same)
+			return 1;
+	}
+	return 0;
+}
+
+static void commit_row(struct strbuf *sb, const struct fw_ui *ui, const char *series, const cJSON *rows,
+		       const cJSON *row, const struct ui_envs *ev)
+{
+	strbuf_addstr(sb, "<li>");
+	html_txt(sb, fw_json_str(row, "workload", ""));
+	strbuf_addch(sb, '/');
+	html_txt(sb, fw_json_str(row, "variant", ""));
+	strbuf_addch(sb, '/');
+	html_txt(sb, fw_json_str(row, "metric", ""));
+	strbuf_addstr(sb, " on ");
+	html_txt(sb, ui_env_name(ev, fw_json_str(row, "env_fingerprint", "")));
+	strbuf_addf(sb, ": <span class=\"%s\">", strcmp(fw_json_str(row, "verdict", ""), "regression") ? "better" : "worse");
+	html_txt(sb, fw_json_str(row, "verdict", ""));
+	strbuf_addf(sb, " %+.2f%%</span>", fw_json_num(row, "delta_pct", NAN));
+	ui_attribution(sb, ui, series, row);
+	if (!ui->exported && !seen_before(rows, row)) {
+		strbuf_addstr(sb, "<img class=\"plot profile\" alt=\"change in time per kernel function, ");
+		html_attr(sb, fw_json_str(row, "workload", ""));
+		strbuf_addch(sb, '/');
+		html_attr(sb, fw_json_str(row, "variant", ""));
+		strbuf_addstr(sb, "\" src=\"");
+		href_row(sb, ui, series, 1, row);
+		strbuf_addstr(sb, "\">");
+	}
+	strbuf_addstr(sb, "</li>\n");
+}
+
+void ui_commit_profiles(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
+			const struct fw_commit *c, const cJSON *an, const struct ui_envs *ev)
+{
+	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(an, "rows"), *row;
+	int n = 0;
+
+	cJSON_ArrayForEach(row, rows) {
+		if (strcmp(fw_json_str(row, "sha", ""), c->sha) || strcmp(fw_json_str(row, "against", ""), "parent") ||
+		    !cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(row, "attribution")))
+			continue;
+		if (!n++)
+			strbuf_addstr(sb, "<h2>Kernel functions that changed most against the parent</h2>\n"
+				      "<p class=\"note\">From the ftrace function profiler of an untimed round of each "
+				      "boot (medians over the profiled boots; exact in icount mode): the change in self "
+				      "time, or total time where self time was not measured.</p>\n<ul id=\"profiles\">\n");
+		commit_row(sb, ui, s->name, rows, row, ev);
+	}
+	if (n)
+		strbuf_addstr(sb, "</ul>\n");
 }

@@ -69,6 +69,31 @@ is "$(code "/series/s1/profile?head=c2c2&workload=split&sort=x")" 400 'the page:
 like "$(grep -i '^content-type' "$TMP_T/headers")" 'text/html' '... as a page'
 is "$(code "/series/nope/profile?head=c2c2&workload=split")" 404 'the page: unknown series is a 404'
 
+# the commit page: the attribution under c2's regression, and its bar plot
+is "$(code "/series/s1/commit/$C2")" 200 'the commit page of c2'
+like "$(cat "$TMP_T/body")" '<ul id="profiles">' '... has the kernel functions section'
+like "$(cat "$TMP_T/body")" '<li class="mono">__split_huge_page  self \+1000 us \(\+50%\)  hits 512 -&gt; 512</li>' \
+	'... the slowed function under the regression'
+SVG=$(grep -o 'src="/series/s1/profile.svg?[^"]*"' "$TMP_T/body" | head -1 | sed 's/^src="//; s/"$//; s/&amp;/\&/g')
+is "$(grep -c 'src="/series/s1/profile.svg' "$TMP_T/body")" 1 '... one bar plot (one workload/variant changed)'
+is "$(code "$SVG")" 200 '... the bar plot renders (real gnuplot)'
+like "$(grep -i '^content-type' "$TMP_T/headers")" 'image/svg\+xml' '... as SVG'
+"$PY" - "$TMP_T/body" <<'PYEOF'
+import sys, xml.etree.ElementTree as ET
+root = ET.parse(sys.argv[1]).getroot()
+texts = "".join(root.itertext())
+assert root.tag.endswith("svg"), root.tag
+assert "__split_huge_page" in texts, texts[:300]
+PYEOF
+ok $? '... well-formed SVG naming the function'
+is "$(code "/series/s1/profile.svg?head=c2c2&workload=split&limit=x")" 400 '... a bad parameter is a 400'
+is "$(code "/series/s1/commit/$C1")" 200 'the commit page of c1 (no change)'
+grep -q 'id="profiles"' "$TMP_T/body"
+is $? 1 '... has no kernel functions section'
+is "$(code "/series/s1/metric/split/pmd-to-0/split_ms")" 200 'the metric page'
+like "$(cat "$TMP_T/body")" '<ul class="attribution"><li class="mono">__split_huge_page  self' '... the attribution in the verdict cell'
+like "$(cat "$TMP_T/body")" 'href="/series/s1/profile\?head=c2c2' '... links the whole profile'
+
 # attribution in the analysis
 "$SERVER" report --db "$DB" --series s1 --format json >"$TMP_T/report.json"
 ok $? 'report --format json'
