@@ -91,13 +91,14 @@ static void variant_table(struct strbuf *sb, const cJSON *v)
 		strbuf_addstr(sb, "<p>No function matches.</p>\n");
 		return;
 	}
-	strbuf_addstr(sb, "<table class=\"profile\"><thead><tr><th rowspan=\"2\">function</th>"
+	strbuf_addstr(sb, "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"functions\">"
+		      "<table class=\"grid profile\"><thead><tr><th rowspan=\"2\">function</th>"
 		      "<th colspan=\"3\">base</th><th colspan=\"3\">head</th><th colspan=\"4\">delta</th></tr>"
 		      "<tr><th>hits</th><th>total us</th><th>self us</th><th>hits</th><th>total us</th>"
 		      "<th>self us</th><th>hits</th><th>total us</th><th>self us</th><th>%</th></tr></thead><tbody>\n");
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(v, "functions"))
 		function_row(sb, e);
-	strbuf_addstr(sb, "</tbody></table>\n");
+	strbuf_addstr(sb, "</tbody></table></div>\n");
 }
 
 /* The filter form: the commits and workload stay, sort/match/limit/variant change. */
