@@ -864,7 +864,7 @@ static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o
 		/* The counters explain a change; for rows without one they are noise. */
 		if (cJSON_IsString(v) && (!strcmp(v->valuestring, "regression") ||
 					  !strcmp(v->valuestring, "improvement")) &&
-		    fw_analysis_counters(db, row, err))
+		    (fw_analysis_counters(db, row, err) || fw_profile_attribution(db, row, err)))
 			goto cleanup;
 	}
 	sort_rows(x.rows);

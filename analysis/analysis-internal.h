@@ -10,7 +10,7 @@
 #include "stats.h"
 
 /* Bumped when the analysis changes, so cached results computed by an older one are not reused. */
-#define FW_ANALYSIS_VERSION "analysis/2"
+#define FW_ANALYSIS_VERSION "analysis/3"
 
 /* One side of a comparison: samples with the run (boot) each came from. */
 struct fw_side {

@@ -31,7 +31,9 @@
  *     "verdict": "improvement"|"regression"|"no change"|"unsure",
  *     "decided": bool, "decided_at_boots"? (decided: boots per side it rests on),
  *     "boots_needed"? (unsure: boots per side to reach mde <= min effect; null: no number does),
- *     "counters": [ { "name", "a", "b", "delta_pct" } ]  (the ones that moved most) } ],
+ *     "counters": [ { "name", "a", "b", "delta_pct" } ]  (the ones that moved most),
+ *     "attribution"?: [ top 5 functions of fw_profile_diff ] (regression/improvement rows when
+ *                     both commits have profiles of the row's workload/variant) } ],
  *   "combined": [ { commit_id, sha, position, against: "parent", workload, variant, params,
  *                   metric, direction, hosts, test, delta_pct (weighted), z, p, q, verdict } ]
  *               (a commit measured on >= 2 environments: each against its own parent
@@ -189,6 +191,43 @@ struct fw_seq_opts {
 int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 			  const struct fw_analysis_opts *o, const struct fw_seq_opts *s,
 			  cJSON **out, struct strbuf *err);
+
+/*
+ * Kernel function profiles (issue 13, analysis/profile-diff.c): two commits'
+ * profiles of a workload side by side. Per function the median over each
+ * commit's profiled (ok) boots of hits, time_us (children included) and
+ * self_us (null when a boot did not measure it); a function missing from a
+ * boot counts 0. Ranked by |delta| of self time (total time where self is
+ * missing), total time or hits; ties by name.
+ * *out: { base_commit_id, head_commit_id, env_fingerprint (null: no
+ * environment where both were profiled), workload, sort, match?,
+ * "variants": [ { variant, boots_before, boots_after, shown, "functions": [
+ *   { function, before: {hits, time_us, self_us}, after: {...}, delta: {...},
+ *     delta_pct: {...} (null where before is 0), only_in?: "before"|"after" } ] } ] }
+ */
+enum fw_prof_sort { FW_PROF_SORT_SELF, FW_PROF_SORT_TOTAL, FW_PROF_SORT_HITS };
+struct fw_prof_query {
+	long long base_commit, head_commit;  /* commits.id */
+	const char *env_fingerprint;         /* NULL: the first where both have this workload's profile */
+	const char *workload;
+	const char *variant;                 /* NULL: every variant profiled */
+	enum fw_prof_sort sort;
+	const char *match;                   /* substring of function names; NULL or "": all */
+	int limit;                           /* functions per variant; <= 0: all */
+};
+int fw_profile_diff(sqlite3 *db, const struct fw_prof_query *q, cJSON **out, struct strbuf *err);
+/* "self", "total", "hits": 0, else -1. */
+int fw_profile_sort_parse(const char *s, enum fw_prof_sort *out);
+/*
+ * Adds "attribution" to an analysis row: the top 5 functions by self time
+ * between its ref_commit_id and commit_id (same environment, workload,
+ * variant), entries as in fw_profile_diff; nothing when a side has no profile.
+ */
+int fw_profile_attribution(sqlite3 *db, cJSON *row, struct strbuf *err);
+/* An entry as "FUNCTION  self +2100 us (+35%)  hits 512 -> 512" (analysis/profile-text.c). */
+void fw_attribution_line(const cJSON *entry, struct strbuf *out);
+/* "self_us", or "time_us" when a side lacks self time: what the line and the ranking use. */
+const char *fw_attribution_key(const cJSON *entry);
 
 /* The one table writer (analysis/report.c): renders a series JSON. */
 enum fw_report_format { FW_REPORT_TEXT, FW_REPORT_JSON, FW_REPORT_CSV };

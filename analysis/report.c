@@ -145,6 +145,11 @@ static void text_row(struct strbuf *sb, const cJSON *r, int show_host)
 		add_pct(sb, fw_json_num(c, "delta_pct", NAN));
 		strbuf_addstr(sb, ")\n");
 	}
+	cJSON_ArrayForEach(c, obj_of(r, "attribution")) {
+		strbuf_addstr(sb, "      profile: ");
+		fw_attribution_line(c, sb);
+		strbuf_addch(sb, '\n');
+	}
 }
 
 /* How each metric is compared in each environment, and the same-kernel evidence behind it. */
@@ -294,6 +299,27 @@ static void csv_num(struct strbuf *sb, double v)
 		fw_num_exact(sb, v);
 }
 
+/* "FUNCTION self_us BEFORE->AFTER hits BEFORE->AFTER; ..." (time_us where self was not measured). */
+static void csv_attribution(struct strbuf *sb, const cJSON *r)
+{
+	struct strbuf at = STRBUF_INIT;
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, obj_of(r, "attribution")) {
+		const char *k = fw_attribution_key(c);
+		strbuf_addf(&at, "%s%s %s ", at.len ? "; " : "", str_of(c, "function"), k);
+		fw_num_exact(&at, fw_json_num(obj_of(c, "before"), k, NAN));
+		strbuf_addstr(&at, "->");
+		fw_num_exact(&at, fw_json_num(obj_of(c, "after"), k, NAN));
+		strbuf_addstr(&at, " hits ");
+		fw_num_exact(&at, fw_json_num(obj_of(c, "before"), "hits", NAN));
+		strbuf_addstr(&at, "->");
+		fw_num_exact(&at, fw_json_num(obj_of(c, "after"), "hits", NAN));
+	}
+	csv_str(sb, at.buf);
+	strbuf_release(&at);
+}
+
 static void write_csv(const cJSON *s, struct strbuf *sb)
 {
 	static const char *text_cols[] = { "sha", "against", "ref_sha", "host", "accel", "env_fingerprint",
@@ -313,7 +339,7 @@ static void write_csv(const cJSON *s, struct strbuf *sb)
 	strbuf_addstr(sb, ",mode,verdict");
 	for (size_t i = 0; i < sizeof(seq_cols) / sizeof(*seq_cols); i++)
 		strbuf_addf(sb, ",%s", seq_cols[i]);
-	strbuf_addstr(sb, ",mode_source,counters\n");
+	strbuf_addstr(sb, ",mode_source,counters,attribution\n");
 	cJSON_ArrayForEach(r, obj_of(s, "rows")) {
 		struct strbuf ct = STRBUF_INIT;
 		csv_str(sb, str_of(s, "series"));
@@ -359,6 +385,8 @@ static void write_csv(const cJSON *s, struct strbuf *sb)
 		}
 		strbuf_addch(sb, ',');
 		csv_str(sb, ct.buf);
+		strbuf_addch(sb, ',');
+		csv_attribution(sb, r);
 		strbuf_addch(sb, '\n');
 		strbuf_release(&ct);
 	}

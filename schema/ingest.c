@@ -259,6 +259,43 @@ cleanup:
 	return ret;
 }
 
+/* profiles[] (validated: unique per run, workload, variant, function). */
+static int insert_profiles(struct tx *t, const cJSON *doc, long long run)
+{
+	const cJSON *p;
+	sqlite3_stmt *st = NULL;
+	int ret = -1;
+
+	cJSON_ArrayForEach(p, cJSON_GetObjectItemCaseSensitive(doc, "profiles")) {
+		if (!st && !(st = fw_stmt_get(t->db, FW_CACHED("INSERT INTO profiles(run_id, workload, variant, "
+							 "function, hits, time_us, self_us) VALUES (?, ?, ?, ?, ?, ?, ?)")))) {
+			db_fail(t, "prepare");
+			goto cleanup;
+		}
+		sqlite3_reset(st);
+		sqlite3_bind_int64(st, 1, run);
+		sqlite3_bind_text(st, 2, fw_json_str(p, "workload", ""), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, fw_json_str(p, "variant", ""), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, fw_json_str(p, "function", ""), -1, SQLITE_STATIC);
+		sqlite3_bind_int64(st, 5, (long long)fw_json_num(p, "hits", 0));
+		sqlite3_bind_double(st, 6, fw_json_num(p, "time_us", 0));
+		if (cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(p, "self_us")))
+			sqlite3_bind_double(st, 7, fw_json_num(p, "self_us", 0));
+		else
+			sqlite3_bind_null(st, 7);
+		if (sqlite3_step(st) != SQLITE_DONE) {
+			db_fail(t, "profile");
+			goto cleanup;
+		}
+		t->info->profiles++;
+	}
+	ret = 0;
+cleanup:
+	if (st)
+		fw_stmt_done(st);
+	return ret;
+}
+
 static int insert_run(struct tx *t, const cJSON *doc, const char *hash, long long commit_id,
 		      long long build_id, long long env_id, long long *run)
 {
@@ -327,7 +364,7 @@ enum fw_ingest_status fw_ingest_doc(sqlite3 *db, const cJSON *doc, struct fw_ing
 	    upsert_commit(&t, doc, series, &commit) || insert_mail(&t, doc, series, commit) ||
 	    upsert_env(&t, doc, &env) ||
 	    upsert_build(&t, doc, commit, env, &build) || insert_run(&t, doc, hash, commit, build, env, &run) ||
-	    insert_results(&t, doc, run))
+	    insert_results(&t, doc, run) || insert_profiles(&t, doc, run))
 		goto fail;
 	{
 		struct strbuf e = STRBUF_INIT;  /* COMMIT's message: read before the rollback */
@@ -335,7 +372,7 @@ enum fw_ingest_status fw_ingest_doc(sqlite3 *db, const cJSON *doc, struct fw_ing
 		if (fw_db_end(db, 1, &e)) {
 			fw_error_set(&info->err, "", "database error (commit): %s", e.buf);
 			strbuf_release(&e);
-			info->results = info->samples = 0;
+			info->results = info->samples = info->profiles = 0;
 			return info->status = FW_INGEST_DB_ERROR;
 		}
 		strbuf_release(&e);
@@ -343,7 +380,7 @@ enum fw_ingest_status fw_ingest_doc(sqlite3 *db, const cJSON *doc, struct fw_ing
 	return info->status = FW_INGEST_STORED;
 fail:
 	fw_db_end(db, 0, NULL);
-	info->results = info->samples = 0;
+	info->results = info->samples = info->profiles = 0;
 	return info->status = FW_INGEST_DB_ERROR;
 }
 

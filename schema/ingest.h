@@ -17,7 +17,7 @@ struct fw_ingest_info {
 	char run_id[160];
 	char series[1024];  /* the document's series name (200 characters at most) */
 	struct fw_error err;
-	int results, samples;
+	int results, samples, profiles;
 };
 
 /*

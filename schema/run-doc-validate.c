@@ -559,7 +559,7 @@ static int validate_fields(const cJSON *doc, struct fw_error *e)
 		}
 	}
 	if (check_identity(c, doc) || check_build_env_boot(c, doc, &build_failed, &not_run) ||
-	    check_sequential(c, doc) || check_results(c, doc, not_run))
+	    check_sequential(c, doc) || check_results(c, doc, not_run) || fw_doc_check_profiles(doc, e))
 		return -1;
 	rid = get_string(c, doc, "", "run_id", REQUIRED, 1, 200, TEXT);
 	if (!rid)

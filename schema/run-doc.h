@@ -15,6 +15,10 @@
 #define FW_DOC_MAX_RESULTS 1000
 #define FW_DOC_MAX_DEPTH   16
 #define FW_DOC_MAX_NAME    100            /* bytes of a workload, variant or metric name */
+#define FW_DOC_MAX_PROFILES       4000    /* profiles[] entries in all */
+#define FW_DOC_MAX_PROFILE_FUNCS  300     /* profiles[] entries per workload/variant */
+#define FW_DOC_MAX_FUNCTION       128     /* bytes of a profiled function's symbol */
+#define FW_DOC_MAX_PROFILE_VALUE  1e12    /* hits, time_us, self_us: 0..this */
 
 /* A validation error names the field path, e.g. "results[3].samples[7]". */
 struct fw_error {
@@ -31,6 +35,9 @@ void fw_error_set(struct fw_error *e, const char *field, const char *fmt, ...)
 cJSON *fw_doc_parse(const char *buf, size_t len, struct fw_error *e);
 /* Field checks on an already parsed tree (fw_doc_parse calls it). 0 ok, -1 invalid. */
 int fw_doc_validate(const cJSON *doc, struct fw_error *e);
+
+/* The optional profiles[] (schema/run-doc-profiles.c): 0, or -1 with *e naming the field. */
+int fw_doc_check_profiles(const cJSON *doc, struct fw_error *e);
 
 /* Field paths (schema/run-doc-paths.c): appends ".key" (control characters escaped). */
 void fw_path_key(struct strbuf *sb, const char *key);

@@ -269,3 +269,15 @@ CREATE TABLE series_cover (
 	message_id TEXT,
 	subject TEXT
 );
+-- 0007 (issue 13): kernel function profiles of a boot (ftrace function
+-- profiler): time_us with children, self_us without (NULL: not measured).
+CREATE TABLE profiles (
+	run_id INTEGER NOT NULL REFERENCES runs(id) ON DELETE CASCADE,
+	workload TEXT NOT NULL,
+	variant TEXT NOT NULL,
+	function TEXT NOT NULL,
+	hits INTEGER NOT NULL,
+	time_us REAL NOT NULL,
+	self_us REAL,
+	PRIMARY KEY (run_id, workload, variant, function)
+) WITHOUT ROWID;

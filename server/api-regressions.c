@@ -98,6 +98,7 @@ enum MHD_Result api_regression_get(struct fw_req *r)
 		goto cleanup;
 	}
 	root = fw_regression_json(g);
+	fw_regression_profile(db, g, root);
 	ret = reply_json(r, 200, root);
 cleanup:
 	cJSON_Delete(g);

@@ -165,55 +165,23 @@ static int write_file(const char *path, const struct strbuf *sb)
 	return ret;
 }
 
-int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
-		      const struct fw_plot_opts *o, struct strbuf *path, char etag[72], int *rendered,
-		      struct strbuf *err)
+int fw_plot_render(const char *cache_dir, const struct strbuf *script, const struct strbuf *data, int png,
+		   struct strbuf *path, char etag[72], int *rendered, struct strbuf *err)
 {
-	const struct fw_metric *m = &s->metrics[mi];
-	const struct fw_plot_marks *marks = o->marks;
-	struct fw_plot_clipped clip;
-	struct strbuf data = STRBUF_INIT, script = STRBUF_INIT, key = STRBUF_INIT, tmp = STRBUF_INIT,
-		      tdata = STRBUF_INIT, tscript = STRBUF_INIT, log = STRBUF_INIT;
+	struct strbuf key = STRBUF_INIT, tmp = STRBUF_INIT, tdata = STRBUF_INIT, tscript = STRBUF_INIT;
 	struct sha256_ctx ctx;
 	struct stat st;
 	char hash[65];
-	const char *ext = o->png ? "png" : "svg";
-	int any = 0, ret = -1, big = o->big, nband, nmark[2], fd;
+	int ret = -1, fd;
 
 	*rendered = 0;
-	for (int c = 0; c < s->ncommits; c++)
-		any += m->cells[c].n;
-	if (!any)
-		return 1;
-	if (fw_plot_clip(s, m, marks, &clip)) {
-		m = &clip.m;
-		marks = marks ? &clip.pm : NULL;
-		if (!fw_metric_nsamples(s, m)) {
-			ret = 2;
-			goto cleanup;
-		}
-	}
-	write_data(&data, s, m, big, marks, &nband, nmark);
-	strbuf_addf(&script, script_head, o->png ? "pngcairo" : "svg", big ? 900 : 420, big ? 480 : 220,
-		    big ? 11 : 9, big ? "outside below center horizontal" : "off", s->ncommits,
-		    nmark[0] || nmark[1] ? "0.15" : "0.05");
-	if (nband)
-		strbuf_addstr(&script, script_band);
-	strbuf_addstr(&script, script_main);
-	if (nmark[0])
-		strbuf_addstr(&script, script_host);
-	if (nmark[1])
-		strbuf_addstr(&script, script_all);
-	if (nmark[0] || nmark[1])
-		strbuf_addstr(&script, script_labels);
-	strbuf_addch(&script, '\n');
 	sha256_init(&ctx);
-	sha256_update(&ctx, script.buf, script.len + 1);
-	sha256_update(&ctx, data.buf, data.len);
+	sha256_update(&ctx, script->buf, script->len + 1);
+	sha256_update(&ctx, data->buf, data->len);
 	sha256_final_hex(&ctx, hash);
 	snprintf(etag, 72, "\"%.32s\"", hash);
 	strbuf_reset(path);
-	strbuf_addf(path, "%s/%s.%s", cache_dir, hash, ext);
+	strbuf_addf(path, "%s/%s.%s", cache_dir, hash, png ? "png" : "svg");
 	if (!stat(path->buf, &st) && S_ISREG(st.st_mode)) {
 		fw_plot_cache_touch(path->buf);  /* recently used: pruned last */
 		ret = 0;
@@ -228,7 +196,7 @@ int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 	}
 	strbuf_addf(&key, "%s/data", tdata.buf);
 	strbuf_addf(&tscript, "%s/plot.gp", tdata.buf);
-	if (write_file(key.buf, &data) || write_file(tscript.buf, &script)) {
+	if (write_file(key.buf, data) || write_file(tscript.buf, script)) {
 		strbuf_addf(err, "writing plot data: %s", strerror(errno));
 		goto rmdir;
 	}
@@ -260,13 +228,54 @@ rmdir:
 	unlink(tscript.buf);
 	rmdir(tdata.buf);
 cleanup:
-	strbuf_release(&data);
-	strbuf_release(&script);
 	strbuf_release(&key);
 	strbuf_release(&tmp);
 	strbuf_release(&tdata);
 	strbuf_release(&tscript);
-	strbuf_release(&log);
+	return ret;
+}
+
+int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
+		      const struct fw_plot_opts *o, struct strbuf *path, char etag[72], int *rendered,
+		      struct strbuf *err)
+{
+	const struct fw_metric *m = &s->metrics[mi];
+	const struct fw_plot_marks *marks = o->marks;
+	struct fw_plot_clipped clip;
+	struct strbuf data = STRBUF_INIT, script = STRBUF_INIT;
+	int any = 0, ret = -1, big = o->big, nband, nmark[2];
+
+	*rendered = 0;
+	for (int c = 0; c < s->ncommits; c++)
+		any += m->cells[c].n;
+	if (!any)
+		return 1;
+	if (fw_plot_clip(s, m, marks, &clip)) {
+		m = &clip.m;
+		marks = marks ? &clip.pm : NULL;
+		if (!fw_metric_nsamples(s, m)) {
+			ret = 2;
+			goto cleanup;
+		}
+	}
+	write_data(&data, s, m, big, marks, &nband, nmark);
+	strbuf_addf(&script, script_head, o->png ? "pngcairo" : "svg", big ? 900 : 420, big ? 480 : 220,
+		    big ? 11 : 9, big ? "outside below center horizontal" : "off", s->ncommits,
+		    nmark[0] || nmark[1] ? "0.15" : "0.05");
+	if (nband)
+		strbuf_addstr(&script, script_band);
+	strbuf_addstr(&script, script_main);
+	if (nmark[0])
+		strbuf_addstr(&script, script_host);
+	if (nmark[1])
+		strbuf_addstr(&script, script_all);
+	if (nmark[0] || nmark[1])
+		strbuf_addstr(&script, script_labels);
+	strbuf_addch(&script, '\n');
+	ret = fw_plot_render(cache_dir, &script, &data, o->png, path, etag, rendered, err);
+cleanup:
+	strbuf_release(&data);
+	strbuf_release(&script);
 	fw_plot_clipped_free(&clip);
 	return ret;
 }

@@ -71,6 +71,22 @@ int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 		      const struct fw_plot_opts *o, struct strbuf *path, char etag[72], int *rendered,
 		      struct strbuf *err);
 /*
+ * The renderer under both: runs gnuplot on script (constants and numbers
+ * only) with data as the file "data" in its folder, cached by the hash of
+ * both. 0 (path, etag, *rendered), -1 error (err).
+ */
+int fw_plot_render(const char *cache_dir, const struct strbuf *script, const struct strbuf *data, int png,
+		   struct strbuf *path, char etag[72], int *rendered, struct strbuf *err);
+/*
+ * server/plot-profile.c (issue 13): a bar plot of the function deltas of a
+ * profile diff's first variant (fw_profile_diff answer), self time (total
+ * where self was not measured), at most FW_PLOT_PROFILE_BARS bars.
+ * 0 ok, 1 nothing to plot, -1 error (err).
+ */
+#define FW_PLOT_PROFILE_BARS 15
+int fw_plot_profile(const char *cache_dir, const cJSON *diff, struct strbuf *path, char etag[72], int *rendered,
+		    struct strbuf *err);
+/*
  * server/plot-cache.c. A cache hit refreshes the file's use time; pruning
  * removes plots unused for max_age seconds, then the least recently used
  * until the folder holds at most max_bytes, and hour-old render temps.

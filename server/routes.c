@@ -60,6 +60,10 @@ static const struct fw_route routes[] = {
 	{ "GET",  "/plot/*/*/*/*/*.svg",               ui_plot, PLOT, DB },
 	{ "GET",  "/plot/*/*/*/*/*.png",               ui_plot_png, PLOT, DB },
 	{ "GET",  "/static/**",                        ui_static, PLOT, NODB },
+	/* issue 13: kernel function profiles, two commits side by side */
+	{ "GET",  "/api/v1/profile",                   api_profile, JSON, DB },
+	{ "GET",  "/series/*/profile",                 ui_profile, HTML, DB },
+	{ "GET",  "/series/*/profile.svg",             ui_profile_plot, PLOT, DB },
 };
 #undef HTML
 #undef JSON

@@ -29,6 +29,10 @@ enum MHD_Result api_regression_post(struct fw_req *r);
 enum MHD_Result api_openapi(struct fw_req *r);        /* api-openapi.c */
 enum MHD_Result ui_static(struct fw_req *r);          /* ui-static.c */
 enum MHD_Result ui_api(struct fw_req *r);             /* ui-api.c: the OpenAPI document as a page */
+/* issue 13: kernel function profiles of two commits side by side */
+enum MHD_Result api_profile(struct fw_req *r);        /* api-profile.c */
+enum MHD_Result ui_profile(struct fw_req *r);         /* ui-profile.c */
+enum MHD_Result ui_profile_plot(struct fw_req *r);
 
 /* What a route answers (server/routes.c's table): its errors are HTML pages or JSON. */
 enum fw_route_kind { FW_ROUTE_HTML, FW_ROUTE_JSON, FW_ROUTE_PLOT /* plots, static files */ };
@@ -75,6 +79,8 @@ void json_pct(cJSON *obj, const char *key, double v);
 void json_prob(cJSON *obj, const char *key, double v);
 /* A regression of fw_regressions_list as the API gives it: links, rounded numbers (regression-json.c). */
 cJSON *fw_regression_json(const cJSON *g);
+/* Adds "profile" (the regression's kernel function attribution) to its API answer (regression-profile.c). */
+void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root);
 /* All series (latest revision) with status counts, as JSON (api-series.c). */
 cJSON *fw_series_list_json(sqlite3 *db);
 /* URL of a metric's page ("page") or plot ("small", "big"), encoded (ui-series.c). */

@@ -284,6 +284,7 @@ int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, 
 	if (builds(sb, ui, ui->db, c->id, &ev))
 		goto cleanup;
 	counters_changed(sb, c, an, &ev);
+	ui_commit_profiles(sb, ui, s, c, an, &ev);
 	if (runs(sb, ui->db, c->id, &ev))
 		goto cleanup;
 	html_page_end(sb);

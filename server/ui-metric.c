@@ -154,6 +154,7 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 			    : !strcmp(v, "improvement") ? "better" : "muted");
 		html_txt(sb, v ? v : "");
 		ui_decided(sb, row);
+		ui_attribution(sb, ui, s->name, row);
 		strbuf_addstr(sb, "</td><td class=\"samples\">");
 		for (int k = 0; k < cell->n; k++) {
 			if (k)

@@ -46,6 +46,15 @@ void ui_href_regressions(struct strbuf *sb, const struct fw_ui *ui);
 void ui_href_regressions_filter(struct strbuf *sb, const struct fw_ui *ui, const char *facet, const char *value);
 /* what: "report.txt", "csv" or "json" (the series' API resources; files in an export). */
 void ui_href_data(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *what);
+/* The profile page (plot 0) or its bar plot (1) of two commits' workload (ui-profile.c); base/variant/env NULL: defaults. */
+void ui_href_profile(struct strbuf *sb, const struct fw_ui *ui, const char *series, int plot, const char *head,
+		     const char *base, const char *workload, const char *variant, const char *env);
+/* An analysis row's attribution as a list, with a link to the whole profile (nothing without one). */
+void ui_attribution(struct strbuf *sb, const struct fw_ui *ui, const char *series, const cJSON *row);
+/* The commit page's section: every row against the parent with an attribution, one bar plot per workload/variant. */
+struct ui_envs;
+void ui_commit_profiles(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
+			const struct fw_commit *c, const cJSON *an, const struct ui_envs *ev);
 /* html_page_begin with the stylesheet and home links of this ui. */
 void ui_page_begin(struct strbuf *sb, const struct fw_ui *ui, const char *title);
 

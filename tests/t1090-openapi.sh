@@ -27,8 +27,8 @@ sed 's|#/components/schemas/Trend"|#/components/schemas/NoSuchSchema"|' server/o
 ok $? '... and it fails a copy with a dangling $ref'
 
 DB="$TMP_T/fw.db"
-import_series "$DB" "$TMP_T/docs" s1 tcg 5 base:0:-:1:1 c1:1:base:1:1 c2:2:c1:1.1:1.1:2
-ok $? 'series s1 imported (a regression at c2)'
+FW_GEN_PROFILE='c2=xas_split*2' import_series "$DB" "$TMP_T/docs" s1 tcg 5 base:0:-:1:1 c1:1:base:1:1 c2:2:c1:1.1:1.1:2
+ok $? 'series s1 imported (a regression at c2, kernel profiles)'
 TOK=$("$SERVER" token add ci --scopes ingest,triage --db "$DB")
 start_server "$DB" || bail "server did not start"
 
@@ -86,6 +86,10 @@ cases = [
     get("/api/v1/compare?series=s1&base=c1c1&head=c2c2", 200),
     get("/api/v1/compare?series=s1&base=c1c1", 400),
     get("/api/v1/compare?series=s1&base=c1c1&head=ffff", 404),
+    get("/api/v1/profile?series=s1&head=c2c2&workload=split", 200),
+    get("/api/v1/profile?series=s1&head=c2c2&base=c1c1&workload=split&variant=pmd-to-0&sort=hits&match=split&limit=3", 200),
+    get("/api/v1/profile?series=s1&head=c2c2&workload=split&sort=x", 400),
+    get("/api/v1/profile?series=s1&head=ffff&workload=split", 404),
     get("/api/v1/regressions", 200), get("/api/v1/regressions?status=new&series=s1", 200),
     get("/api/v1/regressions?status=bogus", 400),
     get("/api/v1/regressions/" + rid, 200), get("/api/v1/regressions/999999", 404),

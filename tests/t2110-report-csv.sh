@@ -14,7 +14,7 @@ SERIES='csv "q", s1'
 
 mkdir -p "$TMP_T/docs"
 # base, c1 (no change), c2 (+10% time, counters x2: thp_split_page 256 -> 512)
-"$PY" tests/lib/gen-series.py "$TMP_T/docs" "$SERIES" tcg 5 base:0:-:1:1 c1:1:base:1:1 c2:2:c1:1.1:1.1:2 &&
+FW_GEN_PROFILE='c2=__split_huge_page*1.5' "$PY" tests/lib/gen-series.py "$TMP_T/docs" "$SERIES" tcg 5 base:0:-:1:1 c1:1:base:1:1 c2:2:c1:1.1:1.1:2 &&
 	"$SERVER" seal --out-dir "$TMP_T/docs" "$TMP_T"/docs/*.json &&
 	"$SERVER" import --db "$DB" -q "$TMP_T"/docs/*.json
 ok $? "generated, sealed and imported a series named $SERIES"
@@ -33,12 +33,14 @@ header = ["series", "revision", "position", "commit_id", "sha", "against", "ref_
           "unit_of_comparison", "a_boots", "a_samples", "a_median", "b_boots", "b_samples", "b_median",
           "delta_pct", "ci_lo_pct", "ci_hi_pct", "ci_level", "p", "q", "mde_pct", "boots_for_5pct",
           "min_effect_pct", "mode", "verdict", "decided", "decided_at_boots", "boots_needed", "floor_pct",
-          "floor_boots", "same_kernel_cv_pct", "looks", "alpha_used", "mode_source", "counters"]
+          "floor_boots", "same_kernel_cv_pct", "looks", "alpha_used", "mode_source", "counters", "attribution"]
 text_cols = ["sha", "against", "ref_sha", "host", "accel", "env_fingerprint", "workload", "variant",
              "params", "metric", "unit", "direction", "kind", "unit_of_comparison", "mode", "mode_source"]
 num_cols = ["delta_pct", "ci_lo_pct", "ci_hi_pct", "ci_level", "p", "q", "mde_pct", "boots_for_5pct",
             "min_effect_pct", "decided_at_boots", "boots_needed", "floor_pct", "floor_boots", "looks", "alpha_used"]
 verdicts = {"improvement", "regression", "no change", "unsure"}
+def num_cells(s):  # numbers compared as numbers: the CSV writes the shortest exact form
+    return [float(t) if re.fullmatch(r"[-0-9.e+]+", t) else t for t in re.split(r"( |->|; )", s)]
 def check(cond, what):
     print(("PASS " if cond else "FAIL ") + what)
     return cond
@@ -84,6 +86,13 @@ for i, (r, j) in enumerate(zip(data, rep["rows"])):
     counters = "; ".join("%s %s->%s" % (x["name"], "%.6g" % x["a"], "%.6g" % x["b"]) for x in j.get("counters") or [])
     want("counters", c["counters"] == counters and
          (c["counters"] == "" or re.fullmatch(r"[a-z0-9_]+ [-0-9.e+]+->[-0-9.e+]+(; [a-z0-9_]+ [-0-9.e+]+->[-0-9.e+]+)*", c["counters"])))
+    def g(x):
+        return "%.10g" % x
+    attr = "; ".join("%s %s %s->%s hits %s->%s" % (x["function"], k, g(x["before"][k]), g(x["after"][k]),
+                                                   g(x["before"]["hits"]), g(x["after"]["hits"]))
+                     for x in j.get("attribution") or []
+                     for k in ["self_us" if x["delta"]["self_us"] is not None else "time_us"])
+    want("attribution", num_cells(c["attribution"]) == num_cells(attr))
 check(not bad, "every cell of every row matches the JSON report")
 for b in bad[:10]:
     print("#   " + b)
@@ -94,6 +103,11 @@ check(len(moved) > 0 and all(m["verdict"] in verdicts for m in moved),
 check(any(m["counters"] == "thp_split_page 256->512" and m["verdict"] == "regression" and m["position"] == "2"
           and m["against"] == "parent" and m["metric"] == "split_ms" for m in moved),
       "c2 against its parent: split_ms regression, counters 'thp_split_page 256->512'")
+check(any(r[header.index("attribution")].startswith("__split_huge_page self_us ") and r[header.index("verdict")] == "regression"
+          and r[header.index("position")] == "2" and r[header.index("metric")] == "split_ms" for r in data),
+      "c2's split_ms regression is attributed to __split_huge_page (self time)")
+check(all(r[header.index("attribution")] == "" for r in data if r[header.index("verdict")] not in ("regression", "improvement")),
+      "rows without a change have an empty attribution cell")
 check(all(c == "" for r in data for c in [r[header.index("counters")]] if "thp_split_page" not in c),
       "rows without moved counters have an empty counters cell")
 PYEOF

@@ -11,6 +11,13 @@ rounds (0.05% and 0.02% in icount mode). Deterministic (seeded). Documents are
 written unsealed: the test runs `foliowatch-server seal` on them.
 With FW_GEN_MAIL=FILE (JSON {"cover": {...}, "patches": {NAME: {...}}}),
 documents carry series.cover and commit.mail as `run --mbox` writes them.
+With FW_GEN_PROFILE set, every document carries profiles[] (issue 13) for
+split/pmd-to-0 and filemap/4k: a fixed call tree of kernel functions (PROFILE_TREE),
+identical on every boot in icount mode, 0.8% noise per boot otherwise. Its
+value, comma-separated NAME=FUNCTION*FACTOR (may be empty), multiplies that
+function's self time on that commit (its callers' total time follows), e.g.
+FW_GEN_PROFILE='c=__split_huge_page*1.5'. A SPEC's optional 7th field
+"noprofile" leaves that commit unprofiled.
 (0.8%: clearly above the 0.5% determinism bound, so TCG rows get the rank
 test from the data as they would on a real TCG host; 5 boots still decide 2%.)
 """
@@ -24,6 +31,32 @@ base_sha = "b" * 40
 mail = json.load(open(os.environ["FW_GEN_MAIL"])) if os.environ.get("FW_GEN_MAIL") else {}
 noise_boot, noise_round = (0.0005, 0.0002) if accel == "icount" else (0.008, 0.003)
 
+# (function, workload/variant, hits, self_us, caller or None)
+PROFILE_TREE = [
+    ("split_huge_page_to_list_to_order", "split/pmd-to-0", 512, 800.0, None),
+    ("__split_huge_page", "split/pmd-to-0", 512, 2000.0, "split_huge_page_to_list_to_order"),
+    ("xas_split", "split/pmd-to-0", 512, 600.0, "split_huge_page_to_list_to_order"),
+    ("folio_unlock", "split/pmd-to-0", 1024, 100.0, "__split_huge_page"),
+    ("free_unref_page.constprop.0", "split/pmd-to-0", 4096, 400.0, "__split_huge_page"),
+    ("filemap_read", "filemap/4k", 65536, 9000.0, None),
+    ("filemap_get_pages", "filemap/4k", 65536, 3000.0, "filemap_read"),
+    ("copy_page_to_iter", "filemap/4k", 65536, 5000.0, "filemap_read"),
+]
+prof_env = os.environ.get("FW_GEN_PROFILE")
+prof_slow = {}
+for item in filter(None, (prof_env or "").split(",")):
+    who, _, rest = item.partition("=")
+    fn, _, fac = rest.rpartition("*")
+    prof_slow[(who, fn)] = float(fac)
+
+def profiles_of(name, noise):
+    self_us = {f: s * prof_slow.get((name, f), 1.0) * noise for f, _, _, s, _ in PROFILE_TREE}
+    def total(f):
+        return self_us[f] + sum(total(c) for c, _, _, _, up in PROFILE_TREE if up == f)
+    return [{"workload": wv.split("/")[0], "variant": wv.split("/")[1], "function": f, "hits": hits,
+             "time_us": round(total(f), 3), "self_us": round(self_us[f], 3)}
+            for f, wv, hits, _, _ in PROFILE_TREE]
+
 def sha_of(name):
     return base_sha if name == "base" else (name * 40)[:40]
 
@@ -31,6 +64,7 @@ for spec in sys.argv[5:]:
     f = spec.split(":")
     name, pos, parent, split_f, bw_f = f[0], int(f[1]), f[2], float(f[3]), float(f[4])
     ctr_f = float(f[5]) if len(f) > 5 else 1.0
+    profiled = prof_env is not None and not (len(f) > 6 and f[6] == "noprofile")
     for boot in range(boots):
         bs = 1 + rng.gauss(0, noise_boot)
         bb = 1 + rng.gauss(0, noise_boot)
@@ -65,5 +99,7 @@ for spec in sys.argv[5:]:
                  "samples": bw},
             ],
         }
+        if profiled:
+            doc["profiles"] = profiles_of(name, 1 if accel == "icount" else 1 + rng.gauss(0, 0.008))
         with open(f"{out}/{series}-{host}-{name}-{boot}.json", "w") as fh:
             json.dump(doc, fh)

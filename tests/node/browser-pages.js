@@ -208,8 +208,13 @@ async function checkPage(page, name, url, extra) {
       ok(await p.locator('table.build').count() === 1, 'commit page: one build block for its one kernel config');
       const used = await p.locator('table.build td').allTextContents();
       ok(used.some((t) => /vm icount, 2 vCPUs; vm tcg, 2 vCPUs/.test(t)), 'commit page: the build names the environments that used it', used.join('|'));
+      ok(await p.locator('#profiles img.plot.profile').count() >= 1, 'commit page: a bar plot of the kernel functions');
       ok(await p.evaluate(() => { const fps = [...document.querySelectorAll('details.fp .mono')].map((e) => e.textContent);
         return fps.length > 0 && fps.every((fp) => !document.body.innerText.includes(fp)); }), 'commit page shows no fingerprint outside its details');
+    });
+    await checkPage(page, 'profile', s + '/profile?head=' + 'c2'.repeat(20) + '&workload=split', async (p) => {
+      const first = await p.locator('table.profile tbody tr:first-child td').first().textContent();
+      ok(first === '__split_huge_page', 'profile page: the slowed function first', first);
     });
     await checkPage(page, 'compare', s + '/compare', async (p) => {
       const rows = await p.locator('#compare tbody tr').count();

@@ -1,0 +1,47 @@
+/*
+ * GET /api/v1/profile?series=&head=&base=&workload=[&variant=&env=&sort=&match=&limit=]:
+ * two commits' kernel function profiles side by side, ranked by delta
+ * (analysis/profile-diff.c; parameters: server/req-profile.c).
+ */
+#include "routes.h"
+#include "req-profile.h"
+
+/* The diff of a parsed request with the commits' shas and subjects, or NULL (err). */
+cJSON *fw_profile_answer(struct fw_req *r, struct fw_prof_req *p, struct strbuf *err)
+{
+	const struct fw_commit *h = &p->s.commits[p->head], *b = &p->s.commits[p->base];
+	cJSON *res = NULL;
+
+	if (fw_profile_diff(req_db(r), &p->q, &res, err))
+		return NULL;
+	cJSON_AddStringToObject(res, "series", p->s.name);
+	cJSON_AddNumberToObject(res, "revision", p->s.revision);
+	cJSON_AddStringToObject(res, "head", h->sha);
+	cJSON_AddStringToObject(res, "head_subject", h->subject);
+	cJSON_AddStringToObject(res, "base", b->sha);
+	cJSON_AddStringToObject(res, "base_subject", b->subject);
+	cJSON_AddNumberToObject(res, "limit", p->q.limit);
+	return res;
+}
+
+enum MHD_Result api_profile(struct fw_req *r)
+{
+	struct strbuf name = STRBUF_INIT, err = STRBUF_INIT;
+	struct fw_prof_req p;
+	enum MHD_Result ret;
+	cJSON *res;
+
+	if (req_query(r, "series", &name) || !name.len) {
+		ret = reply_error(r, 400, "missing_parameter", "series", "series=NAME is required");
+		goto cleanup;
+	}
+	if (req_profile(r, name.buf, &p, &ret))
+		goto cleanup;
+	res = fw_profile_answer(r, &p, &err);
+	ret = res ? reply_json(r, 200, res) : reply_error(r, 503, "db_error", NULL, err.buf);
+	req_profile_free(&p);
+cleanup:
+	strbuf_release(&err);
+	strbuf_release(&name);
+	return ret;
+}

@@ -1,0 +1,60 @@
+/*
+ * The "profile" section of GET /api/v1/regressions/{id} (issue 13): the
+ * kernel functions that moved most between the regressed commit and its
+ * parent -- the attribution of its analysis row (analysis/profile-diff.c) --
+ * with the link to the whole diff. Absent when either commit has no profile
+ * of the workload/variant, or for a regression combined over hosts.
+ */
+#include <string.h>
+#include "routes.h"
+#include "analysis.h"
+#include "html.h"
+#include "ui.h"
+
+static const cJSON *find_row(const cJSON *an, const cJSON *g)
+{
+	static const char *const keys[] = { "env_fingerprint", "workload", "variant", "metric" };
+	const cJSON *row;
+
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(an, "rows")) {
+		int same = fw_json_num(row, "commit_id", -1) == fw_json_num(g, "commit_id", -2) &&
+			   !strcmp(fw_json_str(row, "against", ""), "parent");
+		for (int i = 0; i < 4 && same; i++)
+			same = !strcmp(fw_json_str(row, keys[i], ""), fw_json_str(g, keys[i], "?"));
+		if (same)
+			return row;
+	}
+	return NULL;
+}
+
+void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root)
+{
+	cJSON *an = fw_ui_analysis(db, fw_json_str(g, "series", ""), (int)fw_json_num(g, "revision", 0));
+	const cJSON *row = find_row(an, g), *attr = cJSON_GetObjectItemCaseSensitive(row, "attribution");
+	struct strbuf link = STRBUF_INIT;
+	cJSON *p;
+
+	if (!cJSON_IsArray(attr))
+		goto cleanup;
+	p = cJSON_AddObjectToObject(root, "profile");
+	cJSON_AddStringToObject(p, "base", fw_json_str(row, "ref_sha", ""));
+	cJSON_AddStringToObject(p, "head", fw_json_str(row, "sha", ""));
+	cJSON_AddStringToObject(p, "env_fingerprint", fw_json_str(row, "env_fingerprint", ""));
+	cJSON_AddItemToObject(p, "attribution", cJSON_Duplicate(attr, 1));
+	strbuf_addstr(&link, "/api/v1/profile?series=");
+	html_url_arg(&link, fw_json_str(g, "series", ""));
+	strbuf_addf(&link, "&revision=%d&head=", (int)fw_json_num(g, "revision", 1));
+	html_url_arg(&link, fw_json_str(row, "sha", ""));
+	strbuf_addstr(&link, "&base=");
+	html_url_arg(&link, fw_json_str(row, "ref_sha", ""));
+	strbuf_addstr(&link, "&workload=");
+	html_url_arg(&link, fw_json_str(row, "workload", ""));
+	strbuf_addstr(&link, "&variant=");
+	html_url_arg(&link, fw_json_str(row, "variant", ""));
+	strbuf_addstr(&link, "&env=");
+	html_url_arg(&link, fw_json_str(row, "env_fingerprint", ""));
+	cJSON_AddStringToObject(p, "diff", link.buf);
+cleanup:
+	strbuf_release(&link);
+	cJSON_Delete(an);
+}
