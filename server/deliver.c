@@ -7,6 +7,7 @@
  * HTTP is curl (already a dependency: the collector posts with it), started
  * through runcmd with an argv vector; the body goes on its stdin from a 0600
  * temp file. Signature: X-Foliowatch-Signature: sha256=HMAC-SHA256(secret, body).
+ * Before each batch it releases the held events that fell due (server/hold.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -199,12 +200,18 @@ void *fw_deliver_main(void *arg)
 		double wait;
 		struct timespec ts;
 
+		double hold_s;
+		int released;
+
 		pthread_mutex_unlock(&n->lock);
-		if (deliver_batch(db, &n->o) > 0) {
+		released = fw_holds_release_due(db, n->o.settle_s, &hold_s);
+		if (deliver_batch(db, &n->o) > 0 || released > 0) {
 			pthread_mutex_lock(&n->lock);
 			continue;
 		}
 		wait = until_next(db);
+		if (hold_s >= 0 && hold_s < wait)
+			wait = hold_s;  /* a hold falls due first */
 		pthread_mutex_lock(&n->lock);
 		if (n->kick_deliver || n->stop) {
 			n->kick_deliver = 0;

@@ -8,6 +8,7 @@ enum MHD_Result api_series_list(struct fw_req *r);    /* api-series.c */
 enum MHD_Result api_series_get(struct fw_req *r);
 enum MHD_Result api_series_csv(struct fw_req *r);     /* api-series-csv.c */
 enum MHD_Result api_series_report(struct fw_req *r);  /* api-report.c */
+enum MHD_Result api_series_complete(struct fw_req *r); /* api-series-complete.c */
 enum MHD_Result api_trend(struct fw_req *r);          /* api-trend.c */
 enum MHD_Result api_compare(struct fw_req *r);        /* api-compare.c */
 enum MHD_Result api_feed(struct fw_req *r);           /* api-feed.c: Atom */
