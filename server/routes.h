@@ -76,6 +76,13 @@ void json_pct(cJSON *obj, const char *key, double v);
 void json_prob(cJSON *obj, const char *key, double v);
 /* A regression of fw_regressions_list as the API gives it: links, rounded numbers (regression-json.c). */
 cJSON *fw_regression_json(const cJSON *g);
+/*
+ * server/feed-improvements.c: the improvements (verdict against the parent) of
+ * the newest revision of series (NULL: of the series with the newest runs),
+ * shaped like fw_regressions_list entries, appended to the array out (at most
+ * max in it); how many, or -1 (DB error).
+ */
+int fw_feed_improvements(sqlite3 *db, const char *series, int max, cJSON *out);
 /* All series (latest revision) with status counts, as JSON (api-series.c). */
 cJSON *fw_series_list_json(sqlite3 *db);
 /* URL of a metric's page ("page") or plot ("small", "big"), encoded (ui-series.c). */
