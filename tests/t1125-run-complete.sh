@@ -1,0 +1,40 @@
+#!/bin/bash
+# foliowatch-collect run --post tells the server when the run is complete
+# (POST /api/v1/series/{name}/complete), without a kernel: a tree whose
+# Makefile refuses every target gives not_run documents, posted to a real
+# serve whose settle time (600 s) is far beyond the test, so only the
+# collector's call can release the hold its documents opened.
+. tests/lib/tap.sh
+. tests/lib/server.sh
+DB=$TMP_T/fw.db
+T=$TMP_T/tree
+git init -q "$T" || bail "git init"
+printf 'all:\n\t@echo no kernel here >&2; exit 1\n%%:\n\t@echo no kernel here: $@ >&2; exit 1\n' > "$T/Makefile"
+git -C "$T" add Makefile && git -C "$T" -c user.name=t -c user.email=t@x commit -qm base || bail "commit"
+echo x > "$T/a"
+git -C "$T" add a && git -C "$T" -c user.name=t -c user.email=t@x commit -qm "p1: a" || bail "commit"
+export FOLIOWATCH_CACHE=$TMP_T/cache
+"$SERVER" token add ci --scopes ingest --db "$DB" >"$TMP_T/tok" 2>/dev/null || bail "token"
+sql() { sqlite3 "$DB" "$1"; }
+holds() { sql "SELECT count(*) FROM series_holds h JOIN series s ON s.id = h.series_id WHERE s.name = '$1'"; }
+
+start_server "$DB" --settle-seconds 600 || bail "server did not start"
+out=$("$COLLECT" run --series nok-post --tree "$T" --range HEAD~1..HEAD --post "$URL" --token-file "$TMP_T/tok" \
+	--no-report 2>&1); rc=$?
+is "$rc" 0 'run --post with failed builds exits 0'
+is "$(sql "SELECT count(*) FROM runs r JOIN commits c ON c.id = r.commit_id JOIN series s ON s.id = c.series_id
+	WHERE s.name = 'nok-post'")" 2 '... two not_run documents posted'
+ok "$(case "$out" in *'marking the run'*) echo 1 ;; *) echo 0 ;; esac)" '... and no complaint about marking it complete'
+for _ in $(seq 1 100); do [ "$(holds nok-post)" = 0 ] && break; sleep 0.1; done
+is "$(holds nok-post)" 0 '... the hold its documents opened is released (settle time 600 s: by the complete call)'
+
+# The control: a document without the call stays held.
+mkdir -p "$TMP_T/docs" && "$PY" tests/lib/gen-series.py "$TMP_T/docs" held tcg 1 base:0:-:1:1 >/dev/null
+"$SERVER" seal "$TMP_T"/docs/*.json >"$TMP_T/doc.sealed"
+is "$(post "$TMP_T/doc.sealed" "$(cat "$TMP_T/tok")")" 201 'a document POSTed without the call'
+sleep 1
+is "$(holds held)" 1 '... keeps its hold'
+
+stop_server
+is $? 0 'server stops cleanly'
+done_testing
