@@ -187,6 +187,23 @@ static int deliver_batch(sqlite3 *db, const struct fw_notify_opts *o)
 	return n;
 }
 
+/*
+ * Runs another process stored (import, run --db) opened holds that no POST
+ * queued a detection for: ask for one once they have been quiet a moment
+ * (a POSTed run's own detection is queued at once and usually done by then).
+ */
+#define FOREIGN_QUIET_S 5.0
+static void ask_detection(struct fw_notify *n, sqlite3 *db)
+{
+	char *names[16];
+	int k = fw_holds_undetected(db, FOREIGN_QUIET_S, names, 16);
+
+	for (int i = 0; i < k; i++) {
+		fw_notify_series(n, names[i]);
+		free(names[i]);
+	}
+}
+
 void *fw_deliver_main(void *arg)
 {
 	struct fw_notify *n = arg;
@@ -204,6 +221,7 @@ void *fw_deliver_main(void *arg)
 		int released;
 
 		pthread_mutex_unlock(&n->lock);
+		ask_detection(n, db);
 		released = fw_holds_release_due(db, n->o.settle_s, &hold_s);
 		if (deliver_batch(db, &n->o) > 0 || released > 0) {
 			pthread_mutex_lock(&n->lock);

@@ -256,3 +256,21 @@ cleanup:
 		fw_stmt_done(mark);
 	return ret;
 }
+
+int fw_holds_undetected(sqlite3 *db, double quiet_s, char **names, int max)
+{
+	sqlite3_stmt *st = fw_stmt_get(db, FW_CACHED(
+		"SELECT DISTINCT s.name FROM series_holds h JOIN series s ON s.id = h.series_id "
+		"WHERE h.detected_seq < h.seq AND h.last_ingest_at + ?1 <= ?2 LIMIT ?3"));
+	int n = 0;
+
+	if (!st)
+		return 0;
+	sqlite3_bind_double(st, 1, quiet_s);
+	sqlite3_bind_double(st, 2, now_s());
+	sqlite3_bind_int(st, 3, max);
+	while (n < max && sqlite3_step(st) == SQLITE_ROW)
+		names[n++] = strdup((const char *)sqlite3_column_text(st, 0));
+	fw_stmt_done(st);
+	return n;
+}

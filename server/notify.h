@@ -58,6 +58,12 @@ int fw_holds_detect_begin(sqlite3 *db, const char *series);
 int fw_holds_detect_end(sqlite3 *db, const char *series);
 /* Releases the holds now due; how many. *next_s: seconds until the next is due, -1 none known. */
 int fw_holds_release_due(sqlite3 *db, double settle_s, double *next_s);
+/*
+ * Up to max names (malloc'd) of series with a hold whose runs detection has
+ * not seen and no run for quiet_s: stored by another process (import, run
+ * --db), so no POST queued their detection.
+ */
+int fw_holds_undetected(sqlite3 *db, double quiet_s, char **names, int max);
 struct fw_hold_info {
 	int revision;     /* the revision marked (the newest when 0 was asked for) */
 	int open;         /* a hold was open (runs stored since the last release) */

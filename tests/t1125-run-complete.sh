@@ -3,7 +3,8 @@
 # (POST /api/v1/series/{name}/complete), without a kernel: a tree whose
 # Makefile refuses every target gives not_run documents, posted to a real
 # serve whose settle time (600 s) is far beyond the test, so only the
-# collector's call can release the hold its documents opened.
+# collector's call can release the hold its documents opened. And a hold
+# opened by another process (import) is detected and released by serve.
 . tests/lib/tap.sh
 . tests/lib/server.sh
 DB=$TMP_T/fw.db
@@ -35,6 +36,17 @@ is "$(post "$TMP_T/doc.sealed" "$(cat "$TMP_T/tok")")" 201 'a document POSTed wi
 sleep 1
 is "$(holds held)" 1 '... keeps its hold'
 
+
+# Runs another process stores (import, run --db) hold too; serve finds them,
+# detects, and releases them after the settle time.
+stop_server
+start_server "$DB" --settle-seconds 1 || bail "server did not restart"
+import_series "$DB" "$TMP_T/imp" imp tcg 5 base:0:-:1:1 c1:1:base:1.1:1 >/dev/null 2>&1
+ok $? 'series imp imported by the CLI while serve runs (split +10% at c1)'
+for _ in $(seq 1 300); do [ "$(holds imp)" = 0 ] && break; sleep 0.1; done
+is "$(holds imp)" 0 '... serve detected it and released its hold'
+is "$(sql "SELECT group_concat(type || ':' || state) FROM outbox WHERE series = 'imp'")" 'new:released' \
+	'... its event released'
 stop_server
 is $? 0 'server stops cleanly'
 done_testing
