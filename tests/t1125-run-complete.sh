@@ -6,14 +6,11 @@
 # collector's call can release the hold its documents opened. And a hold
 # opened by another process (import) is detected and released by serve.
 . tests/lib/tap.sh
+. tests/lib/no-kernel-tree.sh
 . tests/lib/server.sh
 DB=$TMP_T/fw.db
 T=$TMP_T/tree
-git init -q "$T" || bail "git init"
-printf 'all:\n\t@echo no kernel here >&2; exit 1\n%%:\n\t@echo no kernel here: $@ >&2; exit 1\n' > "$T/Makefile"
-git -C "$T" add Makefile && git -C "$T" -c user.name=t -c user.email=t@x commit -qm base || bail "commit"
-echo x > "$T/a"
-git -C "$T" add a && git -C "$T" -c user.name=t -c user.email=t@x commit -qm "p1: a" || bail "commit"
+no_kernel_tree "$T" || bail "the tree"
 export FOLIOWATCH_CACHE=$TMP_T/cache
 "$SERVER" token add ci --scopes ingest --db "$DB" >"$TMP_T/tok" 2>/dev/null || bail "token"
 sql() { sqlite3 "$DB" "$1"; }
