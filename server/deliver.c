@@ -214,10 +214,8 @@ void *fw_deliver_main(void *arg)
 		fprintf(stderr, "serve: webhook delivery stopped: %s\n", err.buf);
 	pthread_mutex_lock(&n->lock);
 	while (db && !n->stop) {
-		double wait;
+		double wait, hold_s;
 		struct timespec ts;
-
-		double hold_s;
 		int released;
 
 		pthread_mutex_unlock(&n->lock);
