@@ -977,6 +977,11 @@ int cmd_run(int argc, char **argv)
 	x.tree_name = default_tree ? "linux-source-6.12" : tree.buf;
 	plan_accels(&x);
 	measure_all(&x);
+	if (o.post_url && post_complete(&po, o.series, o.revision, &err)) {
+		/* not fatal: the server sends held events after its settle time anyway */
+		fprintf(stderr, "run: %s\n", err.buf);
+		strbuf_reset(&err);
+	}
 	if (x.db) {
 		if (x.decide_db == x.db) /* the looks read the same handle: never close it twice */
 			x.decide_db = NULL;

@@ -53,8 +53,13 @@ cleanup:
 	return ret;
 }
 
-/* One attempt: returns the HTTP status, or 0 when no answer came (connection error). */
-static int post_once(const struct post_opts *o, const char *hdr, const char *path, struct strbuf *body)
+/*
+ * One attempt: POST the file at path (NULL: an empty body) to the server's
+ * route (e.g. "/api/v1/runs"); returns the HTTP status, or 0 when no answer
+ * came (connection error).
+ */
+static int post_once(const struct post_opts *o, const char *hdr, const char *route, const char *path,
+		     struct strbuf *body)
 {
 	struct strbuf url = STRBUF_INIT, data = STRBUF_INIT, hdrarg = STRBUF_INIT;
 	struct runcmd rc = { 0 };
@@ -62,8 +67,9 @@ static int post_once(const struct post_opts *o, const char *hdr, const char *pat
 	int n = 0, status = 0;
 	char *nl;
 
-	strbuf_addf(&url, "%s/api/v1/runs", o->url);
-	strbuf_addf(&data, "@%s", path);
+	strbuf_addf(&url, "%s%s", o->url, route);
+	if (path)
+		strbuf_addf(&data, "@%s", path);
 	strbuf_addf(&hdrarg, "@%s", hdr);
 	argv[n++] = "curl";
 	argv[n++] = "-sS";
@@ -120,7 +126,7 @@ enum post_result post_file(const struct post_opts *o, const char *path, struct s
 	}
 	for (int attempt = 0; attempt <= o->retries; attempt++) {
 		strbuf_reset(&body);
-		int status = post_once(o, hdr, path, &body);
+		int status = post_once(o, hdr, "/api/v1/runs", path, &body);
 		if (status == 201 || status == 200) {
 			res = status == 201 ? POST_STORED : POST_UNCHANGED;
 			goto cleanup;
@@ -159,6 +165,31 @@ cleanup:
 	unlink(hdr);
 	strbuf_release(&body);
 	return res;
+}
+
+int post_complete(const struct post_opts *o, const char *series, int revision, struct strbuf *err)
+{
+	struct strbuf route = STRBUF_INIT, body = STRBUF_INIT;
+	char hdr[64] = "";
+	int status = 0;
+
+	if (header_file(o->token_file, hdr, err))
+		return -1;
+	strbuf_addstr(&route, "/api/v1/series/");
+	for (const unsigned char *p = (const unsigned char *)series; *p; p++)
+		if (strchr("abcdefghijklmnopqrstuvwxyzABCDEFGHIJKLMNOPQRSTUVWXYZ0123456789-_.~", *p))
+			strbuf_addch(&route, (char)*p);
+		else
+			strbuf_addf(&route, "%%%02X", *p);
+	strbuf_addf(&route, "/complete?revision=%d", revision);
+	status = post_once(o, hdr, route.buf, NULL, &body);
+	if (status != 200)
+		strbuf_addf(err, "marking the run of %s complete: %s %d: %s", series, status ? "HTTP" : "no answer",
+			    status, body.buf);
+	unlink(hdr);
+	strbuf_release(&route);
+	strbuf_release(&body);
+	return status == 200 ? 0 : -1;
 }
 
 int post_spool(const struct post_opts *o, const char *path, struct strbuf *err)

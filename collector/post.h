@@ -24,6 +24,11 @@ enum post_result {
 };
 
 enum post_result post_file(const struct post_opts *o, const char *path, struct strbuf *err);
+/*
+ * POST /api/v1/series/{series}/complete?revision=N: the run is over, the
+ * server may send its held webhook events now (one attempt; 0, or -1 with err).
+ */
+int post_complete(const struct post_opts *o, const char *series, int revision, struct strbuf *err);
 /* Copies a document into the spool (temp name + rename). */
 int post_spool(const struct post_opts *o, const char *path, struct strbuf *err);
 /* Sends everything in the spool; sent or rejected files leave it. Returns the number still queued, -1 on error. */

@@ -1,7 +1,10 @@
 /*
  * Atom feeds of stored regressions (RFC 4287): GET /feed.atom (every series)
  * and /series/{name}/feed.atom. One entry per regression, updated when its
- * status changes (<updated> is its status time), newest first. Every text
+ * status changes (<updated> is its status time), newest first; then the
+ * improvements of the newest analyses (server/feed-improvements.c: not
+ * stored, so their id is a hash of what names them and <updated> is the
+ * series' newest run). Every text
  * from the DB goes through xml_txt; links are relative to this server
  * (hrefs from fw_regression_json, names percent-encoded).
  */
@@ -13,8 +16,10 @@
 #include "html.h"
 #include "run-doc.h"
 #include "series-db.h"
+#include "sha256.h"
 
 #define FEED_MAX_ENTRIES 200
+#define FEED_MAX_IMPROVEMENTS 100
 
 /* XML text of the string k of o ("" when missing). */
 static void put(struct strbuf *sb, const cJSON *o, const char *k)
@@ -34,13 +39,29 @@ static void put_metric(struct strbuf *sb, const cJSON *g)
 
 static void entry(struct strbuf *sb, const cJSON *g)
 {
+	int improvement = !strcmp(fw_json_str(g, "status", ""), "improvement");
 	const cJSON *links = cJSON_GetObjectItemCaseSensitive(g, "links");
 	double delta = fw_json_num(g, "delta_pct", NAN);
 	char num[32];
 
 	snprintf(num, sizeof(num), isnan(delta) ? "?" : "%+.2f%%", delta);
-	strbuf_addf(sb, "<entry>\n<id>tag:foliowatch,2026:regression/%lld</id>\n<title>",
-		    (long long)fw_json_num(g, "id", 0));
+	if (improvement) {
+		static const char *const keys[] = { "series", "sha", "env_fingerprint", "workload", "variant", "metric" };
+		struct strbuf k = STRBUF_INIT;
+		char hex[65];
+
+		strbuf_addf(&k, "%d", (int)fw_json_num(g, "revision", 0));
+		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
+			strbuf_addch(&k, '\0');
+			strbuf_addstr(&k, fw_json_str(g, keys[i], ""));
+		}
+		sha256_hex(k.buf, k.len, hex);
+		strbuf_release(&k);
+		strbuf_addf(sb, "<entry>\n<id>tag:foliowatch,2026:improvement/%s</id>\n<title>", hex);
+	} else {
+		strbuf_addf(sb, "<entry>\n<id>tag:foliowatch,2026:regression/%lld</id>\n<title>",
+			    (long long)fw_json_num(g, "id", 0));
+	}
 	put_metric(sb, g);
 	strbuf_addf(sb, " %s in ", num);
 	put(sb, g, "series");
@@ -55,7 +76,7 @@ static void entry(struct strbuf *sb, const cJSON *g)
 	strbuf_addstr(sb, "</published>\n<link rel=\"alternate\" type=\"text/html\" href=\"");
 	put(sb, links, "commit");
 	strbuf_addstr(sb, "\"/>\n<link rel=\"related\" type=\"application/json\" href=\"");
-	put(sb, links, "self");
+	put(sb, links, improvement ? "trend" : "self");  /* an improvement has no resource of its own */
 	strbuf_addf(sb, "\"/>\n<summary type=\"text\">%s ", num);
 	put_metric(sb, g);
 	strbuf_addstr(sb, " at commit ");
@@ -103,7 +124,7 @@ static enum MHD_Result feed(struct fw_req *r, const char *series)
 {
 	struct strbuf err = STRBUF_INIT, sb = STRBUF_INIT;
 	sqlite3 *db = req_db(r);
-	cJSON *list = NULL;
+	cJSON *list = NULL, *better = cJSON_CreateArray(), *it;
 	enum MHD_Result ret;
 	int n = 0;
 
@@ -111,13 +132,17 @@ static enum MHD_Result feed(struct fw_req *r, const char *series)
 		ret = reply_error(r, 503, "db_error", NULL, err.buf);
 		goto cleanup;
 	}
+	if (fw_feed_improvements(db, series, FEED_MAX_IMPROVEMENTS, better) < 0) {
+		ret = reply_error(r, 503, "db_error", NULL, sqlite3_errmsg(db));
+		goto cleanup;
+	}
 	strbuf_addstr(&sb, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"
 			   "<feed xmlns=\"http://www.w3.org/2005/Atom\">\n<id>tag:foliowatch,2026:regressions");
 	add_series(&sb, series, "/series/", 1);
-	strbuf_addstr(&sb, "</id>\n<title>foliowatch regressions");
+	strbuf_addstr(&sb, "</id>\n<title>foliowatch regressions and improvements");
 	add_series(&sb, series, " in series ", 0);
 	strbuf_addstr(&sb, "</title>\n<updated>");
-	xml_txt(&sb, newest(list));
+	xml_txt(&sb, strcmp(newest(list), newest(better)) > 0 ? newest(list) : newest(better));
 	strbuf_addstr(&sb, "</updated>\n<author><name>foliowatch</name></author>\n"
 			   "<link rel=\"alternate\" type=\"text/html\" href=\"/regressions");
 	add_series(&sb, series, "?series=", 1);
@@ -129,10 +154,17 @@ static enum MHD_Result feed(struct fw_req *r, const char *series)
 		entry(&sb, o);
 		cJSON_Delete(o);
 	}
+	cJSON_ArrayForEach(it, better) {
+		cJSON *o = fw_regression_json(it);
+
+		entry(&sb, o);
+		cJSON_Delete(o);
+	}
 	strbuf_addstr(&sb, "</feed>\n");
 	ret = reply_buf(r, 200, "application/atom+xml; charset=utf-8", &sb, NULL);
 cleanup:
 	cJSON_Delete(list);
+	cJSON_Delete(better);
 	strbuf_release(&sb);
 	strbuf_release(&err);
 	return ret;

@@ -2,7 +2,7 @@
  * foliowatch-server serve --db FILE [--listen ADDR:PORT] [--tls-cert F --tls-key F]
  *   [--static DIR] [--cache-dir DIR] [--max-connections N] [--per-ip-limit N]
  *   [--threads N] [--timeout S] [--plot-cache-mb N] [--plot-cache-days N]
- *   [--public-url URL] [--webhook-backoff S] [--webhook-backoff-max S]
+ *   [--public-url URL] [--webhook-backoff S] [--webhook-backoff-max S] [--settle-seconds S]
  * libmicrohttpd with an internal thread pool. SIGINT/SIGTERM: stop accepting,
  * let requests in flight (ingests included) finish, then stop.
  * Two background threads (server/notify.h) detect regressions after each
@@ -111,6 +111,8 @@ static const struct fw_option serve_opts[] = {
 	{ "webhook-backoff", 0, required_argument, 'b', "SECONDS", "30",
 	  "wait before a failed webhook delivery's first retry; doubles per failure" },
 	{ "webhook-backoff-max", 0, required_argument, 'B', "SECONDS", "3600", "the longest wait between retries" },
+	{ "settle-seconds", 0, required_argument, 'S', "SECONDS", "1800",
+	  "a series revision no run came for this long counts as complete (its held events go out)" },
 	{ 0 },
 };
 static const struct fw_usage serve_usage = { "foliowatch-server", "serve", "[--db FILE] [--listen ADDR:PORT] [options]",
@@ -164,7 +166,7 @@ static int serve_parse_args(int argc, char **argv, struct serve_args *a)
 	*a = (struct serve_args){ .dbpath = FW_DB_DEFAULT, .listen = "127.0.0.1:8080", .staticd = "static",
 				  .maxconn = 256, .perip = 32, .threads = 4, .timeout = 30,
 				  .cache_mb = 256, .cache_days = 30,
-				  .notify = { .backoff_s = 30, .backoff_max_s = 3600 } };
+				  .notify = { .backoff_s = 30, .backoff_max_s = 3600, .settle_s = 1800 } };
 	while (!bad && (opt = fw_getopt(&g, argc, argv)) != -1) {
 		switch (opt) {
 		case 'd': a->dbpath = optarg; break;
@@ -183,6 +185,7 @@ static int serve_parse_args(int argc, char **argv, struct serve_args *a)
 		case 'b': bad = fw_opt_double(&serve_usage, "webhook-backoff", optarg, 0.01, 86400, 0, &a->notify.backoff_s); break;
 		case 'B': bad = fw_opt_double(&serve_usage, "webhook-backoff-max", optarg, 0.01, 864000, 0,
 					      &a->notify.backoff_max_s); break;
+		case 'S': bad = fw_opt_double(&serve_usage, "settle-seconds", optarg, 0, 864000, 0, &a->notify.settle_s); break;
 		default:
 			return g.exit;
 		}

@@ -7,6 +7,7 @@
  * HTTP is curl (already a dependency: the collector posts with it), started
  * through runcmd with an argv vector; the body goes on its stdin from a 0600
  * temp file. Signature: X-Foliowatch-Signature: sha256=HMAC-SHA256(secret, body).
+ * Before each batch it releases the held events that fell due (server/hold.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -186,6 +187,23 @@ static int deliver_batch(sqlite3 *db, const struct fw_notify_opts *o)
 	return n;
 }
 
+/*
+ * Runs another process stored (import, run --db) opened holds that no POST
+ * queued a detection for: ask for one once they have been quiet a moment
+ * (a POSTed run's own detection is queued at once and usually done by then).
+ */
+#define FOREIGN_QUIET_S 5.0
+static void ask_detection(struct fw_notify *n, sqlite3 *db)
+{
+	char *names[16];
+	int k = fw_holds_undetected(db, FOREIGN_QUIET_S, names, 16);
+
+	for (int i = 0; i < k; i++) {
+		fw_notify_series(n, names[i]);
+		free(names[i]);
+	}
+}
+
 void *fw_deliver_main(void *arg)
 {
 	struct fw_notify *n = arg;
@@ -196,15 +214,20 @@ void *fw_deliver_main(void *arg)
 		fprintf(stderr, "serve: webhook delivery stopped: %s\n", err.buf);
 	pthread_mutex_lock(&n->lock);
 	while (db && !n->stop) {
-		double wait;
+		double wait, hold_s;
 		struct timespec ts;
+		int released;
 
 		pthread_mutex_unlock(&n->lock);
-		if (deliver_batch(db, &n->o) > 0) {
+		ask_detection(n, db);
+		released = fw_holds_release_due(db, n->o.settle_s, &hold_s);
+		if (deliver_batch(db, &n->o) > 0 || released > 0) {
 			pthread_mutex_lock(&n->lock);
 			continue;
 		}
 		wait = until_next(db);
+		if (hold_s >= 0 && hold_s < wait)
+			wait = hold_s;  /* a hold falls due first */
 		pthread_mutex_lock(&n->lock);
 		if (n->kick_deliver || n->stop) {
 			n->kick_deliver = 0;

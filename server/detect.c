@@ -69,6 +69,24 @@ static void rest(struct fw_notify *n, double busy)
 	}
 }
 
+/*
+ * Refreshes the regressions of series (NULL: all). The holds of its revisions
+ * (server/hold.c) learn which stored runs it has seen: a hold is released only
+ * after a detection that began after its last run. A failed refresh counts as
+ * seen too, or one bad series would hold its events for ever (it is logged).
+ */
+static void detect_one(sqlite3 *db, const char *series, struct strbuf *err)
+{
+	int marked = !fw_holds_detect_begin(db, series);
+
+	strbuf_reset(err);
+	if (fw_regressions_refresh(db, series, NULL, err))
+		fprintf(stderr, "serve: detecting regressions of %s: %s\n", series ? series : "every series", err->buf);
+	if (!marked || fw_holds_detect_end(db, series))
+		fprintf(stderr, "serve: marking the held runs of %s seen: %s\n", series ? series : "every series",
+			sqlite3_errmsg(db));
+}
+
 static void *detect_main(void *arg)
 {
 	struct fw_notify *n = arg;
@@ -92,12 +110,8 @@ static void *detect_main(void *arg)
 		t0 = wall_s();
 		for (int i = 0; i <= k; i++) {
 			/* names first, then (i == k) the sweep if one was asked for */
-			if ((i < k && !all) || (i == k && all)) {
-				strbuf_reset(&err);
-				if (fw_regressions_refresh(db, i < k ? names[i] : NULL, NULL, &err))
-					fprintf(stderr, "serve: detecting regressions of %s: %s\n",
-						i < k ? names[i] : "every series", err.buf);
-			}
+			if ((i < k && !all) || (i == k && all))
+				detect_one(db, i < k ? names[i] : NULL, &err);
 			if (i < k)
 				free(names[i]);
 		}
@@ -112,16 +126,20 @@ static void *detect_main(void *arg)
 	return NULL;
 }
 
-/* 1 when the DB has an active webhook: then a restart sweeps for changes missed by a crash. */
-static int has_webhooks(const char *dbpath)
+/*
+ * 1 when the DB has an active webhook or a hold with runs detection has not
+ * seen: then a restart sweeps for changes missed by a crash.
+ */
+static int needs_sweep(const char *dbpath)
 {
 	struct strbuf err = STRBUF_INIT;
 	sqlite3 *db = fw_db_open(dbpath, &err);
 	sqlite3_stmt *st = NULL;
 	int yes = 0;
 
-	if (db && sqlite3_prepare_v2(db, "SELECT 1 FROM webhooks WHERE active = 1 LIMIT 1", -1, &st, NULL) == SQLITE_OK)
-		yes = sqlite3_step(st) == SQLITE_ROW;
+	if (db && sqlite3_prepare_v2(db, "SELECT EXISTS (SELECT 1 FROM webhooks WHERE active = 1) "
+					"OR EXISTS (SELECT 1 FROM series_holds WHERE detected_seq < seq)", -1, &st, NULL) == SQLITE_OK)
+		yes = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
 	sqlite3_finalize(st);
 	fw_db_close(db);
 	strbuf_release(&err);
@@ -137,7 +155,7 @@ int fw_notify_start(struct fw_notify *n, const char *dbpath, const struct fw_not
 	pthread_cond_init(&n->wake_detect, NULL);
 	pthread_cond_init(&n->wake_deliver, NULL);
 	/* a crash may have come between a stored run and its refresh */
-	n->pending_all = has_webhooks(dbpath);
+	n->pending_all = needs_sweep(dbpath);
 	if (pthread_create(&n->detect_th, NULL, detect_main, n)) {
 		strbuf_addstr(err, "cannot start the detection thread");
 		return -1;
@@ -153,6 +171,16 @@ int fw_notify_start(struct fw_notify *n, const char *dbpath, const struct fw_not
 	}
 	n->started = 1;
 	return 0;
+}
+
+void fw_notify_kick(struct fw_notify *n)
+{
+	if (!n || !n->started)
+		return;
+	pthread_mutex_lock(&n->lock);
+	n->kick_deliver = 1;
+	pthread_cond_signal(&n->wake_deliver);
+	pthread_mutex_unlock(&n->lock);
 }
 
 void fw_notify_stop(struct fw_notify *n)

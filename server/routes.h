@@ -8,6 +8,7 @@ enum MHD_Result api_series_list(struct fw_req *r);    /* api-series.c */
 enum MHD_Result api_series_get(struct fw_req *r);
 enum MHD_Result api_series_csv(struct fw_req *r);     /* api-series-csv.c */
 enum MHD_Result api_series_report(struct fw_req *r);  /* api-report.c */
+enum MHD_Result api_series_complete(struct fw_req *r); /* api-series-complete.c */
 enum MHD_Result api_trend(struct fw_req *r);          /* api-trend.c */
 enum MHD_Result api_compare(struct fw_req *r);        /* api-compare.c */
 enum MHD_Result api_feed(struct fw_req *r);           /* api-feed.c: Atom */
@@ -81,6 +82,13 @@ void json_prob(cJSON *obj, const char *key, double v);
 cJSON *fw_regression_json(const cJSON *g);
 /* Adds "profile" (the regression's kernel function attribution) to its API answer (regression-profile.c). */
 void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root);
+/*
+ * server/feed-improvements.c: the improvements (verdict against the parent) of
+ * the newest revision of series (NULL: of the series with the newest runs),
+ * shaped like fw_regressions_list entries, appended to the array out (at most
+ * max in it); how many, or -1 (DB error).
+ */
+int fw_feed_improvements(sqlite3 *db, const char *series, int max, cJSON *out);
 /* All series (latest revision) with status counts, as JSON (api-series.c). */
 cJSON *fw_series_list_json(sqlite3 *db);
 /* URL of a metric's page ("page") or plot ("small", "big"), encoded (ui-series.c). */

@@ -7,12 +7,9 @@
 # because libsqlite3 is not instrumented, and which hung a kernel test in a
 # futex): memcheck sees it, in the plain pass.
 . tests/lib/tap.sh
+. tests/lib/no-kernel-tree.sh
 T=$TMP_T/tree
-git init -q "$T" || bail "git init"
-printf 'all:\n\t@echo no kernel here >&2; exit 1\n%%:\n\t@echo no kernel here: $@ >&2; exit 1\n' > "$T/Makefile"
-git -C "$T" add Makefile && git -C "$T" -c user.name=t -c user.email=t@x commit -qm base || bail "commit"
-echo x > "$T/a"
-git -C "$T" add a && git -C "$T" -c user.name=t -c user.email=t@x commit -qm "p1: a" || bail "commit"
+no_kernel_tree "$T" || bail "the tree"
 export FOLIOWATCH_CACHE=$TMP_T/cache
 for budget in 10m none; do
 	out=$("$COLLECT" run --series "nok-$budget" --tree "$T" --range HEAD~1..HEAD --db "$TMP_T/fw.db" \

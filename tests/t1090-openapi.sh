@@ -105,6 +105,10 @@ cases = [
     post("/api/v1/runs", 200, open(newdoc).read()),
     post("/api/v1/runs", 400, "{}"),
     post("/api/v1/runs", 401, "{}", {"Authorization": "Bearer nope"}),
+    post("/api/v1/series/s1/complete", 200, ""),
+    post("/api/v1/series/s1/complete?revision=x", 400, ""),
+    post("/api/v1/series/nope/complete", 404, ""),
+    post("/api/v1/series/s1/complete", 401, "", {"Authorization": "Bearer nope"}),
 ]
 json.dump(cases, open(out, "w"))
 PYEOF

@@ -2,9 +2,10 @@
 # Atom feeds of regressions (issue 16): GET /feed.atom and
 # /series/{name}/feed.atom. Series named with every string of the hostile
 # corpus (tests/data/hostile/names.json) plus a C0 control, each with a
-# split regression, and a status note full of markup: the feed parses as XML
-# (Python's expat), every name and note comes back exactly (escaped, not
-# interpreted; the control as U+FFFD), one entry per stored regression, the
+# split regression and a bw improvement, and a status note full of markup: the
+# feed parses as XML (Python's expat), every name and note comes back exactly
+# (escaped, not interpreted; the control as U+FFFD), one entry per stored
+# regression and one per improvement (stable ids of their own), the
 # note's status change updates its entry, and a series feed holds only its
 # series; unknown series: 404 naming it.
 . tests/lib/tap.sh
@@ -19,7 +20,7 @@ while IFS= read -r name; do
 	# generated under a plain name (gen-series names files after it), renamed before sealing
 	dir=$TMP_T/docs$i
 	mkdir -p "$dir"
-	"$PY" tests/lib/gen-series.py "$dir" "s$i" tcg 5 base:0:-:1:1 c1:1:base:1:1 c2:2:c1:1.1:1 >/dev/null &&
+	"$PY" tests/lib/gen-series.py "$dir" "s$i" tcg 5 base:0:-:1:1 c1:1:base:1:1 c2:2:c1:1.1:1 c3:3:c2:1.1:1.1 >/dev/null &&
 		"$PY" -c 'import json,sys
 for f in sys.argv[2:]:
     d = json.load(open(f)); d["series"]["name"] = sys.argv[1]; json.dump(d, open(f, "w"))' "$name" "$dir"/*.json
@@ -69,8 +70,11 @@ except ET.ParseError as e:
     print("1..%d" % n)
     sys.exit(0)
 ok(root.tag == A + "feed", "the feed parses as XML, an Atom feed")
-entries = root.findall(A + "entry")
+everything = root.findall(A + "entry")
+entries = [e for e in everything if "regression/" in e.findtext(A + "id")]
+better = [e for e in everything if "improvement/" in e.findtext(A + "id")]
 ok(len(entries) == len(regs), "one entry per stored regression (%d, %d)" % (len(entries), len(regs)))
+ok(len(everything) == len(entries) + len(better), "... the others are improvements")
 ok(not root.findall(".//script") and not root.findall(".//" + A + "script"), "no element came from the data")
 by_id = {e.findtext(A + "id"): e for e in entries}
 ok(all(e.findtext(A + "updated") and e.find(A + "link").get("href") for e in entries), "every entry has updated and a link")
@@ -84,19 +88,28 @@ for t in titles:
             got.add(s)
 ok(got == want, "every hostile series name comes back exactly in a title (%d of %d)" % (len(got), len(want)))
 ok(any("\ufffd" in s for s in got), "U+FFFE/U+FFFF (not XML characters) came back as U+FFFD")
+ok(len(better) == len(want), "one improvement entry per series (bw +10%% at c3: %d of %d)" % (len(better), len(want)))
+bt = [e.findtext(A + "title") for e in better]
+ok({s for s in want for t in bt if (" in %s: " % s) in t} == want, "every hostile series name comes back exactly in an improvement's title")
+ok(all(" bw_mib_s +" in t and t.endswith("[improvement]") for t in bt), "... each a bw gain, marked [improvement]")
+bids = [e.findtext(A + "id") for e in better]
+ok(len(set(bids)) == len(bids) and all(len(i.rsplit("/", 1)[1]) == 64 for i in bids), "... with distinct hash ids")
+ok(all("/api/v1/trend?" in e.findall(A + "link")[1].get("href") for e in better), "... and their trend as the related link")
 e = by_id.get("tag:foliowatch,2026:regression/%s" % rid)
 g = [x for x in regs if str(x["id"]) == rid][0]
 ok(e is not None and note in (e.findtext(A + "summary") or ""), "the hostile note comes back exactly in its summary")
 ok(e is not None and "<b>alice</b>" in e.findtext(A + "summary") and "[acknowledged]" in e.findtext(A + "title"), "... with its author and status")
 ok(e is not None and e.findtext(A + "updated") == g["status_at"], "its updated is the status change's time")
-ok(root.findtext(A + "updated") == max(x["status_at"] for x in regs), "the feed's updated is the newest status time")
+ok(root.findtext(A + "updated") == max(x.findtext(A + "updated") for x in everything), "the feed's updated is the newest entry's")
 ups = [x.findtext(A + "updated") for x in entries]
 ids = [int(x.findtext(A + "id").rsplit("/", 1)[1]) for x in entries]
 ok(ids == sorted(ids, reverse=True), "newest first")
 one = ET.parse(one_path).getroot()
-oe = one.findall(A + "entry")
+oe = [e for e in one.findall(A + "entry") if "regression/" in e.findtext(A + "id")]
+ob = [e for e in one.findall(A + "entry") if "improvement/" in e.findtext(A + "id")]
 ok(len(oe) == sum(1 for x in regs if x["series"] == first) and len(oe) >= 1,
    "the series feed holds only that series' regressions (%d)" % len(oe))
+ok(len(ob) == 1 and ob[0].findtext(A + "id") in bids, "... and its one improvement, with the same id as in /feed.atom")
 ok(first in one.findtext(A + "title"), "... and names it in its title")
 print("1..%d" % n)
 PY

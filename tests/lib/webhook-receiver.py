@@ -4,10 +4,10 @@
 webhook-receiver.py PORT LOG SECRET [FAILS]
 Answers POSTs; each request is one JSON line in LOG: the event id header, the
 body, whether X-Foliowatch-Signature is sha256=HMAC-SHA256(SECRET, body), and
-the status it answered. The first FAILS requests for each event id get 500,
+the status it answered and when (t, unix seconds). The first FAILS requests for each event id get 500,
 the next ones 200. Prints "ready" once listening (PORT 0: any, printed).
 """
-import hashlib, hmac, json, sys
+import hashlib, hmac, json, sys, time
 from http.server import BaseHTTPRequestHandler, HTTPServer
 
 port, log, secret = int(sys.argv[1]), sys.argv[2], sys.argv[3].encode()
@@ -27,7 +27,7 @@ class Handler(BaseHTTPRequestHandler):
         except ValueError:
             doc = None
         with open(log, "a") as f:
-            f.write(json.dumps({"key": key, "sig_ok": hmac.compare_digest(want, got),
+            f.write(json.dumps({"t": time.time(), "key": key, "sig_ok": hmac.compare_digest(want, got),
                                 "status": status, "type_header": self.headers.get("X-Foliowatch-Event", ""),
                                 "content_type": self.headers.get("Content-Type", ""), "body": doc}) + "\n")
         self.send_response(status)
