@@ -67,8 +67,8 @@ cJSON *fw_rundoc_results(struct fw_chan *c, const char *workloads, int *n_errors
  * profiles[] from the capture's profile records (collector/run-doc-profiles.c),
  * bounded as the validator requires; NULL when the boot has none.
  */
-#define FW_PROFILE_MAX_PER_WV 300
-#define FW_PROFILE_MAX        4000
+#define FW_PROFILE_MAX_PER_WV FW_DOC_MAX_PROFILE_FUNCS
+#define FW_PROFILE_MAX        FW_DOC_MAX_PROFILES
 cJSON *fw_rundoc_profiles(const struct fw_chan *c, const cJSON *results);
 /* The profiling round's info records (time per workload, why one has no profile), a line each. */
 void fw_rundoc_profile_notes(const struct fw_chan *c, FILE *out);

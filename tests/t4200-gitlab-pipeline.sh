@@ -38,7 +38,7 @@ sed 's/FOLIOWATCH_SHARD: \["1", "2", "3", "4"\]/FOLIOWATCH_SHARD: ["1", "2"]/' c
 grep -q 'FOLIOWATCH_SHARD: \["1", "2"\]' "$P/.gitlab-ci.yml" || bail "matrix line not found in the template"
 git -C "$P" init -q && git -C "$P" add -A && git -C "$P" -c user.name=t -c user.email=t@x commit -qm pipeline
 
-pipeline() { # series head budget
+pipeline() { # series head budget [profile boots]
 	(cd "$P" && HOME=$TMP_T timeout 1500 "$GCL" --shell-executor-no-image \
 		--variable "FOLIOWATCH_DIR=$OLDPWD" --variable "FOLIOWATCH_URL=$URL" \
 		--variable "FOLIOWATCH_TOKEN_FILE=$TMP_T/token.txt" --variable "FOLIOWATCH_SERIES=$1" \
@@ -47,7 +47,7 @@ pipeline() { # series head budget
 		--variable "FOLIOWATCH_BOOTS=2" --variable "FOLIOWATCH_ROUNDS=2" \
 		--variable "FOLIOWATCH_ACCEL=icount" --variable "FOLIOWATCH_WORKLOADS=split" \
 		--variable "FOLIOWATCH_PROFILE=quick" --variable "FOLIOWATCH_CACHE=$CACHE" \
-		--variable "FOLIOWATCH_BUDGET=$3")
+		--variable "FOLIOWATCH_BUDGET=$3" --variable "FOLIOWATCH_PROFILE_BOOTS=${4:-1}")
 }
 
 slow=$(make_branch slow kernel/series/slow-split/*.patch) || bail "cannot apply the slow-split patch"
@@ -68,10 +68,13 @@ is "$(sqlite3 "$DB" "select group_concat(distinct e.host) from (select e.host fr
 like "$(sqlite3 "$DB" "select metric || ' ' || status from regressions g join series s on s.id = g.series_id where s.name = 'slow-$$'")" \
 	"^split_ms new" "the regression stored is split_ms, status new"
 
+is "$(jq -s '[.[] | select(.profiles | length > 0) | .commit.position] | sort | map(tostring) | join(",")' -r "$CACHE"/runs/slow-$$-*/*.json)" "0,1" \
+	"the first boot of each commit carried its profiling round's profiles (posted to the server)"
+
 noop=$(make_branch noop kernel/series/demo/0003-*.patch) || bail "cannot apply the no-op patch"
 start=$(date +%s)
 # adaptive, each shard deciding from its own documents, at most 4 boots a shard
-pipeline "noop-$$" "$noop" 4boots > "$TMP_T/noop.log" 2>&1; rc=$?
+pipeline "noop-$$" "$noop" 4boots 0 > "$TMP_T/noop.log" 2>&1; rc=$?
 diag "pipeline with a no-op patch: $(( $(date +%s) - start )) s, exit $rc"
 grep -E "gate" "$TMP_T/noop.log" | tail -4 | sed 's/^/# /'
 is "$rc" 0 "pipeline passes when the series has no regression"

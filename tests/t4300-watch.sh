@@ -27,7 +27,7 @@ git -C "$TREE" branch -q "$BR" "$BASE" || bail "branch"
 add_commits kernel/series/demo/0003-*.patch || bail "am"
 watch() {
 	"$COLLECT" watch --tree "$TREE" --branch "$BR" --series "$SERIES" --once --workloads split \
-		--accel icount --boots 1 --rounds 1 --budget none --db "$DB" --no-report
+		--accel icount --boots 1 --rounds 1 --budget none --no-profile --db "$DB" --no-report
 }
 watch > "$TMP_T/w1.log" 2>&1; rc=$?
 is "$rc" 0 "first pass measures the branch head and the commit before it"

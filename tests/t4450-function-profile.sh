@@ -13,6 +13,7 @@
 # - a profiling round cut by its timeout loses the profile, not the samples.
 # Prints the profiling cost per boot.
 . tests/lib/tap.sh
+. tests/lib/server.sh
 . tests/lib/kernel.sh
 find_kernel
 T0=$(date +%s)
@@ -28,12 +29,17 @@ boot() { # out [extra boot options]
 # hits of one function in a document's split profile ("" when absent)
 hits() { jq -r --arg f "$2" '[.profiles[]? | select(.workload == "split" and .function == $f) | .hits][0] // ""' "$1"; }
 
+# The slow-split series first: its base boot is the base kernel's second profile.
+P=$(ls kernel/series/slow-split/*.patch)
+"$COLLECT" run --series "t4450-slow-$$" --mbox "$P" --workloads split --accel icount --boots 1 --rounds 1 \
+	--budget none --db "$TMP_T/slow.db" --no-report > "$TMP_T/slow.log" 2>&1
+is "$?" 0 'slow-split: base and patch measured, profiled'
+docs() { ls "$CACHE"/runs/"$1"-*/*.json; }
+jq -s '.[] | select(.commit.position == 0)' $(docs "t4450-slow-$$") > "$TMP_T/prof2.json"
 boot "$TMP_T/plain.json"
 is "$?" 0 'base kernel: a boot without profiling'
 boot "$TMP_T/prof1.json" --function-profile
 is "$?" 0 'base kernel: a profiled boot'
-boot "$TMP_T/prof2.json" --function-profile
-is "$?" 0 '... and another'
 is "$(jq -r 'has("profiles")' "$TMP_T/plain.json")" false 'no profiling round: no profiles in the document'
 n=$(jq '[.profiles[]? | select(.workload == "split")] | length' "$TMP_T/prof1.json")
 ok "$([ "${n:-0}" -ge 50 ] && [ "$n" -le 300 ]; echo $?)" "a split profile of 50..300 functions ($n)"
@@ -67,12 +73,7 @@ is "$(jq '[.results[] | select(.metric == "split_ms" and .error == null)] | leng
 	'... but its timed split_ms result'
 like "$(cat "$TMP_T/cut.json.log")" 'profile.*split.*timed out' '... and the collector says why'
 
-# The slow-split series: base and patch, one profiled boot each.
-P=$(ls kernel/series/slow-split/*.patch)
-"$COLLECT" run --series "t4450-slow-$$" --mbox "$P" --workloads split --accel icount --boots 1 --rounds 1 \
-	--budget none --db "$TMP_T/slow.db" --no-report > "$TMP_T/slow.log" 2>&1
-is "$?" 0 'slow-split: base and patch measured, profiled'
-docs() { ls "$CACHE"/runs/"$1"-*/*.json; }
+# The slow-split series: what moved between base and patch.
 rank() { # series key: functions by |delta key| between position 0 and 1 of the split profiles, largest first
 	jq -rn --arg k "$2" '[inputs] as $d |
 		([$d[] | select(.commit.position == 0) | .profiles[]? | select(.workload == "split") | {(.function): .[$k]}] | add) as $a |
@@ -90,6 +91,18 @@ ok "$(awk '$2 < 40000 { exit 1 }' <(head -1 "$TMP_T/self.rank"); echo $?)" \
 	'... by at least 40 ms (256 splits x 200 us = 51 ms)'
 like "$(cat "$TMP_T/total.rank")" 'split_huge_page_to_list_to_order [0-9]' \
 	'split_huge_page_to_list_to_order is among the top 10 by total-time delta'
+# The same from the stored profiles, through the server: the API and the page.
+start_server "$TMP_T/slow.db" || bail "server did not start"
+head=$(jq -r 'select(.commit.position == 1) | .commit.sha' $(docs "t4450-slow-$$"))
+is "$(code "/api/v1/profile?series=t4450-slow-$$&head=$head&workload=split&limit=5")" 200 'GET /api/v1/profile of the slow-split patch'
+is "$(jget "$TMP_T/body" 'd["variants"][0]["functions"][0]["function"]')" "$(head -1 "$TMP_T/self.rank" | cut -d' ' -f1)" \
+	'... ranks first by self time what the documents do'
+code "/api/v1/profile?series=t4450-slow-$$&head=$head&workload=split&sort=total&limit=10" >/dev/null
+like "$(jget "$TMP_T/body" '" ".join(f["function"] for f in d["variants"][0]["functions"])')" 'split_huge_page_to_list_to_order' \
+	'... and, sorted by total time, lists split_huge_page_to_list_to_order in its top 10'
+is "$(code "/series/t4450-slow-$$/profile?head=$head&workload=split")" 200 'the profile page of the patch'
+like "$(cat "$TMP_T/body")" 'delay_tsc' '... names the delay function'
+stop_server
 
 # The lazyfree patch: reclaim no longer splits the PMD.
 P=$(ls kernel/series/demo/0002-*.patch)
