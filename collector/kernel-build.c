@@ -235,75 +235,53 @@ static void index_store(const struct fw_kbuild *kb, const char *index)
 	strbuf_release(&dir);
 }
 
-int fw_kernel_build(struct fw_kbuild *kb, struct strbuf *err)
+/* The commit the tree has checked out, and the index entry keyed by its content. */
+static int tree_ids(const struct fw_kbuild *kb, struct strbuf *commit, struct strbuf *index, struct strbuf *err)
 {
-	struct strbuf bdir = STRBUF_INIT, cfg = STRBUF_INIT, frag = STRBUF_INIT,
-		      missing = STRBUF_INIT, commit = STRBUF_INIT, path = STRBUF_INIT,
-		      tmp = STRBUF_INIT, log = STRBUF_INIT, cc = STRBUF_INIT,
-		      info = STRBUF_INIT, basedir = STRBUF_INIT, jobs = STRBUF_INIT,
-		      index = STRBUF_INIT;
-	const char *name = strrchr(kb->tree, '/');
+	const char *head[] = { "git", "rev-parse", "HEAD", NULL };
+	/* keyed by the tree's content: a re-applied mbox (new shas, same code) is a hit */
+	const char *tree[] = { "git", "rev-parse", "HEAD^{tree}", NULL };
+	struct strbuf treeid = STRBUF_INIT;
+
+	if (runcmd_capture(head, kb->tree, commit) != 0 || commit->len < 12) {
+		strbuf_addf(err, "%s is not a git tree with a commit", kb->tree);
+		return -1;
+	}
+	if (runcmd_capture(tree, kb->tree, &treeid) != 0)
+		strbuf_addstr(&treeid, commit->buf);
+	index_path(index, kb->cache, treeid.buf, kb->fragment);
+	strbuf_release(&treeid);
+	return 0;
+}
+
+/*
+ * tinyconfig + the fragment + olddefconfig in bdir, checked (every fragment
+ * option took effect); sets config_hash, kdir and bzimage from the result.
+ */
+static int configure(struct fw_kbuild *kb, const char *bdir, const char *commit, struct strbuf *err)
+{
+	struct strbuf log = STRBUF_INIT, obj = STRBUF_INIT, cfg = STRBUF_INIT, frag = STRBUF_INIT,
+		      missing = STRBUF_INIT;
+	const char *tiny[] = { "make", NULL, "tinyconfig", NULL };
+	const char *merge[] = { "scripts/kconfig/merge_config.sh", "-m", "-O", bdir, NULL, kb->fragment, NULL };
+	const char *olddef[] = { "make", NULL, "olddefconfig", NULL };
 	char hash[65];
-	struct stat st;
-	struct fw_lock lock = { -1 };
-	int ret = -1, ccache = have_ccache();
+	int ret = -1;
 
-	name = name && name[1] ? name + 1 : kb->tree;
-	{
-		const char *argv[] = { "git", "rev-parse", "HEAD", NULL };
-
-		if (runcmd_capture(argv, kb->tree, &commit) != 0 || commit.len < 12) {
-			strbuf_addf(err, "%s is not a git tree with a commit", kb->tree);
-			goto cleanup;
-		}
-	}
-	{
-		/* keyed by the tree's content: a re-applied mbox (new shas, same code) is a hit */
-		const char *argv[] = { "git", "rev-parse", "HEAD^{tree}", NULL };
-		struct strbuf treeid = STRBUF_INIT;
-
-		if (runcmd_capture(argv, kb->tree, &treeid) != 0)
-			strbuf_addstr(&treeid, commit.buf);
-		index_path(&index, kb->cache, treeid.buf, kb->fragment);
-		strbuf_release(&treeid);
-	}
-	if (index_lookup(kb, index.buf) == 0) {
-		ret = 0;
+	strbuf_addf(&log, "%s/config.log", bdir);
+	strbuf_addf(&obj, "O=%s", bdir);
+	strbuf_addf(&cfg, "%s/.config", bdir);
+	tiny[1] = olddef[1] = obj.buf;
+	merge[4] = cfg.buf;
+	if (run_logged(tiny, kb->tree, NULL, log.buf, err) < 0 ||
+	    run_logged(merge, kb->tree, NULL, log.buf, err) < 0 ||
+	    run_logged(olddef, kb->tree, NULL, log.buf, err) < 0)
 		goto cleanup;
-	}
-	strbuf_addf(&bdir, "%s/build/%s", kb->cache, name);
-	strbuf_addf(&path, "%s/kernels", kb->cache);
-	{
-		const char *argv[] = { "mkdir", "-p", bdir.buf, path.buf, NULL };
-
-		if (run_logged(argv, NULL, NULL, NULL, err) < 0)
-			goto cleanup;
-	}
-	if (!kb->locked && fw_lock_acquire(&lock, NULL, "kernel build")) {
-		strbuf_addstr(err, "cannot take the host lock");
-		goto cleanup;
-	}
-	strbuf_addf(&log, "%s/config.log", bdir.buf);
-	strbuf_addf(&tmp, "O=%s", bdir.buf);
-	{
-		const char *tiny[] = { "make", tmp.buf, "tinyconfig", NULL };
-		const char *merge[] = { "scripts/kconfig/merge_config.sh", "-m", "-O", bdir.buf,
-					NULL, kb->fragment, NULL };
-		const char *olddef[] = { "make", tmp.buf, "olddefconfig", NULL };
-
-		strbuf_addf(&cfg, "%s/.config", bdir.buf);
-		merge[4] = cfg.buf;
-		if (run_logged(tiny, kb->tree, NULL, log.buf, err) < 0 ||
-		    run_logged(merge, kb->tree, NULL, log.buf, err) < 0 ||
-		    run_logged(olddef, kb->tree, NULL, log.buf, err) < 0)
-			goto cleanup;
-	}
 	strbuf_reset(&cfg);
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s/.config", bdir.buf);
-	if (strbuf_read_file(&cfg, path.buf, 16 << 20) < 0 ||
-	    strbuf_read_file(&frag, kb->fragment, 1 << 20) < 0) {
-		strbuf_addf(err, "read %s or %s: %s", path.buf, kb->fragment, strerror(errno));
+	strbuf_reset(&log);
+	strbuf_addf(&log, "%s/.config", bdir);
+	if (strbuf_read_file(&cfg, log.buf, 16 << 20) < 0 || strbuf_read_file(&frag, kb->fragment, 1 << 20) < 0) {
+		strbuf_addf(err, "read %s or %s: %s", log.buf, kb->fragment, strerror(errno));
 		goto cleanup;
 	}
 	if (fw_config_check(frag.buf, cfg.buf, &missing) < 0) {
@@ -314,122 +292,192 @@ int fw_kernel_build(struct fw_kbuild *kb, struct strbuf *err)
 	strbuf_reset(&kb->config_hash);
 	strbuf_addstr(&kb->config_hash, hash);
 	strbuf_reset(&kb->kdir);
-	strbuf_addf(&kb->kdir, "%s/kernels/%.12s-%.12s", kb->cache, commit.buf, hash);
+	strbuf_addf(&kb->kdir, "%s/kernels/%.12s-%.12s", kb->cache, commit, hash);
 	strbuf_reset(&kb->bzimage);
 	strbuf_addf(&kb->bzimage, "%s/bzImage", kb->kdir.buf);
-	strbuf_reset(&path);
+	ret = 0;
+cleanup:
+	strbuf_release(&log);
+	strbuf_release(&obj);
+	strbuf_release(&cfg);
+	strbuf_release(&frag);
+	strbuf_release(&missing);
+	return ret;
+}
+
+/* 1 and the version read when kdir already holds this build. */
+static int already_built(struct fw_kbuild *kb)
+{
+	struct strbuf path = STRBUF_INIT;
+	struct stat st;
+	int yes;
+
 	strbuf_addf(&path, "%s/kernelversion", kb->kdir.buf);
-	if (stat(kb->bzimage.buf, &st) == 0 && strbuf_read_file(&kb->version, path.buf, 256) == 0) {
-		while (kb->version.len && kb->version.buf[kb->version.len - 1] == '\n')
-			strbuf_setlen(&kb->version, kb->version.len - 1);
-		kb->reused = 1;
-		index_store(kb, index.buf);
+	yes = stat(kb->bzimage.buf, &st) == 0 && strbuf_read_file(&kb->version, path.buf, 256) == 0;
+	while (yes && kb->version.len && kb->version.buf[kb->version.len - 1] == '\n')
+		strbuf_setlen(&kb->version, kb->version.len - 1);
+	strbuf_release(&path);
+	return yes;
+}
+
+/* make bzImage in bdir, timed (kb->seconds); the log tail in err on failure. */
+static int run_make(struct fw_kbuild *kb, const char *bdir, int ccache, const char *log, struct strbuf *err)
+{
+	struct strbuf obj = STRBUF_INIT, jobs = STRBUF_INIT, basedir = STRBUF_INIT;
+	/* ccache keys on the compiler command: always the same CC */
+	const char *make[] = { "make", NULL, NULL, ccache ? "CC=ccache gcc" : "CC=gcc", "bzImage", NULL };
+	const char *env[] = { NULL, NULL };
+	struct runcmd rc = { 0 };
+	struct timespec a, b;
+	int ret = -1;
+
+	strbuf_addf(&obj, "O=%s", bdir);
+	strbuf_addf(&jobs, "-j%d", kb->jobs > 0 ? kb->jobs : 2);
+	strbuf_addf(&basedir, "CCACHE_BASEDIR=%s", kb->tree);
+	make[1] = obj.buf;
+	make[2] = jobs.buf;
+	env[0] = basedir.buf;
+	fprintf(stderr, "building %s (%s, log %s)\n", kb->tree, jobs.buf, log);
+	clock_gettime(CLOCK_MONOTONIC, &a);
+	rc.argv = make;
+	rc.dir = kb->tree;
+	rc.env = env;
+	rc.stdout_path = log;
+	rc.merge_stderr = 1;
+	if (runcmd_run(&rc) != 0) {
+		struct strbuf tail = STRBUF_INIT;
+
+		if (strbuf_read_file(&tail, log, 64 << 20) == 0)
+			strbuf_tail(&tail, 3000);
+		strbuf_addf(err, "kernel build failed (exit %d, log %s):\n%s", rc.exit_code, log, tail.buf);
+		strbuf_release(&tail);
+		goto cleanup;
+	}
+	clock_gettime(CLOCK_MONOTONIC, &b);
+	kb->seconds = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
+	ret = 0;
+cleanup:
+	strbuf_release(&obj);
+	strbuf_release(&jobs);
+	strbuf_release(&basedir);
+	return ret;
+}
+
+/* Copies bdir's file `from` (relative) to dir/to. */
+static int copy_into(const char *bdir, const char *from, const char *dir, const char *to, struct strbuf *err)
+{
+	struct strbuf a = STRBUF_INIT, b = STRBUF_INIT;
+	int ret;
+
+	strbuf_addf(&a, "%s/%s", bdir, from);
+	strbuf_addf(&b, "%s/%s", dir, to);
+	ret = copy_file(a.buf, b.buf, err);
+	strbuf_release(&a);
+	strbuf_release(&b);
+	return ret;
+}
+
+/*
+ * The built kernel into the cache: a temp folder filled (bzImage, .config,
+ * build.log, kernelversion, build-info), then renamed into kdir: never a
+ * half cache entry.
+ */
+static int store_kernel(struct fw_kbuild *kb, const char *bdir, const char *commit, int ccache, struct strbuf *err)
+{
+	struct strbuf obj = STRBUF_INIT, cc = STRBUF_INIT, dir = STRBUF_INIT, file = STRBUF_INIT,
+		      text = STRBUF_INIT;
+	const char *kver[] = { "make", "-s", NULL, "kernelversion", NULL };
+	const char *gcc[] = { "gcc", "--version", NULL };
+	int ret = -1;
+
+	strbuf_addf(&obj, "O=%s", bdir);
+	kver[2] = obj.buf;
+	if (runcmd_capture(kver, kb->tree, &kb->version) != 0) {
+		strbuf_addstr(err, "make kernelversion failed");
+		goto cleanup;
+	}
+	if (runcmd_capture(gcc, NULL, &cc) != 0)
+		strbuf_addstr(&cc, "unknown");
+	strbuf_setlen(&cc, strcspn(cc.buf, "\n"));
+	strbuf_addf(&dir, "%s.tmp-%d", kb->kdir.buf, (int)getpid());
+	if (mkdir(dir.buf, 0755) < 0 && errno != EEXIST) {
+		strbuf_addf(err, "mkdir %s: %s", dir.buf, strerror(errno));
+		goto cleanup;
+	}
+	if (copy_into(bdir, "arch/x86/boot/bzImage", dir.buf, "bzImage", err) < 0 ||
+	    copy_into(bdir, ".config", dir.buf, ".config", err) < 0 ||
+	    copy_into(bdir, "build.log", dir.buf, "build.log", err) < 0)
+		goto cleanup;
+	strbuf_addf(&file, "%s/kernelversion", dir.buf);
+	strbuf_addf(&text, "%s\n", kb->version.buf);
+	if (write_str(file.buf, text.buf, err) < 0)
+		goto cleanup;
+	strbuf_reset(&file);
+	strbuf_reset(&text);
+	strbuf_addf(&file, "%s/build-info", dir.buf);
+	strbuf_addf(&text, "commit=%s\nconfig_hash=%s\nkernel_version=%s\nseconds=%.1f\n"
+		    "compiler=%s\nccache=%d\njobs=%d\n", commit, kb->config_hash.buf, kb->version.buf,
+		    kb->seconds, cc.buf, ccache, kb->jobs > 0 ? kb->jobs : 2);
+	if (write_str(file.buf, text.buf, err) < 0)
+		goto cleanup;
+	if (rename(dir.buf, kb->kdir.buf) < 0 && errno != ENOTEMPTY && errno != EEXIST) {
+		strbuf_addf(err, "rename %s -> %s: %s", dir.buf, kb->kdir.buf, strerror(errno));
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	strbuf_release(&obj);
+	strbuf_release(&cc);
+	strbuf_release(&dir);
+	strbuf_release(&file);
+	strbuf_release(&text);
+	return ret;
+}
+
+int fw_kernel_build(struct fw_kbuild *kb, struct strbuf *err)
+{
+	struct strbuf bdir = STRBUF_INIT, commit = STRBUF_INIT, kernels = STRBUF_INIT, log = STRBUF_INIT,
+		      index = STRBUF_INIT;
+	const char *name = strrchr(kb->tree, '/');
+	struct fw_lock lock = { -1 };
+	int ret = -1, ccache = have_ccache();
+
+	name = name && name[1] ? name + 1 : kb->tree;
+	if (tree_ids(kb, &commit, &index, err))
+		goto cleanup;
+	if (index_lookup(kb, index.buf) == 0) {
 		ret = 0;
 		goto cleanup;
 	}
-	/* Build. ccache keys on the compiler command: always the same CC. */
-	strbuf_reset(&log);
-	strbuf_addf(&log, "%s/build.log", bdir.buf);
-	strbuf_addf(&jobs, "-j%d", kb->jobs > 0 ? kb->jobs : 2);
-	strbuf_addf(&basedir, "CCACHE_BASEDIR=%s", kb->tree);
+	strbuf_addf(&bdir, "%s/build/%s", kb->cache, name);
+	strbuf_addf(&kernels, "%s/kernels", kb->cache);
 	{
-		const char *make[] = { "make", tmp.buf, jobs.buf, ccache ? "CC=ccache gcc" : "CC=gcc",
-				       "bzImage", NULL };
-		const char *env[] = { basedir.buf, NULL };
+		const char *argv[] = { "mkdir", "-p", bdir.buf, kernels.buf, NULL };
 
-		fprintf(stderr, "building %s (%s, log %s)\n", kb->tree, jobs.buf, log.buf);
-		{
-			struct runcmd rc = { 0 };
-			struct timespec a, b;
-
-			clock_gettime(CLOCK_MONOTONIC, &a);
-			rc.argv = make;
-			rc.dir = kb->tree;
-			rc.env = env;
-			rc.stdout_path = log.buf;
-			rc.merge_stderr = 1;
-			if (runcmd_run(&rc) != 0) {
-				struct strbuf tail = STRBUF_INIT;
-
-				if (strbuf_read_file(&tail, log.buf, 64 << 20) == 0)
-					strbuf_tail(&tail, 3000);
-				strbuf_addf(err, "kernel build failed (exit %d, log %s):\n%s",
-					    rc.exit_code, log.buf, tail.buf);
-				strbuf_release(&tail);
-				goto cleanup;
-			}
-			clock_gettime(CLOCK_MONOTONIC, &b);
-			kb->seconds = (double)(b.tv_sec - a.tv_sec) + (double)(b.tv_nsec - a.tv_nsec) / 1e9;
-		}
-	}
-	{
-		const char *kver[] = { "make", "-s", tmp.buf, "kernelversion", NULL };
-		const char *gcc[] = { "gcc", "--version", NULL };
-
-		if (runcmd_capture(kver, kb->tree, &kb->version) != 0) {
-			strbuf_addstr(err, "make kernelversion failed");
+		if (run_logged(argv, NULL, NULL, NULL, err) < 0)
 			goto cleanup;
-		}
-		if (runcmd_capture(gcc, NULL, &cc) != 0)
-			strbuf_addstr(&cc, "unknown");
-		strbuf_setlen(&cc, strcspn(cc.buf, "\n"));
 	}
-	/* Fill a temp folder, then rename it into place: never a half cache entry. */
-	strbuf_reset(&path);
-	strbuf_addf(&path, "%s.tmp-%d", kb->kdir.buf, (int)getpid());
-	if (mkdir(path.buf, 0755) < 0 && errno != EEXIST) {
-		strbuf_addf(err, "mkdir %s: %s", path.buf, strerror(errno));
+	if (!kb->locked && fw_lock_acquire(&lock, NULL, "kernel build")) {
+		strbuf_addstr(err, "cannot take the host lock");
 		goto cleanup;
 	}
-	strbuf_reset(&tmp);
-	strbuf_addf(&tmp, "%s/arch/x86/boot/bzImage", bdir.buf);
-	strbuf_reset(&frag);
-	strbuf_addf(&frag, "%s/bzImage", path.buf);
-	if (copy_file(tmp.buf, frag.buf, err) < 0)
+	if (configure(kb, bdir.buf, commit.buf, err))
 		goto cleanup;
-	strbuf_reset(&tmp);
-	strbuf_addf(&tmp, "%s/.config", bdir.buf);
-	strbuf_reset(&frag);
-	strbuf_addf(&frag, "%s/.config", path.buf);
-	if (copy_file(tmp.buf, frag.buf, err) < 0)
-		goto cleanup;
-	strbuf_reset(&frag);
-	strbuf_addf(&frag, "%s/build.log", path.buf);
-	if (copy_file(log.buf, frag.buf, err) < 0)
-		goto cleanup;
-	strbuf_reset(&frag);
-	strbuf_addf(&frag, "%s/kernelversion", path.buf);
-	strbuf_reset(&tmp);
-	strbuf_addf(&tmp, "%s\n", kb->version.buf);
-	if (write_str(frag.buf, tmp.buf, err) < 0)
-		goto cleanup;
-	strbuf_addf(&info, "commit=%s\nconfig_hash=%s\nkernel_version=%s\nseconds=%.1f\n"
-		    "compiler=%s\nccache=%d\njobs=%d\n", commit.buf, hash, kb->version.buf,
-		    kb->seconds, cc.buf, ccache, kb->jobs > 0 ? kb->jobs : 2);
-	strbuf_reset(&frag);
-	strbuf_addf(&frag, "%s/build-info", path.buf);
-	if (write_str(frag.buf, info.buf, err) < 0)
-		goto cleanup;
-	if (rename(path.buf, kb->kdir.buf) < 0 && errno != ENOTEMPTY && errno != EEXIST) {
-		strbuf_addf(err, "rename %s -> %s: %s", path.buf, kb->kdir.buf, strerror(errno));
-		goto cleanup;
+	if (already_built(kb)) {
+		kb->reused = 1;
+	} else {
+		strbuf_addf(&log, "%s/build.log", bdir.buf);
+		if (run_make(kb, bdir.buf, ccache, log.buf, err) || store_kernel(kb, bdir.buf, commit.buf, ccache, err))
+			goto cleanup;
 	}
 	index_store(kb, index.buf);
 	ret = 0;
 cleanup:
 	fw_lock_release(&lock);
 	strbuf_release(&bdir);
-	strbuf_release(&cfg);
-	strbuf_release(&frag);
-	strbuf_release(&missing);
 	strbuf_release(&commit);
-	strbuf_release(&path);
-	strbuf_release(&tmp);
+	strbuf_release(&kernels);
 	strbuf_release(&log);
-	strbuf_release(&cc);
-	strbuf_release(&info);
-	strbuf_release(&basedir);
-	strbuf_release(&jobs);
 	strbuf_release(&index);
 	return ret;
 }
