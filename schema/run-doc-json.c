@@ -176,6 +176,11 @@ double fw_json_num(const cJSON *obj, const char *key, double dflt)
 	return cJSON_IsNumber(v) ? v->valuedouble : dflt;
 }
 
+double fw_json_num_at(const cJSON *obj, const char *k1, const char *k2, double dflt)
+{
+	return fw_json_num(cJSON_GetObjectItemCaseSensitive(obj, k1), k2, dflt);
+}
+
 static const char *const env_fields[] = {
 	"host", "accel", "qemu_version", "vcpus", "memory_mib", "host_kernel",
 	"cpu_model", "foliowatch_version", "fio_version", NULL,
