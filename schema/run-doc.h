@@ -84,6 +84,8 @@ void fw_doc_expected_run_id(const cJSON *doc, struct strbuf *out);
  */
 const char *fw_json_str(const cJSON *obj, const char *key, const char *dflt);
 double fw_json_num(const cJSON *obj, const char *key, double dflt);
+/* fw_json_num truncated to int, as an (int) cast does. */
+int fw_json_int(const cJSON *obj, const char *key, int dflt);
 /* The number at obj.k1.k2 (two levels: a row's "a"."median"), else dflt. */
 double fw_json_num_at(const cJSON *obj, const char *k1, const char *k2, double dflt);
 

@@ -14,7 +14,7 @@
 /* "?revision=N[&env=FP]": a combined regression has no one environment. */
 static void link_args(struct strbuf *sb, const cJSON *g, char sep)
 {
-	strbuf_addf(sb, "%crevision=%d", sep, (int)fw_json_num(g, "revision", 0));
+	strbuf_addf(sb, "%crevision=%d", sep, fw_json_int(g, "revision", 0));
 	if (strcmp(fw_json_str(g, "env_fingerprint", ""), FW_ENV_COMBINED)) {
 		strbuf_addstr(sb, "&env=");
 		html_url_arg(sb, fw_json_str(g, "env_fingerprint", ""));
@@ -36,7 +36,7 @@ static void add_links(cJSON *o, const cJSON *g)
 			html_url_arg(&sb, fw_json_str(g, "series", ""));
 			strbuf_addstr(&sb, "/commit/");
 			html_url_arg(&sb, fw_json_str(g, "sha", ""));
-			strbuf_addf(&sb, "?revision=%d", (int)fw_json_num(g, "revision", 0));
+			strbuf_addf(&sb, "?revision=%d", fw_json_int(g, "revision", 0));
 		} else if (k == 4) {
 			strbuf_addstr(&sb, "/api/v1/trend?series=");
 			html_url_arg(&sb, fw_json_str(g, "series", ""));
