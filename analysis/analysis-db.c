@@ -67,11 +67,7 @@ struct data {
 static char *dup_col(sqlite3_stmt *st, int col)
 {
 	const unsigned char *t = sqlite3_column_text(st, col);
-	char *s = strdup(t ? (const char *)t : "");
-
-	if (!s)
-		abort();
-	return s;
+	return xstrdup(t ? (const char *)t : "");
 }
 
 static void data_free(struct data *d)
@@ -143,20 +139,16 @@ static long commit_index(const struct data *d, long long id)
 
 static void index_commits(struct data *d, const char *base_sha)
 {
-	long long *ids = malloc((d->nc + 1) * sizeof(*ids));
-	size_t *idx = malloc((d->nc + 1) * sizeof(*idx));
+	long long *ids = xmalloc((d->nc + 1) * sizeof(*ids));
+	size_t *idx = xmalloc((d->nc + 1) * sizeof(*idx));
 
-	if (!ids || !idx)
-		abort();
 	for (size_t i = 0; i < d->nc; i++) {
 		ids[i] = d->c[i].id;
 		idx[i] = i;
 	}
 	qsort_r(idx, d->nc, sizeof(*idx), cmp_ll_idx, ids);
 	d->sorted_idx = idx;
-	d->sorted_ids = malloc((d->nc + 1) * sizeof(*ids));
-	if (!d->sorted_ids)
-		abort();
+	d->sorted_ids = xmalloc((d->nc + 1) * sizeof(*ids));
 	for (size_t i = 0; i < d->nc; i++)
 		d->sorted_ids[i] = ids[idx[i]];
 	free(ids);
@@ -379,11 +371,9 @@ static void add_row(struct ctx *x, size_t key, size_t env, const struct slice *s
 static void add_change_points(struct ctx *x, size_t key, size_t env, const struct slice *s, size_t ns)
 {
 	const struct data *d = x->d;
-	double *med = malloc((ns + 1) * sizeof(*med)), *tmp = malloc((d->no + 1) * sizeof(*tmp));
-	size_t *cp = malloc((ns + 1) * sizeof(*cp)), ncp, prev = 0;
+	double *med = xmalloc((ns + 1) * sizeof(*med)), *tmp = xmalloc((d->no + 1) * sizeof(*tmp));
+	size_t *cp = xmalloc((ns + 1) * sizeof(*cp)), ncp, prev = 0;
 
-	if (!med || !cp || !tmp)
-		abort();
 	for (size_t i = 0; i < ns; i++) {
 		size_t n = fw_group_medians(d->ob_v + s[i].start, d->ob_run + s[i].start,
 					    s[i].end - s[i].start, tmp);
@@ -414,10 +404,8 @@ static void add_change_points(struct ctx *x, size_t key, size_t env, const struc
 /* Units of one slice as the rows use them: per-boot medians with >= 3 boots on both sides. */
 static double *slice_units(const struct data *d, const struct slice *s, int per_boot, size_t *n)
 {
-	double *u = malloc((s->end - s->start + 1) * sizeof(*u));
+	double *u = xmalloc((s->end - s->start + 1) * sizeof(*u));
 
-	if (!u)
-		abort();
 	if (per_boot) {
 		*n = fw_group_medians(d->ob_v + s->start, d->ob_run + s->start, s->end - s->start, u);
 	} else {
@@ -445,21 +433,17 @@ static size_t boots_in(const struct data *d, const struct slice *s)
 static void add_combined(struct ctx *x, size_t ks, size_t ke)
 {
 	struct data *d = x->d;
-	size_t nenv = 0, *gs = malloc((d->ne + 1) * sizeof(*gs)), *ge = malloc((d->ne + 1) * sizeof(*ge));
-	struct slice **sl = calloc(d->ne + 1, sizeof(*sl));
-	size_t *ns = calloc(d->ne + 1, sizeof(*ns));
+	size_t nenv = 0, *gs = xmalloc((d->ne + 1) * sizeof(*gs)), *ge = xmalloc((d->ne + 1) * sizeof(*ge));
+	struct slice **sl = xcalloc(d->ne + 1, sizeof(*sl));
+	size_t *ns = xcalloc(d->ne + 1, sizeof(*ns));
 
-	if (!gs || !ge || !sl || !ns)
-		abort();
 	for (size_t i = ks; i < ke;) {
 		size_t j = i;
 		while (j < ke && d->ob_env[j] == d->ob_env[i])
 			j++;
 		gs[nenv] = i;
 		ge[nenv] = j;
-		sl[nenv] = malloc((d->nc + 1) * sizeof(**sl));
-		if (!sl[nenv])
-			abort();
+		sl[nenv] = xmalloc((d->nc + 1) * sizeof(**sl));
 		for (size_t k = i; k < j; k++) {
 			if (!ns[nenv] || sl[nenv][ns[nenv] - 1].commit != d->ob_commit[k]) {
 				sl[nenv][ns[nenv]].commit = d->ob_commit[k];
@@ -539,12 +523,10 @@ static void add_combined(struct ctx *x, size_t ks, size_t ke)
 /* Combined rows are their own BH family; their verdicts need significance and min effect. */
 static void finish_combined(struct ctx *x, double alpha)
 {
-	double *q = malloc((x->ncp + 1) * sizeof(*q));
+	double *q = xmalloc((x->ncp + 1) * sizeof(*q));
 	cJSON *o;
 	size_t i = 0;
 
-	if (!q)
-		abort();
 	fw_bh_adjust(x->cp_p, q, x->ncp);
 	cJSON_ArrayForEach(o, x->combined) {
 		struct fw_verdict_in in = {
@@ -703,13 +685,11 @@ static void classify_group(struct ctx *x, size_t key, size_t env, struct fw_nois
 static void process_group(struct ctx *x, size_t s, size_t e, int pair_mode)
 {
 	struct data *d = x->d;
-	struct slice *sl = malloc((d->nc + 1) * sizeof(*sl));
+	struct slice *sl = xmalloc((d->nc + 1) * sizeof(*sl));
 	size_t ns = 0, key = d->ob_key[s], env = d->ob_env[s];
 	struct fw_row_meta m;
 	struct fw_noise nz;
 
-	if (!sl)
-		abort();
 	classify_group(x, key, env, &nz, &m);
 	for (size_t i = s; i < e; i++) {
 		if (!ns || sl[ns - 1].commit != d->ob_commit[i]) {
@@ -765,10 +745,8 @@ static int cmp_rows(const void *pa, const void *pb)
 static void sort_rows(cJSON *rows)
 {
 	int n = cJSON_GetArraySize(rows);
-	cJSON **v = malloc(((size_t)n + 1) * sizeof(*v));
+	cJSON **v = xmalloc(((size_t)n + 1) * sizeof(*v));
 
-	if (!v)
-		abort();
 	for (int i = n - 1; i >= 0; i--)
 		v[i] = cJSON_DetachItemFromArray(rows, i);
 	qsort(v, (size_t)n, sizeof(*v), cmp_rows);
@@ -830,9 +808,7 @@ static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o
 	x.cps = cJSON_AddArrayToObject(out, "change_points");
 	if (!pair_mode)
 		x.combined = cJSON_AddArrayToObject(out, "combined");
-	x.where = malloc((d->nc + 1) * sizeof(*x.where));
-	if (!x.where)
-		abort();
+	x.where = xmalloc((d->nc + 1) * sizeof(*x.where));
 	for (size_t c = 0; c < d->nc; c++)
 		x.where[c] = -1;
 	while (s < d->no) {
@@ -853,9 +829,7 @@ static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o
 	}
 	if (!pair_mode)
 		finish_combined(&x, fw_alpha_at_look(o->alpha, d->max_look, looks));
-	q = malloc((x.np + 1) * sizeof(*q));
-	if (!q)
-		abort();
+	q = xmalloc((x.np + 1) * sizeof(*q));
 	fw_bh_adjust(x.p, q, x.np);
 	cJSON_ArrayForEach(row, x.rows) {
 		const cJSON *v;

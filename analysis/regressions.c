@@ -15,20 +15,13 @@
 #include "run-doc.h"
 #include "fw-db.h"
 
-static const char *str_of(const cJSON *o, const char *k)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, k);
-
-	return cJSON_IsString(it) ? it->valuestring : "";
-}
-
 /* Same workload/variant/params/metric, and environment unless any_env. */
 static int same_metric_env(const cJSON *x, const cJSON *y, int any_env)
 {
 	static const char *keys[] = { "env_fingerprint", "workload", "variant", "params", "metric" };
 
 	for (int i = any_env; i < 5; i++)
-		if (strcmp(str_of(x, keys[i]), str_of(y, keys[i])))
+		if (strcmp(fw_json_str(x, keys[i], ""), fw_json_str(y, keys[i], "")))
 			return 0;
 	return 1;
 }
@@ -53,7 +46,7 @@ static int undone_later(const cJSON *rows, const cJSON *reg)
 		return 0;
 	cJSON_ArrayForEach(r, rows) {
 		double m;
-		if (fw_json_num(r, "position", NAN) <= pos || strcmp(str_of(r, "against"), "parent") ||
+		if (fw_json_num(r, "position", NAN) <= pos || strcmp(fw_json_str(r, "against", ""), "parent") ||
 		    !same_metric(r, reg))
 			continue;
 		m = fw_json_num(cJSON_GetObjectItemCaseSensitive(r, "b"), "median", NAN);
@@ -77,7 +70,7 @@ static int combined_undone_later(const cJSON *rows, const cJSON *reg)
 	int hosts = 0;
 
 	cJSON_ArrayForEach(r, rows) {
-		if (fw_json_num(r, "position", NAN) != pos || strcmp(str_of(r, "against"), "parent") ||
+		if (fw_json_num(r, "position", NAN) != pos || strcmp(fw_json_str(r, "against", ""), "parent") ||
 		    !same_metric_env(r, reg, 1))
 			continue;
 		if (!undone_later(rows, r))
@@ -91,7 +84,7 @@ static int combined_undone_later(const cJSON *rows, const cJSON *reg)
 static int store_row(sqlite3 *db, sqlite3_stmt *si, sqlite3_stmt *sf, long long sid, const char *now,
 		     const cJSON *rows, const cJSON *r, int combined)
 {
-	const char *env = combined ? FW_ENV_COMBINED : str_of(r, "env_fingerprint");
+	const char *env = combined ? FW_ENV_COMBINED : fw_json_str(r, "env_fingerprint", "");
 	sqlite3_stmt *st = si;
 	int stored = 0;
 
@@ -105,9 +98,9 @@ static int store_row(sqlite3 *db, sqlite3_stmt *si, sqlite3_stmt *sf, long long 
 			sqlite3_bind_text(st, col++, now, -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, col++, sid);
 		sqlite3_bind_text(st, col++, env, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, col++, str_of(r, "workload"), -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, col++, str_of(r, "variant"), -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, col++, str_of(r, "metric"), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, col++, fw_json_str(r, "workload", ""), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, col++, fw_json_str(r, "variant", ""), -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, col++, fw_json_str(r, "metric", ""), -1, SQLITE_STATIC);
 		sqlite3_bind_int64(st, col++, (long long)fw_json_num(r, "commit_id", NAN));
 		if (pass == 0) {
 			double q = fw_json_num(r, "q", NAN);
@@ -161,7 +154,8 @@ int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *
 		cJSON_ArrayForEach(r, family) {
 			int n;
 
-			if (strcmp(str_of(r, "against"), "parent") || strcmp(str_of(r, "verdict"), "regression"))
+			if (strcmp(fw_json_str(r, "against", ""), "parent") ||
+			    strcmp(fw_json_str(r, "verdict", ""), "regression"))
 				continue;
 			n = store_row(db, si, sf, sid, now, rows, r, f == 1);
 			if (n < 0) {

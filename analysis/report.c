@@ -24,12 +24,6 @@ int fw_report_format_parse(const char *s, enum fw_report_format *f)
 	return 0;
 }
 
-static const char *str_of(const cJSON *o, const char *k)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsString(it) ? it->valuestring : "";
-}
-
 static const cJSON *obj_of(const cJSON *o, const char *k)
 {
 	return cJSON_GetObjectItemCaseSensitive(o, k);
@@ -82,8 +76,8 @@ static void decided_text(struct strbuf *sb, const cJSON *r)
 		else
 			strbuf_addf(sb, ", needs %.0f boots", need);
 	}
-	if (strcmp(str_of(r, "mode"), "rank"))
-		strbuf_addf(sb, " (%s; floor %.2f%% from %.0f boots)", str_of(r, "mode"),
+	if (strcmp(fw_json_str(r, "mode", ""), "rank"))
+		strbuf_addf(sb, " (%s; floor %.2f%% from %.0f boots)", fw_json_str(r, "mode", ""),
 			    fw_json_num(r, "floor_pct", NAN), fw_json_num(r, "floor_boots", NAN));
 	else if (cJSON_IsTrue(obj_of(r, "beyond_bound")) && cJSON_IsTrue(obj_of(r, "decided")))
 		strbuf_addf(sb, " (beyond the distribution-free bound %.1f%%)", fw_json_num(r, "bound_pct", NAN));
@@ -92,12 +86,12 @@ static void decided_text(struct strbuf *sb, const cJSON *r)
 static void text_row(struct strbuf *sb, const cJSON *r, int show_host)
 {
 	const cJSON *a = obj_of(r, "a"), *b = obj_of(r, "b"), *c;
-	const char *unit = str_of(r, "unit"), *per = str_of(r, "unit_of_comparison");
+	const char *unit = fw_json_str(r, "unit", ""), *per = fw_json_str(r, "unit_of_comparison", "");
 	size_t start = sb->len;
 	double q = fw_json_num(r, "q", NAN);
 
-	strbuf_addf(sb, "  %s%s%s/%s %s", show_host ? str_of(r, "host") : "", show_host ? ":" : "",
-		    str_of(r, "workload"), str_of(r, "variant"), str_of(r, "metric"));
+	strbuf_addf(sb, "  %s%s%s/%s %s", show_host ? fw_json_str(r, "host", "") : "", show_host ? ":" : "",
+		    fw_json_str(r, "workload", ""), fw_json_str(r, "variant", ""), fw_json_str(r, "metric", ""));
 	pad_to(sb, start, 40);
 	strbuf_addf(sb, "%.0f/%.0f%c", fw_json_num(a, per[0] == 'b' ? "boots" : "samples", NAN),
 		    fw_json_num(b, per[0] == 'b' ? "boots" : "samples", NAN), per[0] == 'b' ? 'b' : 's');
@@ -114,7 +108,7 @@ static void text_row(struct strbuf *sb, const cJSON *r, int show_host)
 	add_pct(sb, fw_json_num(r, "ci_hi_pct", NAN));
 	strbuf_addch(sb, ']');
 	pad_to(sb, start, 104);
-	if (strcmp(str_of(r, "mode"), "rank"))
+	if (strcmp(fw_json_str(r, "mode", ""), "rank"))
 		strbuf_addf(sb, "floor %.2f%%", fw_json_num(r, "floor_pct", NAN));
 	else if (isnan(q))
 		strbuf_addstr(sb, "-");
@@ -126,10 +120,10 @@ static void text_row(struct strbuf *sb, const cJSON *r, int show_host)
 	else
 		strbuf_addf(sb, "%.1f%%", fw_json_num(r, "mde_pct", NAN));
 	pad_to(sb, start, 123);
-	strbuf_addstr(sb, str_of(r, "verdict"));
+	strbuf_addstr(sb, fw_json_str(r, "verdict", ""));
 	decided_text(sb, r);
 	strbuf_addch(sb, '\n');
-	if (!strcmp(str_of(r, "kind"), "rate") && !isnan(fw_json_num(a, "hmean", NAN))) {
+	if (!strcmp(fw_json_str(r, "kind", ""), "rate") && !isnan(fw_json_num(a, "hmean", NAN))) {
 		strbuf_addstr(sb, "      harmonic mean: ");
 		add_value(sb, fw_json_num(a, "hmean", NAN), unit);
 		strbuf_addstr(sb, " -> ");
@@ -137,7 +131,7 @@ static void text_row(struct strbuf *sb, const cJSON *r, int show_host)
 		strbuf_addch(sb, '\n');
 	}
 	cJSON_ArrayForEach(c, obj_of(r, "counters")) {
-		strbuf_addf(sb, "      %s ", str_of(c, "name"));
+		strbuf_addf(sb, "      %s ", fw_json_str(c, "name", ""));
 		fw_num_human(sb, fw_json_num(c, "a", NAN), 6);
 		strbuf_addstr(sb, " -> ");
 		fw_num_human(sb, fw_json_num(c, "b", NAN), 6);
@@ -164,10 +158,12 @@ static void determinism_text(const cJSON *s, struct strbuf *sb, int show_host)
 		const cJSON *k = obj_of(d, "same_kernel");
 		size_t start = sb->len;
 
-		strbuf_addf(sb, "  %s%s%s/%s %s", show_host ? str_of(d, "host") : "", show_host ? ":" : "",
-			    str_of(d, "workload"), str_of(d, "variant"), str_of(d, "metric"));
+		strbuf_addf(sb, "  %s%s%s/%s %s", show_host ? fw_json_str(d, "host", "") : "", show_host ? ":" : "",
+			    fw_json_str(d, "workload", ""), fw_json_str(d, "variant", ""),
+			    fw_json_str(d, "metric", ""));
 		pad_to(sb, start, 40);
-		strbuf_addf(sb, "%-7s %-13s (%s)", str_of(d, "accel"), str_of(d, "mode"), str_of(d, "mode_source"));
+		strbuf_addf(sb, "%-7s %-13s (%s)", fw_json_str(d, "accel", ""), fw_json_str(d, "mode", ""),
+			    fw_json_str(d, "mode_source", ""));
 		if (k && fw_json_num(k, "kernels", NAN) > 0)
 			strbuf_addf(sb, ", CV %.3g%% [%.3g, %.3g] from %.0f boots of %.0f kernels",
 				    fw_json_num(k, "cv_pct", NAN), fw_json_num(k, "cv_lo_pct", NAN),
@@ -191,14 +187,14 @@ static void write_text(const cJSON *s, struct strbuf *sb)
 
 	cJSON_ArrayForEach(r, rows) {
 		if (!first_env)
-			first_env = str_of(r, "env_fingerprint");
-		else if (strcmp(first_env, str_of(r, "env_fingerprint")))
+			first_env = fw_json_str(r, "env_fingerprint", "");
+		else if (strcmp(first_env, fw_json_str(r, "env_fingerprint", "")))
 			show_host = 1;
-		tests += !isnan(fw_json_num(r, "p", NAN)) && !strcmp(str_of(r, "mode"), "rank");
-		samples_rows += !strcmp(str_of(r, "unit_of_comparison"), "samples");
+		tests += !isnan(fw_json_num(r, "p", NAN)) && !strcmp(fw_json_str(r, "mode", ""), "rank");
+		samples_rows += !strcmp(fw_json_str(r, "unit_of_comparison", ""), "samples");
 	}
-	strbuf_addf(sb, "series %s v%.0f, base %.*s\n", str_of(s, "series"),
-		    fw_json_num(s, "revision", NAN), UTF8_CUT(str_of(s, "base"), 12));
+	strbuf_addf(sb, "series %s v%.0f, base %.*s\n", fw_json_str(s, "series", ""),
+		    fw_json_num(s, "revision", NAN), UTF8_CUT(fw_json_str(s, "base", ""), 12));
 	strbuf_addf(sb, "p: Mann-Whitney U, two-sided; q: Benjamini-Hochberg over %d tests of this series.\n"
 		    "A change needs q <= %.3g and |delta| >= the metric's minimum effect (default %.3g%%);\n"
 		    "deterministic rows (same-kernel boots agree within %.3g%%) compare the delta with a floor\n"
@@ -222,12 +218,12 @@ static void write_text(const cJSON *s, struct strbuf *sb)
 	if (!cJSON_GetArraySize(rows))
 		strbuf_addstr(sb, "\n(no comparable results)\n");
 	cJSON_ArrayForEach(r, rows) {
-		const char *sha = str_of(r, "sha"), *against = str_of(r, "against");
+		const char *sha = fw_json_str(r, "sha", ""), *against = fw_json_str(r, "against", "");
 		if (!last_sha || strcmp(sha, last_sha) || strcmp(against, last_against)) {
 			size_t start;
 			strbuf_addf(sb, "\n[%.0f] %.*s %s\n    against %s %.*s\n",
-				    fw_json_num(r, "position", NAN), UTF8_CUT(sha, 12), str_of(r, "subject"), against,
-				    UTF8_CUT(str_of(r, "ref_sha"), 12));
+				    fw_json_num(r, "position", NAN), UTF8_CUT(sha, 12), fw_json_str(r, "subject", ""),
+				    against, UTF8_CUT(fw_json_str(r, "ref_sha", ""), 12));
 			start = sb->len;
 			strbuf_addstr(sb, "  metric");
 			pad_to(sb, start, 40);
@@ -256,20 +252,21 @@ static void write_text(const cJSON *s, struct strbuf *sb)
 	cJSON_ArrayForEach(cp, obj_of(s, "combined")) {
 		double q = fw_json_num(cp, "q", NAN);
 		strbuf_addf(sb, "  [%.0f] %.*s %s/%s %s on %.0f hosts: ", fw_json_num(cp, "position", NAN),
-			    UTF8_CUT(str_of(cp, "sha"), 12), str_of(cp, "workload"), str_of(cp, "variant"),
-			    str_of(cp, "metric"), fw_json_num(cp, "hosts", NAN));
+			    UTF8_CUT(fw_json_str(cp, "sha", ""), 12), fw_json_str(cp, "workload", ""),
+			    fw_json_str(cp, "variant", ""), fw_json_str(cp, "metric", ""), fw_json_num(cp, "hosts", NAN));
 		add_pct(sb, fw_json_num(cp, "delta_pct", NAN));
 		if (isnan(q))
 			strbuf_addstr(sb, "  q -");
 		else
 			strbuf_addf(sb, "  q %.3g", q);
-		strbuf_addf(sb, "  %s\n", str_of(cp, "verdict"));
+		strbuf_addf(sb, "  %s\n", fw_json_str(cp, "verdict", ""));
 	}
 	if (cJSON_GetArraySize(obj_of(s, "change_points")))
 		strbuf_addstr(sb, "\nchange points along the series (E-divisive means, Welch t-test):\n");
 	cJSON_ArrayForEach(cp, obj_of(s, "change_points")) {
-		strbuf_addf(sb, "  %s/%s %s at [%.0f] %.*s: ", str_of(cp, "workload"), str_of(cp, "variant"),
-			    str_of(cp, "metric"), fw_json_num(cp, "position", NAN), UTF8_CUT(str_of(cp, "sha"), 12));
+		strbuf_addf(sb, "  %s/%s %s at [%.0f] %.*s: ", fw_json_str(cp, "workload", ""),
+			    fw_json_str(cp, "variant", ""), fw_json_str(cp, "metric", ""), fw_json_num(cp, "position", NAN),
+			    UTF8_CUT(fw_json_str(cp, "sha", ""), 12));
 		fw_num_human(sb, fw_json_num(cp, "before", NAN), 4);
 		strbuf_addstr(sb, " -> ");
 		fw_num_human(sb, fw_json_num(cp, "after", NAN), 4);
@@ -307,7 +304,7 @@ static void csv_attribution(struct strbuf *sb, const cJSON *r)
 
 	cJSON_ArrayForEach(c, obj_of(r, "attribution")) {
 		const char *k = fw_attribution_key(c);
-		strbuf_addf(&at, "%s%s %s ", at.len ? "; " : "", str_of(c, "function"), k);
+		strbuf_addf(&at, "%s%s %s ", at.len ? "; " : "", fw_json_str(c, "function", ""), k);
 		fw_num_exact(&at, fw_json_num(obj_of(c, "before"), k, NAN));
 		strbuf_addstr(&at, "->");
 		fw_num_exact(&at, fw_json_num(obj_of(c, "after"), k, NAN));
@@ -342,12 +339,12 @@ static void write_csv(const cJSON *s, struct strbuf *sb)
 	strbuf_addstr(sb, ",mode_source,counters,attribution\n");
 	cJSON_ArrayForEach(r, obj_of(s, "rows")) {
 		struct strbuf ct = STRBUF_INIT;
-		csv_str(sb, str_of(s, "series"));
+		csv_str(sb, fw_json_str(s, "series", ""));
 		strbuf_addf(sb, ",%.0f,%.0f,%.0f", fw_json_num(s, "revision", NAN),
 			    fw_json_num(r, "position", NAN), fw_json_num(r, "commit_id", NAN));
 		for (size_t i = 0; i < sizeof(text_cols) / sizeof(*text_cols); i++) {
 			strbuf_addch(sb, ',');
-			csv_str(sb, str_of(r, text_cols[i]));
+			csv_str(sb, fw_json_str(r, text_cols[i], ""));
 		}
 		for (int side = 0; side < 2; side++) {
 			const cJSON *x = obj_of(r, side ? "b" : "a");
@@ -363,9 +360,9 @@ static void write_csv(const cJSON *s, struct strbuf *sb)
 			csv_num(sb, fw_json_num(r, num_cols[i], NAN));
 		}
 		strbuf_addch(sb, ',');
-		csv_str(sb, str_of(r, "mode"));
+		csv_str(sb, fw_json_str(r, "mode", ""));
 		strbuf_addch(sb, ',');
-		csv_str(sb, str_of(r, "verdict"));
+		csv_str(sb, fw_json_str(r, "verdict", ""));
 		strbuf_addstr(sb, cJSON_IsTrue(obj_of(r, "decided")) ? ",1" : ",0");
 		for (size_t i = 1; i < sizeof(seq_cols) / sizeof(*seq_cols); i++) {
 			strbuf_addch(sb, ',');
@@ -375,10 +372,10 @@ static void write_csv(const cJSON *s, struct strbuf *sb)
 				csv_num(sb, fw_json_num(r, seq_cols[i], NAN));
 		}
 		strbuf_addch(sb, ',');
-		csv_str(sb, str_of(r, "mode_source"));
+		csv_str(sb, fw_json_str(r, "mode_source", ""));
 		cJSON_ArrayForEach(c, obj_of(r, "counters"))
 		{
-			strbuf_addf(&ct, "%s%s ", ct.len ? "; " : "", str_of(c, "name"));
+			strbuf_addf(&ct, "%s%s ", ct.len ? "; " : "", fw_json_str(c, "name", ""));
 			fw_num_exact(&ct, fw_json_num(c, "a", NAN));
 			strbuf_addstr(&ct, "->");
 			fw_num_exact(&ct, fw_json_num(c, "b", NAN));

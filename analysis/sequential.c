@@ -12,22 +12,16 @@
 #include <string.h>
 #include "analysis-internal.h"
 
-static const char *str_of(const cJSON *o, const char *k)
-{
-	const cJSON *it = cJSON_GetObjectItemCaseSensitive(o, k);
-	return cJSON_IsString(it) ? it->valuestring : "";
-}
-
 /* The entry of (commit, env, workload) of a row's side in `entries`, created with its boots when missing. */
 static cJSON *side_entry(cJSON *entries, const cJSON *row, int ref, double boots)
 {
 	double id = fw_json_num(row, ref ? "ref_commit_id" : "commit_id", NAN);
-	const char *env = str_of(row, "env_fingerprint"), *wl = str_of(row, "workload");
+	const char *env = fw_json_str(row, "env_fingerprint", ""), *wl = fw_json_str(row, "workload", "");
 	cJSON *c;
 
 	cJSON_ArrayForEach(c, entries)
-		if (fw_json_num(c, "commit_id", NAN) == id && !strcmp(str_of(c, "env_fingerprint"), env) &&
-		    !strcmp(str_of(c, "workload"), wl)) {
+		if (fw_json_num(c, "commit_id", NAN) == id && !strcmp(fw_json_str(c, "env_fingerprint", ""), env) &&
+		    !strcmp(fw_json_str(c, "workload", ""), wl)) {
 			/* Metrics of one workload come from the same boots; the fewest is what it has. */
 			if (boots < fw_json_num(c, "boots", NAN))
 				cJSON_SetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "boots"), boots);
@@ -35,10 +29,10 @@ static cJSON *side_entry(cJSON *entries, const cJSON *row, int ref, double boots
 		}
 	c = cJSON_CreateObject();
 	cJSON_AddNumberToObject(c, "commit_id", id);
-	cJSON_AddStringToObject(c, "sha", str_of(row, ref ? "ref_sha" : "sha"));
+	cJSON_AddStringToObject(c, "sha", fw_json_str(row, ref ? "ref_sha" : "sha", ""));
 	cJSON_AddStringToObject(c, "env_fingerprint", env);
-	cJSON_AddStringToObject(c, "host", str_of(row, "host"));
-	cJSON_AddStringToObject(c, "accel", str_of(row, "accel"));
+	cJSON_AddStringToObject(c, "host", fw_json_str(row, "host", ""));
+	cJSON_AddStringToObject(c, "accel", fw_json_str(row, "accel", ""));
 	cJSON_AddStringToObject(c, "workload", wl);
 	cJSON_AddNumberToObject(c, "boots", boots);
 	cJSON_AddNumberToObject(c, "need", 0);
@@ -58,22 +52,22 @@ static void raise_need(cJSON *c, double need)
 static cJSON *commit_of(cJSON *commits, const cJSON *e, const cJSON *positions)
 {
 	double id = fw_json_num(e, "commit_id", NAN);
-	const char *env = str_of(e, "env_fingerprint");
+	const char *env = fw_json_str(e, "env_fingerprint", "");
 	const cJSON *p;
 	cJSON *c;
 
 	cJSON_ArrayForEach(c, commits)
-		if (fw_json_num(c, "commit_id", NAN) == id && !strcmp(str_of(c, "env_fingerprint"), env))
+		if (fw_json_num(c, "commit_id", NAN) == id && !strcmp(fw_json_str(c, "env_fingerprint", ""), env))
 			return c;
 	c = cJSON_CreateObject();
 	cJSON_AddNumberToObject(c, "commit_id", id);
-	cJSON_AddStringToObject(c, "sha", str_of(e, "sha"));
+	cJSON_AddStringToObject(c, "sha", fw_json_str(e, "sha", ""));
 	cJSON_ArrayForEach(p, positions)
 		if (fw_json_num(p, "id", NAN) == id)
 			cJSON_AddNumberToObject(c, "position", fw_json_num(p, "position", NAN));
 	cJSON_AddStringToObject(c, "env_fingerprint", env);
-	cJSON_AddStringToObject(c, "host", str_of(e, "host"));
-	cJSON_AddStringToObject(c, "accel", str_of(e, "accel"));
+	cJSON_AddStringToObject(c, "host", fw_json_str(e, "host", ""));
+	cJSON_AddStringToObject(c, "accel", fw_json_str(e, "accel", ""));
 	cJSON_AddNumberToObject(c, "boots_next", 0);
 	cJSON_AddArrayToObject(c, "workloads");
 	cJSON_AddItemToArray(commits, c);
@@ -127,11 +121,11 @@ int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 		double need = fw_json_num(r, "boots_needed", NAN);
 		cJSON *u;
 
-		if (strcmp(str_of(r, "against"), "parent") || strcmp(str_of(r, "verdict"), "unsure"))
+		if (strcmp(fw_json_str(r, "against", ""), "parent") || strcmp(fw_json_str(r, "verdict", ""), "unsure"))
 			continue;
 		u = cJSON_CreateObject();
 		for (size_t i = 0; i < sizeof(copy_str) / sizeof(*copy_str); i++)
-			cJSON_AddStringToObject(u, copy_str[i], str_of(r, copy_str[i]));
+			cJSON_AddStringToObject(u, copy_str[i], fw_json_str(r, copy_str[i], ""));
 		for (size_t i = 0; i < sizeof(copy_num) / sizeof(*copy_num); i++)
 			fw_json_num_or_null(u, copy_num[i], fw_json_num(r, copy_num[i], NAN));
 		cJSON_AddNumberToObject(u, "boots_a", ba);
@@ -163,7 +157,7 @@ int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 			continue;
 		c = commit_of(next, e, cJSON_GetObjectItemCaseSensitive(res, "commits"));
 		w = cJSON_CreateObject();
-		cJSON_AddStringToObject(w, "workload", str_of(e, "workload"));
+		cJSON_AddStringToObject(w, "workload", fw_json_str(e, "workload", ""));
 		cJSON_AddNumberToObject(w, "boots", have);
 		cJSON_AddNumberToObject(w, "boots_next", target);
 		cJSON_AddItemToArray(cJSON_GetObjectItemCaseSensitive(c, "workloads"), w);

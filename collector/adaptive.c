@@ -3,6 +3,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "xalloc.h"
+#include "run-doc.h"
 
 int fw_list_has(const char *list, const char *name)
 {
@@ -33,17 +34,6 @@ static int group_index(const struct fw_accel_group *g, int n, const char *accel)
 	return -1;
 }
 
-static int num(const cJSON *o, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, key);
-	return cJSON_IsNumber(v) ? (int)v->valuedouble : 0;
-}
-
-static const char *str(const cJSON *o, const char *key)
-{
-	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, key));
-}
-
 /* The workloads commit entry e still needs at its extra boot r (0-based); 0 if none. */
 static int workloads_at(const cJSON *e, const struct fw_accel_group *g, int r, char *out, size_t size)
 {
@@ -52,8 +42,9 @@ static int workloads_at(const cJSON *e, const struct fw_accel_group *g, int r, c
 
 	out[0] = 0;
 	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(e, "workloads")) {
-		const char *name = str(w, "workload");
-		if (!name || !fw_list_has(g->workloads.buf, name) || num(w, "boots_next") - num(w, "boots") <= r)
+		const char *name = fw_json_str(w, "workload", NULL);
+		if (!name || !fw_list_has(g->workloads.buf, name) ||
+		    fw_json_int(w, "boots_next", 0) - fw_json_int(w, "boots", 0) <= r)
 			continue;
 		if (len + strlen(name) + 2 > size)
 			break;
@@ -75,8 +66,9 @@ int fw_adaptive_jobs(const cJSON *undecided, const struct fw_patchset *s, const 
 		more = 0;
 		for (int want = 0; want < s->nr; want++) /* in series order: base, p1, p2, ... */
 			cJSON_ArrayForEach(e, commits) {
-				const char *h = str(e, "host");
-				int c = commit_index(s, str(e, "sha")), g = group_index(groups, ngroups, str(e, "accel"));
+				const char *h = fw_json_str(e, "host", NULL);
+				int c = commit_index(s, fw_json_str(e, "sha", NULL)),
+				    g = group_index(groups, ngroups, fw_json_str(e, "accel", NULL));
 				struct boot_job j = { .commit = c, .boot = -1, .group = g, .look = look };
 
 				if (c != want || g < 0 || !h || strcmp(h, host) ||

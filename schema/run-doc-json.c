@@ -176,6 +176,17 @@ double fw_json_num(const cJSON *obj, const char *key, double dflt)
 	return cJSON_IsNumber(v) ? v->valuedouble : dflt;
 }
 
+int fw_json_int(const cJSON *obj, const char *key, int dflt)
+{
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+	return cJSON_IsNumber(v) ? (int)v->valuedouble : dflt;
+}
+
+double fw_json_num_at(const cJSON *obj, const char *k1, const char *k2, double dflt)
+{
+	return fw_json_num(cJSON_GetObjectItemCaseSensitive(obj, k1), k2, dflt);
+}
+
 static const char *const env_fields[] = {
 	"host", "accel", "qemu_version", "vcpus", "memory_mib", "host_kernel",
 	"cpu_model", "foliowatch_version", "fio_version", NULL,
@@ -233,13 +244,13 @@ void fw_doc_expected_run_id(const cJSON *doc, struct strbuf *out)
 			strbuf_addf(&wls, "%s%s", wls.len ? "," : "", w->valuestring);
 	k.origin = fw_json_str(doc, "origin", "");
 	k.series = fw_json_str(series, "name", "");
-	k.revision = (int)fw_json_num(series, "revision", 1);
+	k.revision = fw_json_int(series, "revision", 1);
 	k.commit_key = fw_json_str(commit, "key", "");
 	k.config_hash = fw_json_str(build, "config_hash", "");
 	k.env_fingerprint = fw_json_str(env, "fingerprint", "");
 	k.profile = fw_json_str(doc, "profile", "");
 	k.workloads = wls.buf;
-	k.boot_index = (int)fw_json_num(doc, "boot_index", 0);
+	k.boot_index = fw_json_int(doc, "boot_index", 0);
 	fw_run_id(&k, out);
 	strbuf_release(&wls);
 }

@@ -78,8 +78,15 @@ void fw_run_id(const struct fw_run_key *k, struct strbuf *out);
 /* The run id a valid document must carry (computed from its fields). */
 void fw_doc_expected_run_id(const cJSON *doc, struct strbuf *out);
 
-/* Small accessors for validated trees. */
+/*
+ * Small accessors: obj's member key if it has that type, else dflt (obj may be
+ * NULL). The one set of getters for every folder above schema/.
+ */
 const char *fw_json_str(const cJSON *obj, const char *key, const char *dflt);
 double fw_json_num(const cJSON *obj, const char *key, double dflt);
+/* fw_json_num truncated to int, as an (int) cast does. */
+int fw_json_int(const cJSON *obj, const char *key, int dflt);
+/* The number at obj.k1.k2 (two levels: a row's "a"."median"), else dflt. */
+double fw_json_num_at(const cJSON *obj, const char *k1, const char *k2, double dflt);
 
 #endif

@@ -50,7 +50,7 @@ static void entry(struct strbuf *sb, const cJSON *g)
 		struct strbuf k = STRBUF_INIT;
 		char hex[65];
 
-		strbuf_addf(&k, "%d", (int)fw_json_num(g, "revision", 0));
+		strbuf_addf(&k, "%d", fw_json_int(g, "revision", 0));
 		for (size_t i = 0; i < sizeof(keys) / sizeof(keys[0]); i++) {
 			strbuf_addch(&k, '\0');
 			strbuf_addstr(&k, fw_json_str(g, keys[i], ""));

@@ -17,13 +17,7 @@
 #include "analysis.h"
 #include "status-body.h"
 #include "xalloc.h"
-
-static const char *str_of(const cJSON *o, const char *k)
-{
-	const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
-
-	return v ? v : "";
-}
+#include "run-doc.h"
 
 enum MHD_Result api_regressions_list(struct fw_req *r)
 {
@@ -85,7 +79,7 @@ enum MHD_Result api_regression_get(struct fw_req *r)
 	/* Refresh its series first, as the list does, so that the status is current. */
 	rc = fw_regression_get(db, id, &g, &err);
 	if (!rc) {
-		char *series = xstrdup(str_of(g, "series"));
+		char *series = xstrdup(fw_json_str(g, "series", ""));
 
 		cJSON_Delete(g);
 		g = NULL;

@@ -24,7 +24,7 @@ static int write_email(sqlite3 *db, const cJSON *res, const struct fw_email_opts
 	cJSON *facts = NULL;
 	int ret = 1;
 
-	if (fw_mail_facts(db, fw_json_str(res, "series", ""), (int)fw_json_num(res, "revision", 1), &facts, &err) ||
+	if (fw_mail_facts(db, fw_json_str(res, "series", ""), fw_json_int(res, "revision", 1), &facts, &err) ||
 	    fw_report_email(res, facts, mo, &msg, &err)) {
 		fprintf(stderr, "report: %s\n", err.buf);
 		goto cleanup;

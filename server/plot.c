@@ -12,6 +12,7 @@
 #include "plot.h"
 #include "runcmd.h"
 #include "sha256.h"
+#include "run-doc.h"
 
 void fw_plot_label(struct strbuf *sb, const char *s, size_t max)
 {
@@ -298,15 +299,6 @@ static int str_is(const cJSON *o, const char *k, const char *v)
 	return s && v && !strcmp(s, v);
 }
 
-static double num_at(const cJSON *o, const char *k1, const char *k2)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(o, k1);
-
-	if (k2)
-		v = cJSON_GetObjectItemCaseSensitive(v, k2);
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
 static int commit_of(const struct fw_series *s, const cJSON *o)
 {
 	const char *sha = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "sha"));
@@ -359,9 +351,9 @@ void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, c
 		if (c < 0)
 			continue;
 		/* The interval is of the shift against the parent: where this commit's level can be. */
-		ref = num_at(it, "a", "median");
-		lo = num_at(it, "ci_lo_pct", NULL);
-		hi = num_at(it, "ci_hi_pct", NULL);
+		ref = fw_json_num_at(it, "a", "median", NAN);
+		lo = fw_json_num(it, "ci_lo_pct", NAN);
+		hi = fw_json_num(it, "ci_hi_pct", NAN);
 		if (!isnan(ref) && !isnan(lo) && !isnan(hi)) {
 			pm->lo[c] = ref + fabs(ref) * lo / 100.0;
 			pm->hi[c] = ref + fabs(ref) * hi / 100.0;
@@ -370,7 +362,7 @@ void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, c
 		if (str_is(it, "verdict", "regression") && !pm->label[c]) {
 			struct strbuf l = STRBUF_INIT;
 
-			strbuf_addf(&l, "regression %+.1f%%", num_at(it, "delta_pct", NULL));
+			strbuf_addf(&l, "regression %+.1f%%", fw_json_num(it, "delta_pct", NAN));
 			pm->label[c] = strbuf_detach(&l, NULL);
 			pm->kind[c] = FW_MARK_HOST;
 		}
@@ -395,7 +387,7 @@ void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, c
 			continue;
 		if (pm->label[c])
 			strbuf_addf(&l, "%s, ", pm->label[c]);  /* fw_plot_label keeps commas */
-		strbuf_addf(&l, "%s%+.1f%% (%s)", all ? "all hosts " : "regression ", num_at(it, "delta_pct", NULL),
+		strbuf_addf(&l, "%s%+.1f%% (%s)", all ? "all hosts " : "regression ", fw_json_num(it, "delta_pct", NAN),
 			    st ? st : "?");
 		free(pm->label[c]);
 		pm->label[c] = strbuf_detach(&l, NULL);

@@ -11,20 +11,13 @@
 #include "html.h"
 #include "run-doc.h"
 
-static const char *str_of(const cJSON *o, const char *k)
-{
-	const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
-
-	return v ? v : "";
-}
-
 /* "?revision=N[&env=FP]": a combined regression has no one environment. */
 static void link_args(struct strbuf *sb, const cJSON *g, char sep)
 {
-	strbuf_addf(sb, "%crevision=%d", sep, (int)fw_json_num(g, "revision", 0));
-	if (strcmp(str_of(g, "env_fingerprint"), FW_ENV_COMBINED)) {
+	strbuf_addf(sb, "%crevision=%d", sep, fw_json_int(g, "revision", 0));
+	if (strcmp(fw_json_str(g, "env_fingerprint", ""), FW_ENV_COMBINED)) {
 		strbuf_addstr(sb, "&env=");
-		html_url_arg(sb, str_of(g, "env_fingerprint"));
+		html_url_arg(sb, fw_json_str(g, "env_fingerprint", ""));
 	}
 }
 
@@ -40,29 +33,29 @@ static void add_links(cJSON *o, const cJSON *g)
 			strbuf_addf(&sb, "/api/v1/regressions/%lld", (long long)fw_json_num(g, "id", 0));
 		} else if (k == 1) {
 			strbuf_addstr(&sb, "/series/");
-			html_url_arg(&sb, str_of(g, "series"));
+			html_url_arg(&sb, fw_json_str(g, "series", ""));
 			strbuf_addstr(&sb, "/commit/");
-			html_url_arg(&sb, str_of(g, "sha"));
-			strbuf_addf(&sb, "?revision=%d", (int)fw_json_num(g, "revision", 0));
+			html_url_arg(&sb, fw_json_str(g, "sha", ""));
+			strbuf_addf(&sb, "?revision=%d", fw_json_int(g, "revision", 0));
 		} else if (k == 4) {
 			strbuf_addstr(&sb, "/api/v1/trend?series=");
-			html_url_arg(&sb, str_of(g, "series"));
+			html_url_arg(&sb, fw_json_str(g, "series", ""));
 			strbuf_addstr(&sb, "&metric=");
-			html_url_arg(&sb, str_of(g, "workload"));
+			html_url_arg(&sb, fw_json_str(g, "workload", ""));
 			strbuf_addstr(&sb, "%2F");
-			html_url_arg(&sb, str_of(g, "variant"));
+			html_url_arg(&sb, fw_json_str(g, "variant", ""));
 			strbuf_addstr(&sb, "%2F");
-			html_url_arg(&sb, str_of(g, "metric"));
+			html_url_arg(&sb, fw_json_str(g, "metric", ""));
 			link_args(&sb, g, '&');
 		} else {
 			strbuf_addstr(&sb, k == 2 ? "/series/" : "/plot/");
-			html_url_arg(&sb, str_of(g, "series"));
+			html_url_arg(&sb, fw_json_str(g, "series", ""));
 			strbuf_addstr(&sb, k == 2 ? "/metric/" : "/");
-			html_url_arg(&sb, str_of(g, "workload"));
+			html_url_arg(&sb, fw_json_str(g, "workload", ""));
 			strbuf_addch(&sb, '/');
-			html_url_arg(&sb, str_of(g, "variant"));
+			html_url_arg(&sb, fw_json_str(g, "variant", ""));
 			strbuf_addch(&sb, '/');
-			html_url_arg(&sb, str_of(g, "metric"));
+			html_url_arg(&sb, fw_json_str(g, "metric", ""));
 			if (k == 3)
 				strbuf_addstr(&sb, "/big.svg");
 			link_args(&sb, g, '?');
@@ -80,15 +73,15 @@ cJSON *fw_regression_json(const cJSON *g)
 	cJSON *o = cJSON_CreateObject();
 
 	cJSON_AddNumberToObject(o, "id", fw_json_num(g, "id", 0));
-	cJSON_AddStringToObject(o, "series", str_of(g, "series"));
+	cJSON_AddStringToObject(o, "series", fw_json_str(g, "series", ""));
 	cJSON_AddNumberToObject(o, "revision", fw_json_num(g, "revision", 0));
 	for (size_t i = 1; i < sizeof(strs) / sizeof(strs[0]); i++)
-		cJSON_AddStringToObject(o, strs[i], str_of(g, strs[i]));
+		cJSON_AddStringToObject(o, strs[i], fw_json_str(g, strs[i], ""));
 	json_pct(o, "delta_pct", fw_json_num(g, "delta_pct", NAN));
 	json_prob(o, "p_value", fw_json_num(g, "p_value", NAN));
 	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
-		cJSON_AddStringToObject(o, tail[i], str_of(g, tail[i]));
-	cJSON_AddStringToObject(o, "status_note", str_of(g, "status_note"));
+		cJSON_AddStringToObject(o, tail[i], fw_json_str(g, tail[i], ""));
+	cJSON_AddStringToObject(o, "status_note", fw_json_str(g, "status_note", ""));
 	/* every status change with who, note and time (regression_history, oldest first) */
 	const cJSON *h = cJSON_GetObjectItemCaseSensitive(g, "history");
 	cJSON_AddItemToObject(o, "history", h ? cJSON_Duplicate(h, 1) : cJSON_CreateArray());

@@ -29,7 +29,7 @@ static const cJSON *find_row(const cJSON *an, const cJSON *g)
 
 void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root)
 {
-	cJSON *an = fw_ui_analysis(db, fw_json_str(g, "series", ""), (int)fw_json_num(g, "revision", 0));
+	cJSON *an = fw_ui_analysis(db, fw_json_str(g, "series", ""), fw_json_int(g, "revision", 0));
 	const cJSON *row = find_row(an, g), *attr = cJSON_GetObjectItemCaseSensitive(row, "attribution");
 	struct strbuf link = STRBUF_INIT;
 	cJSON *p;
@@ -43,7 +43,7 @@ void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root)
 	cJSON_AddItemToObject(p, "attribution", cJSON_Duplicate(attr, 1));
 	strbuf_addstr(&link, "/api/v1/profile?series=");
 	html_url_arg(&link, fw_json_str(g, "series", ""));
-	strbuf_addf(&link, "&revision=%d&head=", (int)fw_json_num(g, "revision", 1));
+	strbuf_addf(&link, "&revision=%d&head=", fw_json_int(g, "revision", 1));
 	html_url_arg(&link, fw_json_str(row, "sha", ""));
 	strbuf_addstr(&link, "&base=");
 	html_url_arg(&link, fw_json_str(row, "ref_sha", ""));

@@ -281,7 +281,7 @@ static void add_body(struct strbuf *b, const cJSON *s, const cJSON *facts, const
 
 	cJSON_ArrayForEach(c, get(s, "commits"))
 		if (cJSON_IsTrue(get(c, "is_base")))
-			base_pos = (int)fw_json_num(c, "position", 0);
+			base_pos = fw_json_int(c, "position", 0);
 	strbuf_addstr(b, "Hi,\n\nfoliowatch built and booted each patch of this series under QEMU and\n"
 		      "compared it with its parent");
 	strbuf_addf(b, " (v%.0f, base %.12s).\n\n", fw_json_num(s, "revision", 1), fw_json_str(s, "base", ""));

@@ -6,6 +6,7 @@
 #include "routes.h"
 #include "analysis.h"
 #include "ui.h"
+#include "run-doc.h"
 
 /* ?KEY=N: 0 when absent (the default), -1 when not a positive number. */
 int req_revision_arg(struct fw_req *r, const char *key)
@@ -146,24 +147,14 @@ void json_prob(cJSON *obj, const char *key, double v)
 	fw_json_num_or_null(obj, key, rounded(v, 3, 0));
 }
 
-static double num_of(const cJSON *row, const char *from)
-{
-	const cJSON *v;
-
-	if (!row)
-		return NAN;
-	v = cJSON_GetObjectItemCaseSensitive(row, from);
-	return cJSON_IsNumber(v) ? cJSON_GetNumberValue(v) : NAN;
-}
-
 void analysis_fill(cJSON *o, const cJSON *row)
 {
 	const char *verdict = row ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "verdict")) : NULL;
 
-	json_prob(o, "p_value", num_of(row, "p"));
-	json_prob(o, "q_value", num_of(row, "q"));
-	json_pct(o, "ci_low_pct", num_of(row, "ci_lo_pct"));
-	json_pct(o, "ci_high_pct", num_of(row, "ci_hi_pct"));
+	json_prob(o, "p_value", fw_json_num(row, "p", NAN));
+	json_prob(o, "q_value", fw_json_num(row, "q", NAN));
+	json_pct(o, "ci_low_pct", fw_json_num(row, "ci_lo_pct", NAN));
+	json_pct(o, "ci_high_pct", fw_json_num(row, "ci_hi_pct", NAN));
 	if (verdict)
 		cJSON_AddStringToObject(o, "verdict", verdict);
 	else
@@ -174,13 +165,13 @@ void analysis_fill(cJSON *o, const cJSON *row)
 		cJSON_AddStringToObject(o, "mode", mode ? mode : "");
 		cJSON_AddBoolToObject(o, "decided", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "decided")));
 		if (cJSON_GetObjectItemCaseSensitive(row, "decided_at_boots"))
-			fw_json_num_or_null(o, "decided_at_boots", num_of(row, "decided_at_boots"));
+			fw_json_num_or_null(o, "decided_at_boots", fw_json_num(row, "decided_at_boots", NAN));
 		if (cJSON_GetObjectItemCaseSensitive(row, "boots_needed"))
-			fw_json_num_or_null(o, "boots_needed", num_of(row, "boots_needed"));
-		json_pct(o, "mde_pct", num_of(row, "mde_pct"));
+			fw_json_num_or_null(o, "boots_needed", fw_json_num(row, "boots_needed", NAN));
+		json_pct(o, "mde_pct", fw_json_num(row, "mde_pct", NAN));
 		if (cJSON_GetObjectItemCaseSensitive(row, "floor_pct")) {
-			json_pct(o, "floor_pct", num_of(row, "floor_pct"));
-			fw_json_num_or_null(o, "floor_boots", num_of(row, "floor_boots"));
+			json_pct(o, "floor_pct", fw_json_num(row, "floor_pct", NAN));
+			fw_json_num_or_null(o, "floor_boots", fw_json_num(row, "floor_boots", NAN));
 		}
 	}
 }

@@ -8,13 +8,7 @@
 #include "routes.h"
 #include "html.h"
 #include "ui.h"
-
-static const char *str_of(const cJSON *o, const char *k)
-{
-	const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
-
-	return v ? v : "";
-}
+#include "run-doc.h"
 
 /* Text of the document: `code` spans (its Markdown) as <code>, the rest as text. */
 static void md_txt(struct strbuf *sb, const char *s)
@@ -41,7 +35,7 @@ static void md_txt(struct strbuf *sb, const char *s)
 /* "#/components/schemas/Trend" -> a link to that schema's section. */
 static void schema_ref(struct strbuf *sb, const cJSON *schema)
 {
-	const char *ref = str_of(schema, "$ref"), *name = strrchr(ref, '/');
+	const char *ref = fw_json_str(schema, "$ref", ""), *name = strrchr(ref, '/');
 	const cJSON *items = cJSON_GetObjectItemCaseSensitive(schema, "items");
 	const cJSON *type = cJSON_GetObjectItemCaseSensitive(schema, "type"), *t;
 
@@ -91,14 +85,14 @@ static void parameters(struct strbuf *sb, const cJSON *params)
 		      "<th>required</th><th>what</th></tr></thead><tbody>\n");
 	cJSON_ArrayForEach(p, params) {
 		strbuf_addstr(sb, "<tr><td><code>");
-		html_txt(sb, str_of(p, "name"));
+		html_txt(sb, fw_json_str(p, "name", ""));
 		strbuf_addstr(sb, "</code></td><td>");
-		html_txt(sb, str_of(p, "in"));
+		html_txt(sb, fw_json_str(p, "in", ""));
 		strbuf_addstr(sb, "</td><td>");
 		schema_ref(sb, cJSON_GetObjectItemCaseSensitive(p, "schema"));
 		strbuf_addf(sb, "</td><td>%s</td><td>",
 			    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(p, "required")) ? "yes" : "no");
-		md_txt(sb, str_of(p, "description"));
+		md_txt(sb, fw_json_str(p, "description", ""));
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
 	strbuf_addstr(sb, "</tbody></table>\n");
@@ -107,7 +101,7 @@ static void parameters(struct strbuf *sb, const cJSON *params)
 /* A response or request body: description, then each content type and its schema. */
 static void body_of(struct strbuf *sb, const cJSON *doc, const cJSON *b)
 {
-	const char *ref = str_of(b, "$ref");
+	const char *ref = fw_json_str(b, "$ref", "");
 	const cJSON *c;
 
 	if (*ref) {  /* "#/components/responses/NotFound" */
@@ -116,7 +110,7 @@ static void body_of(struct strbuf *sb, const cJSON *doc, const cJSON *b)
 
 		b = cJSON_GetObjectItemCaseSensitive(rs, strrchr(ref, '/') + 1);
 	}
-	md_txt(sb, str_of(b, "description"));
+	md_txt(sb, fw_json_str(b, "description", ""));
 	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(b, "content")) {
 		strbuf_addstr(sb, " <code>");
 		html_txt(sb, c->string);
@@ -127,7 +121,7 @@ static void body_of(struct strbuf *sb, const cJSON *doc, const cJSON *b)
 		strbuf_addstr(sb, "; header <code>");
 		html_txt(sb, c->string);
 		strbuf_addstr(sb, "</code>: ");
-		md_txt(sb, str_of(c, "description"));
+		md_txt(sb, fw_json_str(c, "description", ""));
 	}
 }
 
@@ -139,16 +133,16 @@ static void operation(struct strbuf *sb, const cJSON *doc, const char *path, con
 	for (const char *p = op->string; *p; p++)
 		strbuf_addch(&m, (char)(*p >= 'a' && *p <= 'z' ? *p - 32 : *p));
 	strbuf_addstr(sb, "<section class=\"op\" id=\"op-");
-	html_attr(sb, str_of(op, "operationId"));
+	html_attr(sb, fw_json_str(op, "operationId", ""));
 	strbuf_addstr(sb, "\"><h3><code>");
 	html_txt(sb, m.buf);
 	strbuf_addch(sb, ' ');
 	html_txt(sb, path);
 	strbuf_addstr(sb, "</code></h3>\n<p>");
-	md_txt(sb, str_of(op, "summary"));
-	if (*str_of(op, "description")) {
+	md_txt(sb, fw_json_str(op, "summary", ""));
+	if (*fw_json_str(op, "description", "")) {
 		strbuf_addch(sb, ' ');
-		md_txt(sb, str_of(op, "description"));
+		md_txt(sb, fw_json_str(op, "description", ""));
 	}
 	if (cJSON_GetObjectItemCaseSensitive(op, "security"))
 		strbuf_addstr(sb, " <strong>Needs <code>Authorization: Bearer TOKEN</code>.</strong>");
@@ -181,9 +175,9 @@ static void schema_section(struct strbuf *sb, const cJSON *s)
 	strbuf_addstr(sb, "\"><h3>");
 	html_txt(sb, s->string);
 	strbuf_addstr(sb, "</h3>\n");
-	if (*str_of(s, "description")) {
+	if (*fw_json_str(s, "description", "")) {
 		strbuf_addstr(sb, "<p>");
-		md_txt(sb, str_of(s, "description"));
+		md_txt(sb, fw_json_str(s, "description", ""));
 		strbuf_addstr(sb, "</p>\n");
 	}
 	all = cJSON_GetObjectItemCaseSensitive(s, "allOf");
@@ -211,7 +205,7 @@ static void schema_section(struct strbuf *sb, const cJSON *s)
 		strbuf_addstr(sb, "</code></td><td>");
 		schema_ref(sb, p);
 		strbuf_addf(sb, "</td><td>%s</td><td>", always ? "yes" : "no");
-		md_txt(sb, str_of(p, "description"));
+		md_txt(sb, fw_json_str(p, "description", ""));
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
 	if (props)
@@ -230,9 +224,9 @@ enum MHD_Result ui_api(struct fw_req *r)
 		return reply_error(r, 500, "internal", NULL, "the compiled-in OpenAPI document does not parse");
 	ui_page_begin(&sb, &ui, "HTTP API");
 	strbuf_addstr(&sb, "<h1>The foliowatch HTTP API</h1>\n<p>");
-	html_txt(&sb, str_of(info, "summary"));
+	html_txt(&sb, fw_json_str(info, "summary", ""));
 	strbuf_addstr(&sb, "</p>\n<p>");
-	md_txt(&sb, str_of(info, "description"));
+	md_txt(&sb, fw_json_str(info, "description", ""));
 	strbuf_addstr(&sb, "</p>\n<p>The same as an OpenAPI 3.1 document: "
 		      "<a href=\"/api/v1/openapi.json\">/api/v1/openapi.json</a>.</p>\n<h2>Operations</h2>\n");
 	cJSON_ArrayForEach(path, cJSON_GetObjectItemCaseSensitive(doc, "paths"))

@@ -12,6 +12,7 @@
 #include "plot.h"
 #include "req-profile.h"
 #include "ui.h"
+#include "run-doc.h"
 
 void ui_href_profile(struct strbuf *sb, const struct fw_ui *ui, const char *series, int plot, const char *head,
 		     const char *base, const char *workload, const char *variant, const char *env)
@@ -38,13 +39,6 @@ void ui_href_profile(struct strbuf *sb, const struct fw_ui *ui, const char *seri
 		strbuf_addf(sb, "&amp;revision=%d", ui->revision);
 }
 
-static double val(const cJSON *e, const char *obj, const char *key)
-{
-	const cJSON *v = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(e, obj), key);
-
-	return cJSON_IsNumber(v) ? v->valuedouble : NAN;
-}
-
 static void cell(struct strbuf *sb, double v, int signed_)
 {
 	strbuf_addstr(sb, "<td class=\"num\">");
@@ -61,17 +55,17 @@ static void function_row(struct strbuf *sb, const cJSON *e)
 {
 	static const char *const keys[] = { "hits", "time_us", "self_us" };
 	const char *k = fw_attribution_key(e);
-	double pct = val(e, "delta_pct", k);
+	double pct = fw_json_num_at(e, "delta_pct", k, NAN);
 
 	strbuf_addstr(sb, "<tr><td class=\"mono\">");
 	html_txt(sb, fw_json_str(e, "function", ""));
 	strbuf_addstr(sb, "</td>");
 	for (int side = 0; side < 2; side++)
 		for (int i = 0; i < 3; i++)
-			cell(sb, val(e, side ? "after" : "before", keys[i]), 0);
-	cell(sb, val(e, "delta", "hits"), 1);
-	cell(sb, val(e, "delta", "time_us"), 1);
-	cell(sb, val(e, "delta", "self_us"), 1);
+			cell(sb, fw_json_num_at(e, side ? "after" : "before", keys[i], NAN), 0);
+	cell(sb, fw_json_num_at(e, "delta", "hits", NAN), 1);
+	cell(sb, fw_json_num_at(e, "delta", "time_us", NAN), 1);
+	cell(sb, fw_json_num_at(e, "delta", "self_us", NAN), 1);
 	strbuf_addstr(sb, "<td class=\"num\">");
 	if (!isnan(pct))
 		strbuf_addf(sb, "%+.1f%% %s", pct, k[0] == 's' ? "self" : "total");

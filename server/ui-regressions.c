@@ -14,26 +14,21 @@
 #include "html.h"
 #include "ui.h"
 #include "xalloc.h"
+#include "run-doc.h"
 
 static const char *const statuses[] = { "new", "acknowledged", "fixed", "invalid" };
-
-static const char *str(const cJSON *o, const char *k)
-{
-	const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
-
-	return s ? s : "";
-}
 
 static int keep(const cJSON *it, const struct ui_reg_filter *f)
 {
 	struct strbuf wvm = STRBUF_INIT;
 	int ok;
 
-	strbuf_addf(&wvm, "%s/%s/%s", str(it, "workload"), str(it, "variant"), str(it, "metric"));
-	ok = (!f->series || !strcmp(str(it, "series"), f->series)) &&
-	     (!f->status || !strcmp(str(it, "status"), f->status)) &&
+	strbuf_addf(&wvm, "%s/%s/%s", fw_json_str(it, "workload", ""), fw_json_str(it, "variant", ""),
+		    fw_json_str(it, "metric", ""));
+	ok = (!f->series || !strcmp(fw_json_str(it, "series", ""), f->series)) &&
+	     (!f->status || !strcmp(fw_json_str(it, "status", ""), f->status)) &&
 	     (!f->metric || !strcmp(wvm.buf, f->metric)) &&
-	     (!f->env || !strcmp(str(it, "env_fingerprint"), f->env));
+	     (!f->env || !strcmp(fw_json_str(it, "env_fingerprint", ""), f->env));
 	strbuf_release(&wvm);
 	return ok;
 }
@@ -56,10 +51,10 @@ static void filters(struct strbuf *sb, const cJSON *all, const struct ui_reg_fil
 	for (it = all ? all->child : NULL; it; it = it->next) {
 		const cJSON *p = all->child;
 
-		while (p != it && strcmp(str(p, "series"), str(it, "series")))
+		while (p != it && strcmp(fw_json_str(p, "series", ""), fw_json_str(it, "series", "")))
 			p = p->next;
 		if (p == it)  /* the first regression of its series */
-			option(sb, str(it, "series"), str(it, "series"), f->series);
+			option(sb, fw_json_str(it, "series", ""), fw_json_str(it, "series", ""), f->series);
 	}
 	strbuf_addstr(sb, "</select></label><label>status <select name=\"status\">");
 	option(sb, "", "any", f->status);
@@ -81,9 +76,10 @@ static const char *const facets[] = { "series", "status", "metric", "env" };
 static const char *facet_value(const cJSON *it, int k, struct strbuf *wvm)
 {
 	if (k != 2)
-		return str(it, k == 3 ? "env_fingerprint" : facets[k]);
+		return fw_json_str(it, k == 3 ? "env_fingerprint" : facets[k], "");
 	strbuf_reset(wvm);
-	strbuf_addf(wvm, "%s/%s/%s", str(it, "workload"), str(it, "variant"), str(it, "metric"));
+	strbuf_addf(wvm, "%s/%s/%s", fw_json_str(it, "workload", ""), fw_json_str(it, "variant", ""),
+		    fw_json_str(it, "metric", ""));
 	return wvm->buf;
 }
 
@@ -102,7 +98,7 @@ cJSON *ui_reg_facets(const struct fw_ui *ui, const cJSON *all)
 			const char *v = facet_value(it, k, &wvm);
 			int seen = 0;
 
-			if (!ui_has_series(ui, str(it, "series")))
+			if (!ui_has_series(ui, fw_json_str(it, "series", "")))
 				continue;
 			cJSON_ArrayForEach(p, out)
 				seen |= !strcmp(facets[k], p->child->valuestring) && !strcmp(v, p->child->next->valuestring);
@@ -166,7 +162,7 @@ static void filter_links(struct strbuf *sb, const struct fw_ui *ui, const cJSON 
 
 static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const cJSON *it, const struct ui_envs *ev)
 {
-	const char *series = str(it, "series"), *env = str(it, "env_fingerprint");
+	const char *series = fw_json_str(it, "series", ""), *env = fw_json_str(it, "env_fingerprint", "");
 	struct fw_series s = { 0 };
 	struct fw_metric m = { 0 };
 	const cJSON *d = cJSON_GetObjectItemCaseSensitive(it, "delta_pct");
@@ -177,19 +173,19 @@ static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const cJSON *it, 
 	strbuf_addstr(sb, "</td><td>");
 	if (linked) {
 		strbuf_addstr(sb, "<a class=\"mono\" href=\"");
-		ui_href_commit(sb, ui, series, str(it, "sha"));
+		ui_href_commit(sb, ui, series, fw_json_str(it, "sha", ""));
 		strbuf_addstr(sb, "\">");
 	}
-	html_txt_short(sb, str(it, "sha"), 12);
+	html_txt_short(sb, fw_json_str(it, "sha", ""), 12);
 	strbuf_addstr(sb, linked ? "</a> " : " ");
-	html_txt(sb, str(it, "subject"));
+	html_txt(sb, fw_json_str(it, "subject", ""));
 	strbuf_addstr(sb, "</td><td>");
 	/* The metric page of that environment; an all-hosts regression links the series. */
 	s.name = xstrdup(series);
 	s.nenvs = 2;
-	m.workload = xstrdup(str(it, "workload"));
-	m.variant = xstrdup(str(it, "variant"));
-	m.metric = xstrdup(str(it, "metric"));
+	m.workload = xstrdup(fw_json_str(it, "workload", ""));
+	m.variant = xstrdup(fw_json_str(it, "variant", ""));
+	m.metric = xstrdup(fw_json_str(it, "metric", ""));
 	m.env = xstrdup(env);
 	if (linked) {
 		strbuf_addstr(sb, "<a href=\"");
@@ -210,7 +206,7 @@ static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const cJSON *it, 
 	if (cJSON_IsNumber(d))
 		strbuf_addf(sb, "%+.2f%%", d->valuedouble);
 	strbuf_addstr(sb, "</td><td>");
-	html_txt(sb, str(it, "status"));
+	html_txt(sb, fw_json_str(it, "status", ""));
 	strbuf_addstr(sb, "</td></tr>\n");
 	free(s.name);
 	free(m.workload);
@@ -237,7 +233,7 @@ void ui_regressions_render(const struct fw_ui *ui, const cJSON *all, const struc
 		filter_links(sb, ui, all, &cur, &ev);
 	}
 	cJSON_ArrayForEach(it, all) {
-		if (!keep(it, f) || !ui_has_series(ui, str(it, "series")))
+		if (!keep(it, f) || !ui_has_series(ui, fw_json_str(it, "series", "")))
 			continue;
 		if (!n++)
 			strbuf_addstr(sb, "<table class=\"grid\" id=\"regressions\"><thead><tr><th>id</th><th>series</th>"

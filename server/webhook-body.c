@@ -38,7 +38,7 @@ static void add_text(cJSON *o, const char *type, const char *public_url)
 		      : !strcmp(type, "fixed") ? "foliowatch: fixed regression in "
 					       : "foliowatch: regression status changed in ");
 	add_mrkdwn(&sb, fw_json_str(o, "series", ""));
-	strbuf_addf(&sb, " v%d: ", (int)fw_json_num(o, "revision", 0));
+	strbuf_addf(&sb, " v%d: ", fw_json_int(o, "revision", 0));
 	add_mrkdwn(&sb, fw_json_str(o, "workload", ""));
 	strbuf_addch(&sb, '/');
 	add_mrkdwn(&sb, fw_json_str(o, "variant", ""));
