@@ -2,7 +2,9 @@
 # Headless Debian chromium (playwright-core and axe-core from tests/node) loads
 # every page type of a series measured in two environments (vm icount, vm tcg)
 # with a regression: the verdict matrix, environment names, plots, compare and
-# regressions pages, at desktop and phone widths in both colour schemes.
+# regressions pages, at desktop and phone widths in both colour schemes. Then
+# the same series through `foliowatch-server export`: every exported page,
+# served by python3's plain static server, in axe-core too (export-pages.js).
 # Screenshots go to $TMP_T/screenshots (kept with KEEP=1; or set FW_SHOTS).
 . tests/lib/tap.sh
 . tests/lib/server.sh
@@ -44,4 +46,19 @@ like "$(cat "$TMP_T/body")" 'vs must be parent or base' '... naming the paramete
 echo "# screenshots: $SHOTS ($(ls "$SHOTS" 2>/dev/null | wc -l) files)"
 stop_server
 is $? 0 'server exits 0'
+
+"$SERVER" regressions --db "$DB" >/dev/null  # stored regressions: the export's regressions pages and filters
+"$SERVER" export --db "$DB" --out "$TMP_T/export" >"$TMP_T/export.log" 2>&1
+is $? 0 'the series exported' || sed 's/^/# /' "$TMP_T/export.log"
+XPORT=$(free_port)
+"$PY" -m http.server --bind 127.0.0.1 --directory "$TMP_T/export" "$XPORT" >"$TMP_T/static.log" 2>&1 &
+XPID=$!
+for i in $(seq 1 100); do curl -s -o /dev/null "http://127.0.0.1:$XPORT/index.html" && break; sleep 0.1; done
+node tests/node/export-pages.js "$TMP_T/export" "http://127.0.0.1:$XPORT" "$SHOTS" >"$TMP_T/export.tap" 2>"$TMP_T/export.err"
+rc=$?
+kill "$XPID"
+wait "$XPID" 2>/dev/null
+relay_tap "$TMP_T/export.tap" "export: "
+[ -s "$TMP_T/export.err" ] && sed 's/^/# /' "$TMP_T/export.err" | head -20
+is "$rc" 0 'export browser script exit status'
 done_testing

@@ -6,6 +6,11 @@
 #       CI script asks for)        target >= 50% of (a), plain
 #   (c) the series page              target >= 25% of (a)
 #   (d) a cached plot                target >= 50% of (a)
+#   (f) the pages dashboard v2 added or changed (issues 13, 19), with gzip as
+#       browsers ask, against (a) and against the series page (c) gzip: the
+#       matrix against the base, compare (first vs last, and across revisions),
+#       the regressions page unfiltered and filtered, the kernel profile page
+#                                    target >= 25% of (a), as the series page
 # each plain and with Accept-Encoding: gzip (served from the response cache's gzip copy),
 # on a DB of 50 series x 20 commits x 40 metrics x 12 samples; wrk -t2 -c64 -d10s,
 # p99 printed. Big answers are bound by loopback copying, not by the server, so
@@ -23,6 +28,22 @@ cc -O2 -o "$T/hello" tests/bench/hello.c $(pkg-config --cflags --libs libmicroht
 echo "generating the DB (50 series x 20 commits x 40 metrics x 12 samples, + a 1,000-point plot series)"
 "$BUILD/bench/fwload" gen "$T/fw.db" 50 20 40 12 s
 "$BUILD/bench/fwload" gen "$T/fw.db" 1 100 1 10 plot
+# (f) needs regressions, a second revision and kernel profiles: the browser test's
+# two-environment series (tests/lib/gen-series.py), as v1 and v2, is imported too.
+for env in icount@vm tcg@vm; do
+	mkdir -p "$T/docs/${env%@*}"
+	[ "${env%@*}" = icount ] && export FW_GEN_PROFILE='c2=__split_huge_page*1.5' || unset FW_GEN_PROFILE
+	/usr/bin/python3 tests/lib/gen-series.py "$T/docs/${env%@*}" demo "$env" 5 base:0:-:1:1 c1:1:base:1:1 \
+		c2:2:c1:1.1:0.97:2 c3:3:c2:1.1:1.0 >/dev/null
+done
+for f in "$T"/docs/*/*.json; do
+	/usr/bin/python3 -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["series"]["revision"] = 2
+json.dump(d, open(sys.argv[2], "w"))' "$f" "${f%.json}.v2.json"
+done
+for f in "$T"/docs/*/*.json; do "$BUILD/foliowatch-server" seal "$f" >"$f.sealed"; done
+"$BUILD/foliowatch-server" import -q --db "$T/fw.db" "$T"/docs/*/*.sealed
+"$BUILD/foliowatch-server" regressions --db "$T/fw.db" >/dev/null
 HPORT=$(free_port); PORT=$(free_port)
 "$T/hello" "$HPORT" & HP=$!
 start() {
@@ -77,6 +98,25 @@ GZ='Accept-Encoding: gzip'
 read -r BZ BZP BZT <<<"$(bench "http://127.0.0.1:$PORT/api/v1/series/s07" -H "$GZ")"
 read -r CZ CZP CZT <<<"$(bench "http://127.0.0.1:$PORT/series/s07" -H "$GZ")"
 read -r DZ DZP DZT <<<"$(bench "http://127.0.0.1:$PORT$PLOT" -H "$GZ")"
+# (f): name|path, each served once first (the cache), then wrk with gzip.
+V2PAGES=(
+	"matrix vs base, s07|/series/s07?vs=base"
+	"compare first..last, s07|/series/s07/compare"
+	"compare v1 vs v2, demo|/series/demo/compare?revision=2&base_revision=1"
+	"regressions, all|/regressions"
+	"regressions, filtered|/regressions?series=demo&status=new&metric=split/pmd-to-0/split_ms"
+	"profile, demo c2|/series/demo/profile?head=$(printf 'c2%.0s' $(seq 20))&workload=split"
+)
+HWM0=$(awk '/^VmHWM/ {print $2}' "/proc/$SP/status")  # before (f): the older pages alone
+V2OUT=
+for p in "${V2PAGES[@]}"; do
+	u=${p#*|}
+	st=$(curl -s -o "$T/page" -w '%{http_code}' "http://127.0.0.1:$PORT$u")
+	[ "$st" = 200 ] || { echo "(f) $u: HTTP $st" >&2; exit 1; }
+	sz="$(wc -c <"$T/page") B, gzip $(curl -s -H "$GZ" "http://127.0.0.1:$PORT$u" | wc -c) B"
+	V2OUT="$V2OUT${p%%|*}|$(bench "http://127.0.0.1:$PORT$u" -H "$GZ" | tr ' ' '|')|$sz
+"
+done
 HWM=$(awk '/^VmHWM/ {print $2}' "/proc/$SP/status")
 stop
 ratio() { awk -v x="$1" -v y="$2" 'BEGIN {printf "%.0f%%", 100 * x / y}'; }
@@ -90,8 +130,12 @@ printf '%-34s %10s %8s %9s %8s %s\n' "(e) GET ...s07?metrics=split" "$E" "$EP" "
 printf '%-34s %10s %8s %9s %8s %s\n' "(b) same, Accept-Encoding: gzip" "$BZ" "$BZP" "$BZT" "$(ratio "$BZ" "$A")" ">= 50% $(verdict "$BZ" "$A" 50)"
 printf '%-34s %10s %8s %9s %8s %s\n' "(c) same, Accept-Encoding: gzip" "$CZ" "$CZP" "$CZT" "$(ratio "$CZ" "$A")" ">= 25% $(verdict "$CZ" "$A" 25)"
 printf '%-34s %10s %8s %9s %8s %s\n' "(d) same, Accept-Encoding: gzip" "$DZ" "$DZP" "$DZT" "$(ratio "$DZ" "$A")" ">= 50% $(verdict "$DZ" "$A" 50)"
+echo "$V2OUT" | grep . | while IFS='|' read -r n f fp ft sz; do
+	printf '%-34s %10s %8s %9s %8s %s\n' "(f) $n" "$f" "$fp" "$ft" "$(ratio "$f" "$A")" \
+		">= 25% $(verdict "$f" "$A" 25); $(ratio "$f" "$CZ") of (c) gzip; $sz"
+done
 echo "$SIZES"
-echo "server peak RSS (VmHWM) over the HTTP benchmark: $((HWM / 1024)) MiB (target < 64 MiB) $([ "$HWM" -lt 65536 ] && echo ok || echo MISSED)"
+echo "server peak RSS (VmHWM) over the HTTP benchmark: $((HWM / 1024)) MiB, $((HWM0 / 1024)) MiB before (f) (target < 64 MiB) $([ "$HWM" -lt 65536 ] && echo ok || echo MISSED)"
 
 # 1,000-point trend: first render (fresh server, empty plot cache) vs cached.
 P1K=/plot/plot00/split/v0/m0/big.svg

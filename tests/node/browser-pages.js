@@ -11,38 +11,12 @@ const fs = require('fs');
 const path = require('path');
 const { launch, close } = require('./chromium');
 const { ok, done } = require('./tap');
-const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
+const { overflowing, axe } = require('./page-checks');
 
 const [base, series, shotDir] = process.argv.slice(2);
 const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
 const ENV_NAME = /^vm (icount|tcg), 2 vCPUs$/;
 let envFps = [];  // the series' environment fingerprints, from its metric links (?env=)
-
-// Elements sticking out of the viewport that no scroll container (overflow auto/scroll) clips.
-async function overflowing(page) {
-  return page.evaluate(() => {
-    const vw = document.documentElement.clientWidth, bad = [];
-    for (const el of document.querySelectorAll('body *')) {
-      const r = el.getBoundingClientRect();
-      if (r.width === 0 || r.right <= vw + 1) continue;
-      let p = el.parentElement, clipped = false;
-      for (; p && p !== document.body; p = p.parentElement) {
-        const o = getComputedStyle(p).overflowX;
-        if (o === 'auto' || o === 'scroll' || o === 'hidden') { clipped = true; break; }
-      }
-      if (!clipped) bad.push(`${el.tagName.toLowerCase()}.${el.className} right=${Math.round(r.right)}`);
-    }
-    return { scroll: document.documentElement.scrollWidth, vw, bad: bad.slice(0, 5) };
-  });
-}
-
-async function axe(page) {
-  await page.evaluate(axeSource);  // through the DevTools protocol: the pages' CSP stays on
-  const res = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
-    .filter((v) => v.impact === 'serious' || v.impact === 'critical')
-    .map((v) => `${v.id}: ${v.nodes.slice(0, 3).map((x) => x.target.join(' ')).join(', ')}`));
-  return res;
-}
 
 // The SVG's key texts (titles of the plotted sets) against the bounding box of the plot border.
 async function legendCheck(page, svgUrl, titles) {
