@@ -15,7 +15,7 @@ SERIES="t4100-$$"
 BUDGET_S=600
 cat kernel/series/demo/*.patch > "$TMP_T/series.mbox"
 start=$(date +%s)
-# --no-profile: the budget is for deciding here (t4450 tests the profiling round)
+# --no-profile: the budget is for deciding here (t4350 tests the profiling round)
 "$COLLECT" run --series "$SERIES" --mbox "$TMP_T/series.mbox" --workloads split,lazyfree --no-profile \
 	--budget "$((BUDGET_S / 60))m" --db "$DB" > "$TMP_T/run.log" 2>&1
 is "$?" 0 "series measured"

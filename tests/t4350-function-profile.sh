@@ -31,11 +31,11 @@ hits() { jq -r --arg f "$2" '[.profiles[]? | select(.workload == "split" and .fu
 
 # The slow-split series first: its base boot is the base kernel's second profile.
 P=$(ls kernel/series/slow-split/*.patch)
-"$COLLECT" run --series "t4450-slow-$$" --mbox "$P" --workloads split --accel icount --boots 1 --rounds 1 \
+"$COLLECT" run --series "t4350-slow-$$" --mbox "$P" --workloads split --accel icount --boots 1 --rounds 1 \
 	--budget none --db "$TMP_T/slow.db" --no-report > "$TMP_T/slow.log" 2>&1
 is "$?" 0 'slow-split: base and patch measured, profiled'
 docs() { ls "$CACHE"/runs/"$1"-*/*.json; }
-jq -s '.[] | select(.commit.position == 0)' $(docs "t4450-slow-$$") > "$TMP_T/prof2.json"
+jq -s '.[] | select(.commit.position == 0)' $(docs "t4350-slow-$$") > "$TMP_T/prof2.json"
 boot "$TMP_T/plain.json"
 is "$?" 0 'base kernel: a boot without profiling'
 boot "$TMP_T/prof1.json" --function-profile
@@ -81,8 +81,8 @@ rank() { # series key: functions by |delta key| between position 0 and 1 of the 
 		[(($a // {}) + ($b // {})) | keys[] | {f: ., d: ((($b[.] // 0) - ($a[.] // 0)))}] | sort_by(-(.d | fabs)) | .[:10][] |
 		"\(.f) \(.d)"' $(docs "$1")
 }
-rank "t4450-slow-$$" self_us > "$TMP_T/self.rank"
-rank "t4450-slow-$$" time_us > "$TMP_T/total.rank"
+rank "t4350-slow-$$" self_us > "$TMP_T/self.rank"
+rank "t4350-slow-$$" time_us > "$TMP_T/total.rank"
 sed 's/^/# self-time delta: /' "$TMP_T/self.rank" | head -5
 sed 's/^/# total-time delta: /' "$TMP_T/total.rank" | head -5
 like "$(head -1 "$TMP_T/self.rank")" '^(delay_tsc|__const_udelay|__udelay|delay_loop|delay_halt[a-z_]*) [0-9]' \
@@ -93,25 +93,25 @@ like "$(cat "$TMP_T/total.rank")" 'split_huge_page_to_list_to_order [0-9]' \
 	'split_huge_page_to_list_to_order is among the top 10 by total-time delta'
 # The same from the stored profiles, through the server: the API and the page.
 start_server "$TMP_T/slow.db" || bail "server did not start"
-head=$(jq -r 'select(.commit.position == 1) | .commit.sha' $(docs "t4450-slow-$$"))
-is "$(code "/api/v1/profile?series=t4450-slow-$$&head=$head&workload=split&limit=5")" 200 'GET /api/v1/profile of the slow-split patch'
+head=$(jq -r 'select(.commit.position == 1) | .commit.sha' $(docs "t4350-slow-$$"))
+is "$(code "/api/v1/profile?series=t4350-slow-$$&head=$head&workload=split&limit=5")" 200 'GET /api/v1/profile of the slow-split patch'
 is "$(jget "$TMP_T/body" 'd["variants"][0]["functions"][0]["function"]')" "$(head -1 "$TMP_T/self.rank" | cut -d' ' -f1)" \
 	'... ranks first by self time what the documents do'
-code "/api/v1/profile?series=t4450-slow-$$&head=$head&workload=split&sort=total&limit=10" >/dev/null
+code "/api/v1/profile?series=t4350-slow-$$&head=$head&workload=split&sort=total&limit=10" >/dev/null
 like "$(jget "$TMP_T/body" '" ".join(f["function"] for f in d["variants"][0]["functions"])')" 'split_huge_page_to_list_to_order' \
 	'... and, sorted by total time, lists split_huge_page_to_list_to_order in its top 10'
-is "$(code "/series/t4450-slow-$$/profile?head=$head&workload=split")" 200 'the profile page of the patch'
+is "$(code "/series/t4350-slow-$$/profile?head=$head&workload=split")" 200 'the profile page of the patch'
 like "$(cat "$TMP_T/body")" 'delay_tsc' '... names the delay function'
 stop_server
 
 # The lazyfree patch: reclaim no longer splits the PMD.
 P=$(ls kernel/series/demo/0002-*.patch)
-"$COLLECT" run --series "t4450-lazy-$$" --mbox "$P" --workloads lazyfree --accel icount --boots 1 --rounds 1 \
+"$COLLECT" run --series "t4350-lazy-$$" --mbox "$P" --workloads lazyfree --accel icount --boots 1 --rounds 1 \
 	--budget none --db "$TMP_T/lazy.db" --no-report > "$TMP_T/lazy.log" 2>&1
 is "$?" 0 'lazyfree patch: base and patch measured, profiled'
 calls() { # position function: its hits in the lazyfree profile (0 when absent)
 	jq -rn --arg f "$2" --argjson p "$1" '[inputs | select(.commit.position == $p) | .profiles[]? |
-		select(.workload == "lazyfree" and .function == $f) | .hits] | add // 0' $(docs "t4450-lazy-$$")
+		select(.workload == "lazyfree" and .function == $f) | .hits] | add // 0' $(docs "t4350-lazy-$$")
 }
 before=$(calls 0 split_huge_pmd_locked) after=$(calls 1 split_huge_pmd_locked)
 diag "lazyfree: split_huge_pmd_locked calls before $before, after $after"
@@ -119,5 +119,5 @@ ok "$([ "$before" -ge 100 ] && [ "$after" -le $((before / 20)) ]; echo $?)" \
 	'lazyfree patch: split_huge_pmd_locked calls drop to near zero'
 ok "$([ "$(calls 0 unmap_huge_pmd_locked)" = 0 ] && [ "$(calls 1 unmap_huge_pmd_locked)" -ge 100 ]; echo $?)" \
 	'... and unmap_huge_pmd_locked, the patch'"'"'s path, appears'
-diag "t4450: $(( $(date +%s) - T0 )) s"
+diag "t4350: $(( $(date +%s) - T0 )) s"
 done_testing
