@@ -33,7 +33,7 @@ static const struct fw_option boot_options[] = {
 	{ "rounds", 0, required_argument, 'r', "N", "2", "samples per workload (1..1000)" },
 	{ "accel", 0, required_argument, 'a', "MODE", "auto", "auto, kvm, tcg or icount (auto: kvm if a test boot works)" },
 	{ "timeout", 0, required_argument, 'T', "SECONDS", "900",
-	  "kill the guest after this long (--function-profile adds\n" FW_PROFILE_TIMEOUT_S_STR " s per workload)" },
+	  "kill the guest after this long (--function-profile adds\n10 x " FW_PROFILE_TIMEOUT_S_STR " s per workload)" },
 	{ "function-profile", 0, no_argument, 'F', NULL, "off",
 	  "end with the profiling round: every workload once more,\nuntimed, under the ftrace function profiler" },
 	{ "vcpus", 0, required_argument, 'v', "N", "the usable CPUs under kvm (at most 64), 2 under tcg, 1 under icount",

@@ -99,7 +99,7 @@ const struct fw_option fw_run_options[] = {
 	  "the first N boots of each commit end with a profiling round:\n"
 	  "every workload once more, untimed, under the ftrace function\n"
 	  "profiler (per-function hits, total and self time; README\n"
-	  "\"Why did it change\"); at most " FW_PROFILE_TIMEOUT_S_STR " s per workload" },
+	  "\"Why did it change\"); at most " FW_PROFILE_TIMEOUT_S_STR " guest seconds per workload" },
 	{ "no-profile", 0, no_argument, 'E', NULL, "off", "no profiling round (--profile-boots 0)" },
 	{ "vcpus", 0, required_argument, 'v', "N", "the usable CPUs under kvm (at most 64), 2 under tcg, 1 under icount",
 	  "guest CPUs (1..256)" },

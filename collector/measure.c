@@ -169,7 +169,7 @@ cJSON *fw_measure_boot(struct fw_measure *m, struct strbuf *err)
 	q.console_path = console;
 	q.chan_path = chanp;
 	q.virtfs = m->virtfs;
-	q.timeout_s = m->timeout + (m->fprofile ? FW_PROFILE_TIMEOUT_S * count_items(m->workloads) : 0);
+	q.timeout_s = m->timeout + (m->fprofile ? FW_PROFILE_HOST_S * count_items(m->workloads) : 0);
 
 	if (fw_lock_acquire(&lock, NULL, "boot")) {
 		strbuf_addstr(err, "cannot take the measurement lock");
