@@ -40,12 +40,13 @@ struct fw_measure {
  * The guest's limit on one workload's profiling round (fw.fprofile_timeout_s),
  * in guest seconds, and what a profiled boot adds to QEMU's timeout per
  * workload, in host seconds: under icount a guest second of traced code took
- * about 7 host seconds here (split: 2.2 s guest, ~15 s host), so 10x leaves
+ * about 7 host seconds here (split: 2.2 s guest, ~15 s host; quick filemap's
+ * round takes ~50 guest seconds, its fio runs by the clock), so 10x leaves
  * room; a round cut by the guest's limit costs its profile only, a boot cut
  * by QEMU's would cost the timed samples too.
  */
-#define FW_PROFILE_TIMEOUT_S 60
-#define FW_PROFILE_TIMEOUT_S_STR "60"
+#define FW_PROFILE_TIMEOUT_S 120
+#define FW_PROFILE_TIMEOUT_S_STR "120"
 #define FW_PROFILE_HOST_S (10 * FW_PROFILE_TIMEOUT_S)
 
 /* Workload and profile names travel on the kernel command line: plain names only. */

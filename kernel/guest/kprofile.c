@@ -281,6 +281,9 @@ int kprof_run(const char *wl, workload_fn fn, const struct fw_ctx *ctx)
 		return fail("no %s/options/graph-time (a kernel without FUNCTION_GRAPH_TRACER): "
 			    "no function times", TR);
 	fprof_stop();  /* profiler off, filter empty: every function */
+	/* time off the CPU is no function's cost: without this, schedule() takes
+	 * every sleep (fio's waits, a wakeup's latency) as its own time */
+	write_text(TR "/options/sleep-time", "0");
 	if (load_known() < 0)
 		return -1;
 	chan_mute(1);
@@ -293,6 +296,7 @@ cleanup:
 	kprof_pass = 0;
 	write_text(TR "/function_profile_enabled", "0");
 	write_text(TR "/options/graph-time", "1");
+	write_text(TR "/options/sleep-time", "1");
 	chan_mute(0);
 	for (size_t i = 0; i < nsections; i++) {
 		if (ret == 0 && emit_section(wl, &sections[i], (size_t)ctx->fprofile_top) < 0)
