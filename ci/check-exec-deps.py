@@ -4,7 +4,7 @@
   check-exec-deps.py [--deps-script FILE] [--allow-dir DIR]... TRACE...
 
 TRACE is `strace -f -e trace=execve,execveat -o TRACE` output of a test run
-(`make test` writes build/exec-trace.log). Each program executed, and the
+(`make test` writes build/exec-trace-*.log). Each program executed, and the
 interpreter named by its #! line, is mapped to the Debian package that owns
 it (dpkg's file lists). A package is accounted for when install-deps.sh lists
 it, when it is Essential, or when apt brings it as a Depends/Pre-Depends of

@@ -1,0 +1,66 @@
+#!/bin/sh
+# make test's last pass, in three lanes at once, each under strace (execve
+# only) for ci/check-exec-deps.py:
+#   A  the kernel tests that build kernels (t4*), then t3000 (TCG, counters
+#      that must move in every round: alone by then), one at a time, printed live;
+#   B  the other kernel tests that only boot the default kernel (t3*);
+#   Q  the quick tests on the plain build, one at a time.
+# Why: most kernel-test boots run under icount, one QEMU thread, so one of the
+# two cores idles through lane A; B and Q fill it (on 2 cores: 35 -> 25 min).
+# B gets a host lock of its own (FOLIOWATCH_CACHE in the build folder, the
+# kernel by FW_KERNEL): what it checks is icount-exact or a count, which host
+# load does not move. A keeps the real lock: its builds share the default
+# tree, and t4100 spends a wall-time budget.
+# Environment: BUILD, COLLECT_BIN, LANE_A, LANE_B, LANE_Q (test lists), TRACE_DIR.
+# Exit: 0 when every lane passed.
+set -u
+BUILD=${BUILD:-build}
+TRACE_DIR=${TRACE_DIR:-$BUILD}
+COLLECT=${COLLECT_BIN:-$BUILD/foliowatch-collect}
+export ASAN_OPTIONS=detect_leaks=0
+traced() { # trace-file command...
+	f=$1; shift
+	strace -f --seccomp-bpf -qq -z -e trace=execve,execveat -e signal=none -o "$f" "$@"
+}
+prove_lane() { # trace-file tests...
+	f=$1; shift
+	traced "$f" prove --timer --failures --exec 'sh tests/lib/run-one.sh' "$@"
+}
+
+# The default kernel first: waits for a prebuild still holding the lock
+# (FW_KERNEL=path skips that, as in tests/lib/kernel.sh).
+if [ -n "${FW_KERNEL:-}" ]; then
+	kernel=$FW_KERNEL
+elif ! kernel=$(traced "$TRACE_DIR/exec-trace-kernel2.log" "$COLLECT" kernel 2>"$BUILD/lane-kernel.err"); then
+	echo "test-lanes: foliowatch-collect kernel failed:" >&2
+	tail -20 "$BUILD/lane-kernel.err" >&2
+	exit 1
+fi
+if [ ! -f "$kernel" ]; then
+	echo "test-lanes: no kernel at '$kernel'" >&2
+	exit 1
+fi
+case $BUILD in /*) lane_cache=$BUILD/lane-b-cache ;; *) lane_cache=$PWD/$BUILD/lane-b-cache ;; esac
+mkdir -p "$lane_cache"
+
+start=$(date +%s)
+(FW_KERNEL=$kernel FOLIOWATCH_CACHE=$lane_cache prove_lane "$TRACE_DIR/exec-trace-b.log" $LANE_B \
+	>"$BUILD/lane-b.log" 2>&1; echo $? >"$BUILD/lane-b.rc"; echo "lane B: $(( $(date +%s) - start )) s" >>"$BUILD/lane-b.log") &
+b=$!
+(prove_lane "$TRACE_DIR/exec-trace-q.log" $LANE_Q >"$BUILD/lane-q.log" 2>&1; echo $? >"$BUILD/lane-q.rc"
+	echo "lane Q: $(( $(date +%s) - start )) s" >>"$BUILD/lane-q.log") &
+q=$!
+echo "=== lane A: $LANE_A"
+echo "=== lanes B ($LANE_B) and Q (quick tests) run beside it, printed at the end"
+prove_lane "$TRACE_DIR/exec-trace-a.log" $LANE_A
+a=$?
+echo "lane A: $(( $(date +%s) - start )) s"
+wait $b $q
+rb=$(cat "$BUILD/lane-b.rc" 2>/dev/null || echo 1)
+rq=$(cat "$BUILD/lane-q.rc" 2>/dev/null || echo 1)
+echo "=== lane B"
+cat "$BUILD/lane-b.log"
+echo "=== lane Q (quick tests, plain build)"
+cat "$BUILD/lane-q.log"
+echo "=== lanes: A exit $a, B exit $rb, Q exit $rq"
+[ "$a" = 0 ] && [ "$rb" = 0 ] && [ "$rq" = 0 ]
