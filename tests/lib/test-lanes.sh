@@ -27,35 +27,40 @@ prove_lane() { # trace-file tests...
 	traced "$f" prove --timer --failures --exec 'sh tests/lib/run-one.sh' "$@"
 }
 
-# The default kernel first: waits for a prebuild still holding the lock
+rm -f "$BUILD/lane-b.rc" "$BUILD/lane-q.rc" "$BUILD/lane-b.log"
+start=$(date +%s)
+# Q needs no kernel: it starts at once, beside a kernel prebuild still running.
+(prove_lane "$TRACE_DIR/exec-trace-q.log" $LANE_Q >"$BUILD/lane-q.log" 2>&1; echo $? >"$BUILD/lane-q.rc"
+	echo "lane Q: $(( $(date +%s) - start )) s" >>"$BUILD/lane-q.log") &
+q=$!
+
+# The default kernel: waits for a prebuild still holding the lock
 # (FW_KERNEL=path skips that, as in tests/lib/kernel.sh).
 if [ -n "${FW_KERNEL:-}" ]; then
 	kernel=$FW_KERNEL
 elif ! kernel=$(traced "$TRACE_DIR/exec-trace-kernel2.log" "$COLLECT" kernel 2>"$BUILD/lane-kernel.err"); then
-	echo "test-lanes: foliowatch-collect kernel failed:" >&2
-	tail -20 "$BUILD/lane-kernel.err" >&2
-	exit 1
-fi
-if [ ! -f "$kernel" ]; then
-	echo "test-lanes: no kernel at '$kernel'" >&2
-	exit 1
+	echo "test-lanes: foliowatch-collect kernel failed:"
+	tail -20 "$BUILD/lane-kernel.err"
+	kernel=
 fi
 case $BUILD in /*) lane_cache=$BUILD/lane-b-cache ;; *) lane_cache=$PWD/$BUILD/lane-b-cache ;; esac
 mkdir -p "$lane_cache"
 
-start=$(date +%s)
-(FW_KERNEL=$kernel FOLIOWATCH_CACHE=$lane_cache prove_lane "$TRACE_DIR/exec-trace-b.log" $LANE_B \
-	>"$BUILD/lane-b.log" 2>&1; echo $? >"$BUILD/lane-b.rc"; echo "lane B: $(( $(date +%s) - start )) s" >>"$BUILD/lane-b.log") &
-b=$!
-(prove_lane "$TRACE_DIR/exec-trace-q.log" $LANE_Q >"$BUILD/lane-q.log" 2>&1; echo $? >"$BUILD/lane-q.rc"
-	echo "lane Q: $(( $(date +%s) - start )) s" >>"$BUILD/lane-q.log") &
-q=$!
-echo "=== lane A: $LANE_A"
-echo "=== lanes B ($LANE_B) and Q (quick tests) run beside it, printed at the end"
-prove_lane "$TRACE_DIR/exec-trace-a.log" $LANE_A
-a=$?
-echo "lane A: $(( $(date +%s) - start )) s"
-wait $b $q
+a=1
+if [ -n "$kernel" ] && [ -f "$kernel" ]; then
+	(FW_KERNEL=$kernel FOLIOWATCH_CACHE=$lane_cache prove_lane "$TRACE_DIR/exec-trace-b.log" $LANE_B \
+		>"$BUILD/lane-b.log" 2>&1; echo $? >"$BUILD/lane-b.rc"
+		echo "lane B: $(( $(date +%s) - start )) s" >>"$BUILD/lane-b.log") &
+	echo "=== lane A: $LANE_A"
+	echo "=== lanes B ($LANE_B) and Q (quick tests) run beside it, printed at the end"
+	prove_lane "$TRACE_DIR/exec-trace-a.log" $LANE_A
+	a=$?
+	echo "lane A: $(( $(date +%s) - start )) s"
+else
+	echo "test-lanes: no kernel at '$kernel': lanes A and B not run"
+	echo "no kernel" >"$BUILD/lane-b.log"
+fi
+wait
 rb=$(cat "$BUILD/lane-b.rc" 2>/dev/null || echo 1)
 rq=$(cat "$BUILD/lane-q.rc" 2>/dev/null || echo 1)
 echo "=== lane B"
