@@ -194,8 +194,9 @@ EXEC_TRACE = $(BUILD)/exec-trace
 # kernel config should not depend on what is on the host's PATH).
 EXEC_ALLOW = --allow-dir $(HOME)/.pyenv --allow-dir $(HOME)/.cargo --allow-dir $(HOME)/.rustup
 STRACE_EXEC = strace -f --seccomp-bpf -qq -z -e trace=execve,execveat -e signal=none
+NPROC := $(shell nproc 2>/dev/null || echo 2)
 test: deps
-	$(MAKE) all bench-build
+	$(MAKE) -j$(NPROC) all bench-build
 	$(MAKE) check-layers
 	$(MAKE) check-function-length
 	rm -f $(EXEC_TRACE)*.log
@@ -207,7 +208,7 @@ test: deps
 	/usr/bin/python3 ci/check-exec-deps.py $(EXEC_TRACE)*.log $(EXEC_ALLOW)
 # Unit tests and the server's tests (no kernel) under ASan/UBSan, in a build dir of their own.
 test-asan:
-	$(MAKE) BUILD=build/asan SANITIZE=address,undefined OPT='-O1 -g' all
+	$(MAKE) -j$(NPROC) BUILD=build/asan SANITIZE=address,undefined OPT='-O1 -g' all
 	$(MAKE) BUILD=build/asan SANITIZE=address,undefined OPT='-O1 -g' test-quick
 
 # Fuzz targets: libFuzzer with clang; the libraries are rebuilt with clang in build/fuzz.
