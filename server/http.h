@@ -86,6 +86,7 @@ struct fw_req {
 	long long dv_before;         /* data_version of r->db then: others' commits change it */
 	const char *resp_body;       /* body of the response being queued (from memory) */
 	size_t resp_len;
+	int built;                   /* holds the response cache's build slot (fw_rc_built releases it) */
 };
 
 typedef enum MHD_Result (*fw_handler)(struct fw_req *r);
@@ -131,6 +132,8 @@ int fw_rc_init(struct fw_server *srv, struct strbuf *err);
 void fw_rc_free(struct fw_server *srv);
 int fw_rc_lookup(struct fw_req *r, enum MHD_Result *ret);
 int fw_rc_store(struct fw_req *r, struct MHD_Response *resp);
+/* After the handler of a miss: frees the heap it used and lets the next miss build. */
+void fw_rc_built(struct fw_req *r);
 
 /* Percent-decoding of one path segment or query value; -1 on bad escapes or NUL. */
 int fw_url_decode(const char *in, size_t len, struct strbuf *out);
