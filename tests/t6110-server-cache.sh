@@ -55,7 +55,7 @@ ok $(grep -qi '^vary: accept-encoding' "$TMP_T/h1" && echo 0 || echo 1) 'Vary: A
 make_doc "$TMP_T/d3.json" "commit.sha=$(printf 'ab%038d' 3)" "commit.key=$(printf 'ab%038d' 3)" commit.position=7 || bail "doc"
 "$SERVER" import -q --db "$DB" "$TMP_T/d3.json" || bail "import d3"
 m0=$(rc_count miss) h0=$(rc_count hit)
-curl -s --parallel --parallel-immediate --parallel-max 32 $(for i in $(seq 32); do echo "-o /dev/null $URL/series/demo"; done)
+curl -s --no-progress-meter --parallel --parallel-immediate --parallel-max 32 $(for i in $(seq 32); do echo "-o /dev/null $URL/series/demo"; done)
 is "$(( $(rc_count miss) - m0 )) $(( $(rc_count hit) - h0 ))" "1 31" 'a burst of 32 GETs of an invalidated page: 1 build, 31 answers from the cache'
 stop_server
 is $? 0 'server stops cleanly'
