@@ -90,7 +90,7 @@ struct fw_req {
 	long long dv_before;         /* data_version of r->db then: others' commits change it */
 	const char *resp_body;       /* body of the response being queued (from memory) */
 	size_t resp_len;
-	int built;                   /* holds the response cache's build slot (fw_rc_built releases it) */
+	int built;                   /* 1 + the response cache slot it builds (fw_rc_built releases it), or 0 */
 };
 
 typedef enum MHD_Result (*fw_handler)(struct fw_req *r);

@@ -15,7 +15,7 @@
  *
  * Bounds: RC_SLOTS direct-mapped slots (a collision replaces), bodies over
  * RC_MAX_ENTRY are not kept, and no insert takes the total over RC_MAX_BYTES.
- * Misses are answered one at a time (others wait, then look again): when
+ * Misses of one slot are answered one at a time (others wait, then look again): when
  * new data invalidates a page that 64 clients keep asking for, one request
  * builds it instead of every worker at once, each with the series, its
  * analysis and a JSON or HTML tree in memory (~15 MB for the benchmark's
@@ -56,8 +56,8 @@ struct fw_respcache {
 	long long last_dv;
 	unsigned long gen;
 	size_t bytes;
-	int building;           /* a miss is being answered (at most one at a time) */
-	pthread_cond_t built;   /* signalled when it is done */
+	unsigned char building[RC_SLOTS]; /* a miss of this slot is being answered */
+	pthread_cond_t built;   /* signalled when one is done */
 	struct rc_entry slot[RC_SLOTS];
 };
 
@@ -252,13 +252,19 @@ int fw_rc_lookup(struct fw_req *r, enum MHD_Result *ret)
 			hit = 1;
 			break;
 		}
-		/* One build at a time; a request that waited looks again (the build was likely its answer). */
-		if (!c->building)
+		/*
+		 * One build per slot at a time; a request that waited looks again
+		 * (the build was likely its answer). Other pages build meanwhile: a
+		 * slow plot never holds up the rest.
+		 */
+		if (!c->building[e - c->slot])
 			break;
 		pthread_cond_wait(&c->built, &c->lock);
 	}
-	if (!hit)
-		c->building = r->built = 1;
+	if (!hit) {
+		c->building[e - c->slot] = 1;
+		r->built = (int)(e - c->slot) + 1;
+	}
 	pthread_mutex_unlock(&c->lock);
 	atomic_fetch_add(hit ? &r->srv->rc_hits : &r->srv->rc_misses, 1);
 	if (hit) {
@@ -274,7 +280,7 @@ void fw_rc_built(struct fw_req *r)
 {
 	struct fw_respcache *c = r->srv->rcache;
 
-	if (!c || !r->built)
+	if (!c || r->built <= 0)
 		return;
 	/*
 	 * The handler's series, analysis and JSON tree are free now, but glibc
@@ -285,7 +291,8 @@ void fw_rc_built(struct fw_req *r)
 	 */
 	malloc_trim(0);
 	pthread_mutex_lock(&c->lock);
-	c->building = r->built = 0;
+	c->building[r->built - 1] = 0;
+	r->built = 0;
 	pthread_cond_broadcast(&c->built);
 	pthread_mutex_unlock(&c->lock);
 }
