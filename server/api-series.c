@@ -4,8 +4,9 @@
  * medians and delta % against the previous commit; statistics are null
  * until the analysis code provides them).
  * ?metrics=split,mthp/4t and ?commits=SHA,SHA select parts of the series
- * answer (210 KB for 20 commits x 40 metrics): the same objects as in the
- * full answer, only fewer of them.
+ * answer (~200 KB for 20 commits x 40 metrics): the same objects as in the
+ * full answer, only fewer of them. Environments are listed once, in
+ * "environments", and named by a short key everywhere else (env-keys.c).
  */
 #include <stdlib.h>
 #include <string.h>
@@ -76,11 +77,23 @@ enum MHD_Result api_series_list(struct fw_req *r)
 	return reply_json(r, 200, root);
 }
 
+/* The environments of the selected metrics, each once, by key. */
+static void add_envs(cJSON *root, sqlite3 *db, const struct fw_series *s, char **keys, const char *msel)
+{
+	cJSON *envs = cJSON_AddObjectToObject(root, "environments");
+
+	for (int i = 0; i < s->nmetrics; i++)
+		if ((!msel || msel[i]) && !cJSON_GetObjectItemCaseSensitive(envs, keys[i]))
+			cJSON_AddItemToObject(envs, keys[i], fw_env_json(db, s->metrics[i].env));
+}
+
 /* msel/csel: which metrics/commits to include (NULL: all). */
-static cJSON *series_json_sel(const struct fw_series *s, const cJSON *an, const char *msel, const char *csel)
+static cJSON *series_json_sel(sqlite3 *db, const struct fw_series *s, const cJSON *an, const char *msel,
+			      const char *csel)
 {
 	cJSON *root, *commits, *metrics, *so;
 	struct fw_an_index *ix = an_index_new(an);
+	char **keys = fw_env_keys(s);
 
 	root = cJSON_CreateObject();
 	so = cJSON_AddObjectToObject(root, "series");
@@ -88,6 +101,7 @@ static cJSON *series_json_sel(const struct fw_series *s, const cJSON *an, const 
 	cJSON_AddNumberToObject(so, "revision", s->revision);
 	cJSON_AddStringToObject(so, "base", s->base);
 	cJSON_AddBoolToObject(root, "analysed", an != NULL);
+	add_envs(root, db, s, keys, msel);
 	metrics = cJSON_AddArrayToObject(root, "metrics");
 	for (int i = 0; i < s->nmetrics; i++) {
 		cJSON *m;
@@ -101,7 +115,7 @@ static cJSON *series_json_sel(const struct fw_series *s, const cJSON *an, const 
 		cJSON_AddStringToObject(m, "name", s->metrics[i].metric);
 		cJSON_AddStringToObject(m, "unit", s->metrics[i].unit);
 		cJSON_AddStringToObject(m, "direction", s->metrics[i].direction);
-		cJSON_AddStringToObject(m, "env", s->metrics[i].env);
+		cJSON_AddStringToObject(m, "env", keys[i]);
 		fw_json_num_or_null(m, "min_effect_pct", s->metrics[i].min_effect_pct);
 		cJSON_AddItemToArray(metrics, m);
 	}
@@ -132,7 +146,7 @@ static cJSON *series_json_sel(const struct fw_series *s, const cJSON *an, const 
 				continue;
 			m = cJSON_CreateObject();
 			cJSON_AddStringToObject(m, "metric", s->metrics[i].id);
-			cJSON_AddStringToObject(m, "env", s->metrics[i].env);
+			cJSON_AddStringToObject(m, "env", keys[i]);
 			cJSON_AddNumberToObject(m, "n", cell->n);
 			cJSON_AddNumberToObject(m, "errors", cell->errors);
 			fw_json_num_or_null(m, "median", cell->median);
@@ -143,12 +157,13 @@ static cJSON *series_json_sel(const struct fw_series *s, const cJSON *an, const 
 		cJSON_AddItemToArray(commits, o);
 	}
 	an_index_free(ix);
+	fw_env_keys_free(s, keys);
 	return root;
 }
 
-cJSON *fw_series_json(const struct fw_series *s, const cJSON *an)
+cJSON *fw_series_json(sqlite3 *db, const struct fw_series *s, const cJSON *an)
 {
-	return series_json_sel(s, an, NULL, NULL);
+	return series_json_sel(db, s, an, NULL, NULL);
 }
 
 /* "split", "split/pmd-to-0" or "split/pmd-to-0/split_ms" names metric m. */
@@ -238,7 +253,7 @@ enum MHD_Result api_series_get(struct fw_req *r)
 		return ret;
 	if (!selection(r, &s, 0, &msel, &ret) && !selection(r, &s, 1, &csel, &ret)) {
 		an = req_analysis(r, s.name, s.revision);
-		ret = reply_json(r, 200, series_json_sel(&s, an, msel, csel));
+		ret = reply_json(r, 200, series_json_sel(req_db(r), &s, an, msel, csel));
 		cJSON_Delete(an);
 	}
 	free(msel);

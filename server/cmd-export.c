@@ -267,7 +267,7 @@ static int export_series(struct export *ex, const char *series)
 	if (write_sb(ex, &name, &page))
 		goto cleanup;
 	strbuf_reset(&name);
-	json = fw_series_json(&s, an);
+	json = fw_series_json(ex->ui.db, &s, an);
 	txt = cJSON_Print(json);
 	ui_href_data(&name, &ex->ui, s.name, "json");
 	if (!txt || write_file(ex, name.buf, txt, strlen(txt)))

@@ -373,6 +373,7 @@ enum MHD_Result fw_http_access(void *cls, struct MHD_Connection *conn, const cha
 		return ret;
 	ret = fw_dispatch(r);
 	req_db_put(r);
+	fw_rc_built(r);
 	return ret;
 }
 

@@ -22,8 +22,12 @@
  * answer's headers. Anything up to about FW_CONN_POOL - 16 KiB reaches the
  * server (its own 414/431 with the security headers); beyond, libmicrohttpd
  * answers itself without them and closes (README "Running the server").
+ * libmicrohttpd clears the whole pool when a keep-alive connection starts
+ * its next request, so each open connection holds all of it in RSS: 128 KiB
+ * lets 100 KB requests through and keeps 64 connections at 8 MiB (256 KiB
+ * took the benchmark's peak RSS over its 64 MiB target).
  */
-#define FW_CONN_POOL (256 * 1024)
+#define FW_CONN_POOL (128 * 1024)
 #define FW_STR_(x) #x
 #define FW_STR(x)  FW_STR_(x)
 #define FW_MAX_ARGS  6     /* path captures per route */
@@ -86,6 +90,7 @@ struct fw_req {
 	long long dv_before;         /* data_version of r->db then: others' commits change it */
 	const char *resp_body;       /* body of the response being queued (from memory) */
 	size_t resp_len;
+	int built;                   /* 1 + the response cache slot it builds (fw_rc_built releases it), or 0 */
 };
 
 typedef enum MHD_Result (*fw_handler)(struct fw_req *r);
@@ -131,6 +136,8 @@ int fw_rc_init(struct fw_server *srv, struct strbuf *err);
 void fw_rc_free(struct fw_server *srv);
 int fw_rc_lookup(struct fw_req *r, enum MHD_Result *ret);
 int fw_rc_store(struct fw_req *r, struct MHD_Response *resp);
+/* After the handler of a miss: frees the heap it used and lets the next miss build. */
+void fw_rc_built(struct fw_req *r);
 
 /* Percent-decoding of one path segment or query value; -1 on bad escapes or NUL. */
 int fw_url_decode(const char *in, size_t len, struct strbuf *out);

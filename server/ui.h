@@ -115,7 +115,11 @@ void ui_reg_filter_of(const cJSON *facet, struct ui_reg_filter *f);
  */
 cJSON *fw_ui_analysis(sqlite3 *db, const char *series, int revision);
 cJSON *fw_ui_regressions(sqlite3 *db, const char *series, int revision);
-cJSON *fw_series_json(const struct fw_series *s, const cJSON *an);          /* api-series.c */
+cJSON *fw_series_json(sqlite3 *db, const struct fw_series *s, const cJSON *an); /* api-series.c */
+/* Per metric of s, the key of its environment in the series answer (env-keys.c). */
+char **fw_env_keys(const struct fw_series *s);
+void fw_env_keys_free(const struct fw_series *s, char **keys);
+cJSON *fw_env_json(sqlite3 *db, const char *fp);
 /* After a verdict: "at 3 boots" or "MDE 3.1%, needs 8 boots", and the floor with the boots it rests on (ui-series.c). */
 void ui_decided(struct strbuf *sb, const cJSON *row);
 /* A stored regression's status history as a <details> list (ui-history.c). */

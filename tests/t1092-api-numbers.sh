@@ -56,6 +56,21 @@ like "$(cat "$TMP_T/body")" 'no such environment' '... says "no such environment
 is "$(code "/plot/demo/split/pmd-to-0/split_ms/small.svg?env=ffff")" 404 'plot with an unknown env: 404'
 like "$(cat "$TMP_T/body")" 'no such environment' '... says "no such environment"'
 
+# Environments listed once, named by a short key (a fingerprint prefix) in metrics and cells.
+curl -s "$URL/api/v1/series/demo" >"$TMP_T/full.json"
+is "$("$PY" - "$TMP_T/full.json" "$ENV" <<'PYEOF'
+import json, sys
+d, fp = json.load(open(sys.argv[1])), sys.argv[2]
+envs = d["environments"]
+keys = {m["env"] for m in d["metrics"]} | {m["env"] for c in d["commits"] for m in c["metrics"]}
+print(sorted(envs) == sorted(keys), [(k, e["fingerprint"] == fp, e["host"], e["accel"]) for k, e in envs.items()])
+PYEOF
+)" "True [('${ENV:0:12}', True, 'runner-1', 'tcg')]" \
+	'series answer: one environment, under the first 12 characters of its fingerprint, named by it everywhere'
+grep -Eq '[0-9a-f]{64}' <(sed 's/"fingerprint":"[0-9a-f]*"//' "$TMP_T/full.json")
+is $? 1 '... the full fingerprint appears only once'
+is "$(code "/api/v1/trend?series=demo&$M&env=${ENV:0:12}")" 200 '... and the key works as env='
+
 # ?metrics= and ?commits=: the selected answer is the matching part of the full one.
 curl -s "$URL/api/v1/series/demo" >"$TMP_T/full.json"
 # sel QUERY METRIC-PY COMMIT-PY: the full answer filtered in Python equals the selected answer.
@@ -70,6 +85,7 @@ full["metrics"] = [m for m in full["metrics"] if mok(m["metric"])]
 full["commits"] = [c for c in full["commits"] if cok(c["sha"])]
 for c in full["commits"]:
     c["metrics"] = [m for m in c["metrics"] if mok(m["metric"])]
+full["environments"] = {k: e for k, e in full["environments"].items() if k in {m["env"] for m in full["metrics"]}}
 print("same" if full == got and got["commits"] else "differ")
 PYEOF
 }

@@ -103,7 +103,7 @@ for s in json.loads(text)["series"]:
         continue
     d = json.loads(text)
     for m in d["metrics"]:
-        check(f"/api/v1/trend?series={name}&metric={q(m['metric'])}", False)
+        check(f"/api/v1/trend?series={name}&metric={q(m['metric'])}&env={q(m['env'])}", False)  # env: the answer's key
     shas = [c["sha"] for c in d["commits"]]
     if len(shas) > 1:
         check(f"/api/v1/compare?series={name}&base={q(shas[0])}&head={q(shas[-1])}", False)
