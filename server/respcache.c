@@ -15,12 +15,15 @@
  *
  * Bounds: RC_SLOTS direct-mapped slots (a collision replaces), bodies over
  * RC_MAX_ENTRY are not kept, and no insert takes the total over RC_MAX_BYTES.
- * Misses of one slot are answered one at a time (others wait, then look again): when
- * new data invalidates a page that 64 clients keep asking for, one request
- * builds it instead of every worker at once, each with the series, its
- * analysis and a JSON or HTML tree in memory (~15 MB for the benchmark's
- * series page; four at once took the server from ~60 to ~100 MB). Hits
- * never wait for a build.
+ * Misses of one page are answered one at a time: when new data invalidates a
+ * page that 64 clients keep asking for, one request builds it instead of every
+ * worker at once, each with the series, its analysis and a JSON or HTML tree
+ * in memory (~15 MB for the benchmark's series page; four at once took the
+ * server from ~60 to ~100 MB). A miss waits only for a build of the same
+ * page (same key, not merely the same slot), once and at most RC_WAIT_S: the
+ * wait blocks its worker thread and that thread's other connections, for
+ * about as long as building the page itself would; an answer that is never
+ * stored (an error, too big) is then built by each waiter, not one by one.
  * Conditional requests (If-None-Match, If-Modified-Since) bypass the cache so
  * the handlers' 304 logic stays the only one.
  *
@@ -33,13 +36,17 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include <zlib.h>
 #include "http.h"
 #include "fw-db.h"
+#include "xalloc.h"
 
 #define RC_SLOTS      256
 #define RC_MAX_ENTRY  (2u << 20)
 #define RC_MAX_BYTES  (16u << 20)
+#define RC_WAIT_S     10          /* a build slower than this: build it too */
+#define RC_TRIM_FREE  (1u << 20)  /* give freed arena memory back above this */
 
 struct rc_entry {
 	char *key;
@@ -56,8 +63,9 @@ struct fw_respcache {
 	long long last_dv;
 	unsigned long gen;
 	size_t bytes;
-	unsigned char building[RC_SLOTS]; /* a miss of this slot is being answered */
-	pthread_cond_t built;   /* signalled when one is done */
+	char *building[RC_SLOTS]; /* the key a miss of this slot is being answered for */
+	unsigned long build_id[RC_SLOTS], builds; /* which build that is; builds started */
+	pthread_cond_t built;   /* signalled when one is done (CLOCK_MONOTONIC) */
 	struct rc_entry slot[RC_SLOTS];
 };
 
@@ -75,11 +83,15 @@ static void drop(struct fw_respcache *c, struct rc_entry *e)
 int fw_rc_init(struct fw_server *srv, struct strbuf *err)
 {
 	struct fw_respcache *c = calloc(1, sizeof(*c));
+	pthread_condattr_t ca;
 
 	if (!c)
 		return -1;
 	pthread_mutex_init(&c->lock, NULL);
-	pthread_cond_init(&c->built, NULL);
+	pthread_condattr_init(&ca);
+	pthread_condattr_setclock(&ca, CLOCK_MONOTONIC);
+	pthread_cond_init(&c->built, &ca);
+	pthread_condattr_destroy(&ca);
 	c->watch = fw_db_open(srv->dbpath, err);
 	if (!c->watch || sqlite3_prepare_v2(c->watch, "PRAGMA data_version", -1, &c->dv, NULL)) {
 		srv->rcache = c;
@@ -97,8 +109,10 @@ void fw_rc_free(struct fw_server *srv)
 
 	if (!c)
 		return;
-	for (int i = 0; i < RC_SLOTS; i++)
+	for (int i = 0; i < RC_SLOTS; i++) {
 		drop(c, &c->slot[i]);
+		free(c->building[i]);
+	}
 	sqlite3_finalize(c->dv);
 	fw_db_close(c->watch);
 	pthread_mutex_destroy(&c->lock);
@@ -232,6 +246,7 @@ int fw_rc_lookup(struct fw_req *r, enum MHD_Result *ret)
 	struct fw_respcache *c = r->srv->rcache;
 	struct strbuf key = STRBUF_INIT;
 	struct rc_entry *e;
+	struct timespec until = { 0, 0 };
 	int hit = 0;
 
 	if (!c || (strcmp(r->method, "GET") && strcmp(r->method, "HEAD")) || !cacheable_path(r->path) ||
@@ -241,7 +256,9 @@ int fw_rc_lookup(struct fw_req *r, enum MHD_Result *ret)
 	strbuf_addch(&key, '?'); /* a decoded path may hold '&' but never '?': path and query stay apart */
 	MHD_get_connection_values(r->conn, MHD_GET_ARGUMENT_KIND, add_arg, &key);
 	pthread_mutex_lock(&c->lock);
-	for (;;) {
+	for (unsigned long waiting = 0;;) {
+		const char *b;
+
 		r->cache_gen = current_gen(c);
 		e = &c->slot[hash_key(key.buf) % RC_SLOTS];
 		if (e->resp && e->gen == r->cache_gen && !strcmp(e->key, key.buf)) {
@@ -253,16 +270,25 @@ int fw_rc_lookup(struct fw_req *r, enum MHD_Result *ret)
 			break;
 		}
 		/*
-		 * One build per slot at a time; a request that waited looks again
-		 * (the build was likely its answer). Other pages build meanwhile: a
-		 * slow plot never holds up the rest.
+		 * A build of this very page is running: wait for it to end, then
+		 * look again (it was likely our answer). Another page of the slot,
+		 * a build that ended without storing (the next one is not waited
+		 * for), or one past RC_WAIT_S: build it ourselves.
 		 */
-		if (!c->building[e - c->slot])
+		b = c->building[e - c->slot];
+		if (!b || strcmp(b, key.buf) || (waiting && c->build_id[e - c->slot] != waiting))
 			break;
-		pthread_cond_wait(&c->built, &c->lock);
+		if (!waiting) {
+			waiting = c->build_id[e - c->slot];
+			clock_gettime(CLOCK_MONOTONIC, &until);
+			until.tv_sec += RC_WAIT_S;
+		}
+		if (pthread_cond_timedwait(&c->built, &c->lock, &until))
+			break;
 	}
-	if (!hit) {
-		c->building[e - c->slot] = 1;
+	if (!hit && !c->building[e - c->slot]) {
+		c->building[e - c->slot] = xstrdup(key.buf);
+		c->build_id[e - c->slot] = ++c->builds;
 		r->built = (int)(e - c->slot) + 1;
 	}
 	pthread_mutex_unlock(&c->lock);
@@ -282,19 +308,22 @@ void fw_rc_built(struct fw_req *r)
 
 	if (!c || r->built <= 0)
 		return;
-	/*
-	 * The handler's series, analysis and JSON tree are free now, but glibc
-	 * keeps freed memory in the arena of the thread that used it, pinned
-	 * behind the bodies this cache keeps, and each worker has its own arena.
-	 * Giving the free pages back keeps them from each growing to the biggest
-	 * answer (a few ms, on a miss only).
-	 */
-	malloc_trim(0);
 	pthread_mutex_lock(&c->lock);
-	c->building[r->built - 1] = 0;
+	free(c->building[r->built - 1]);
+	c->building[r->built - 1] = NULL;
 	r->built = 0;
 	pthread_cond_broadcast(&c->built);
 	pthread_mutex_unlock(&c->lock);
+	/*
+	 * After the waiters are let go: the handler's series, analysis and JSON
+	 * tree are free now, but glibc keeps freed memory in the arena of the
+	 * thread that used it, pinned behind the bodies this cache keeps, and
+	 * each worker has its own arena. Giving the free pages back keeps them
+	 * from each growing to the biggest answer (a few ms; only when a build
+	 * left more than RC_TRIM_FREE free, not after every small page).
+	 */
+	if (mallinfo2().fordblks > RC_TRIM_FREE)
+		malloc_trim(0);
 }
 
 int fw_rc_store(struct fw_req *r, struct MHD_Response *resp)
