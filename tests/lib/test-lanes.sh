@@ -1,17 +1,18 @@
 #!/bin/sh
 # make test's last pass, in three lanes at once, each under strace (execve
 # only) for ci/check-exec-deps.py:
-#   A  the kernel tests that build kernels (t4*), then t3000 (TCG, counters
-#      that must move in every round: alone by then), one at a time, printed live;
+#   A  the kernel tests that build kernels (t4*), one at a time, printed live;
 #   B  the other kernel tests that only boot the default kernel (t3*);
-#   Q  the quick tests on the plain build, one at a time.
+#   Q  the quick tests on the plain build, one at a time;
+# then, once all three are done, LANE_LAST alone (t3000: TCG counters that
+# must move in every round, which host load can stop), printed live.
 # Why: most kernel-test boots run under icount, one QEMU thread, so one of the
 # two cores idles through lane A; B and Q fill it (on 2 cores: 35 -> 25 min).
 # B gets a host lock of its own (FOLIOWATCH_CACHE in the build folder, the
 # kernel by FW_KERNEL): what it checks is icount-exact or a count, which host
 # load does not move. A keeps the real lock: its builds share the default
 # tree, and t4100 spends a wall-time budget.
-# Environment: BUILD, COLLECT_BIN, LANE_A, LANE_B, LANE_Q (test lists), TRACE_DIR.
+# Environment: BUILD, COLLECT_BIN, LANE_A, LANE_B, LANE_Q, LANE_LAST (test lists), TRACE_DIR.
 # Exit: 0 when every lane passed.
 set -u
 BUILD=${BUILD:-build}
@@ -61,11 +62,19 @@ else
 	echo "no kernel" >"$BUILD/lane-b.log"
 fi
 wait
+last=0
+if [ -n "${LANE_LAST:-}" ] && [ -n "$kernel" ] && [ -f "$kernel" ]; then
+	echo "=== last, alone: $LANE_LAST"
+	prove_lane "$TRACE_DIR/exec-trace-last.log" $LANE_LAST
+	last=$?
+elif [ -n "${LANE_LAST:-}" ]; then
+	last=1
+fi
 rb=$(cat "$BUILD/lane-b.rc" 2>/dev/null || echo 1)
 rq=$(cat "$BUILD/lane-q.rc" 2>/dev/null || echo 1)
 echo "=== lane B"
 cat "$BUILD/lane-b.log"
 echo "=== lane Q (quick tests, plain build)"
 cat "$BUILD/lane-q.log"
-echo "=== lanes: A exit $a, B exit $rb, Q exit $rq"
-[ "$a" = 0 ] && [ "$rb" = 0 ] && [ "$rq" = 0 ]
+echo "=== lanes: A exit $a, B exit $rb, Q exit $rq, last exit $last"
+[ "$a" = 0 ] && [ "$rb" = 0 ] && [ "$rq" = 0 ] && [ "$last" = 0 ]
