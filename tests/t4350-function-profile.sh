@@ -49,9 +49,13 @@ like "$(jq -r '[.profiles[] | select(.workload == "split") | .function] | join("
 ok "$(jq -e '[.profiles[] | select(.function == "split_huge_page_to_list_to_order") | .self_us > 0 and .self_us <= .time_us] | .[0]' \
 	"$TMP_T/prof1.json" >/dev/null; echo $?)" 'split_huge_page_to_list_to_order has a self time, below its total'
 # (on the split path: the two passes are two runs, and a small function off
-# it can differ more, e.g. _raw_spin_trylock read 30.6 us total, 65.6 self)
-jq -r '.profiles[] | select(.self_us != null and .self_us > 1.25 * .time_us + 5) | "# self > total: \(.function) \(.time_us) \(.self_us)"' "$TMP_T/prof1.json"
-is "$(jq -r '[.profiles[] | select((.function | test("split|folio|huge|xa|lru|memcg")) and .self_us != null and .self_us > 1.25 * .time_us + 5)] | length' "$TMP_T/prof1.json")" 0 \
+# it can differ more, e.g. _raw_spin_trylock read 30.6 us total, 65.6 self).
+# Leaf functions read self = 1.147 x total in every boot (the profiler's own
+# cost lands differently with graph-time off), and a split-path leaf whose
+# hits moved a little between the passes crossed 1.25 x once in CI; swapped
+# or mismatched passes put every caller's self far above its total.
+jq -r '[.profiles[] | select(.self_us != null and .time_us > 0)] | sort_by(-.self_us / .time_us) | .[:3][] | "# highest self/total: \(.function) \(.time_us) \(.self_us)"' "$TMP_T/prof1.json"
+is "$(jq -r '[.profiles[] | select((.function | test("split|folio|huge|xa|lru|memcg")) and .self_us != null and .self_us > 1.5 * .time_us + 10)] | length' "$TMP_T/prof1.json")" 0 \
 	'no split-path self time above its total (beyond the two passes'"'"' own difference)'
 same=$(jq -rn --slurpfile a "$TMP_T/prof1.json" --slurpfile b "$TMP_T/prof2.json" '
 	def split_path: test("split|folio|huge|xa|lru|memcg");
