@@ -1,5 +1,6 @@
 /* One measured boot: initramfs -> lock -> QEMU -> channel + console -> run document. */
 #include "measure.h"
+#include "utf8.h"
 #include "initramfs.h"
 #include "lock.h"
 #include "xalloc.h"
@@ -211,8 +212,8 @@ cJSON *fw_measure_boot(struct fw_measure *m, struct strbuf *err)
 		 * the run is kept, with an error status and no numbers.
 		 */
 		chan.status = FW_CHAN_CORRUPT;
-		if (snprintf(chan.why, sizeof(chan.why), "capture gives an invalid document at %.80s: %.120s",
-			     e.field, e.detail) < 0)
+		if (snprintf(chan.why, sizeof(chan.why), "capture gives an invalid document at %.*s: %.*s",
+			     UTF8_FIT(e.field, strlen(e.field), 80), UTF8_FIT(e.detail, strlen(e.detail), 120)) < 0)
 			chan.why[0] = '\0';
 		f->boot_status = final_status(&b, &chan, 0);
 		doc = fw_rundoc_build(f, &chan, &e);

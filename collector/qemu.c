@@ -1,5 +1,6 @@
 /* QEMU boots: argv, timed run, console classification (see qemu.h). */
 #include "qemu.h"
+#include "utf8.h"
 #include "xalloc.h"
 #include "runcmd.h"
 #include <errno.h>
@@ -196,7 +197,8 @@ static void line_reason(char *out, size_t n, const char *what, const char *line,
 {
 	while (len && (line[len - 1] == '\r' || line[len - 1] == '\n'))
 		len--;
-	snprintf(out, n, "%s: %.*s", what, (int)(len > 200 ? 200 : len), line);
+	snprintf(out, n, "%s: %.*s", what, UTF8_FIT(line, len, 200));
+	utf8_trim_partial(out);
 }
 
 void fw_boot_classify_log(const char *log, size_t len, struct fw_boot *b)

@@ -1,5 +1,6 @@
 /* Result channel format 1: parse and classify a capture (see resultchan.h). */
 #include "resultchan.h"
+#include "utf8.h"
 #include "xalloc.h"
 #include "crc32.h"
 #include "strbuf.h"
@@ -67,6 +68,8 @@ static void set_bad(struct fw_chan *c, enum fw_chan_status st, int line, const c
 	va_start(ap, fmt);
 	vsnprintf(c->why, sizeof(c->why), fmt, ap);
 	va_end(ap);
+	/* guest bytes in the reason: never half a character at the buffer's end */
+	utf8_trim_partial(c->why);
 }
 
 /* The bytes a writer may leave unencoded: [A-Za-z0-9._,:+-]. */
@@ -295,8 +298,8 @@ static int check_record(struct fw_chan *c, struct fw_chan_rec *r)
 			if (one_of(r->kv[i].key, counter_meta))
 				continue;
 			if (parse_double(r->kv[i].val, &d)) {
-				set_bad(c, FW_CHAN_CORRUPT, r->line, "counters record: %.64s= is not a finite number",
-					r->kv[i].key);
+				set_bad(c, FW_CHAN_CORRUPT, r->line, "counters record: %.*s= is not a finite number",
+					UTF8_CUT(r->kv[i].key, 64));
 				return -1;
 			}
 		}
@@ -397,7 +400,7 @@ static int parse_line(struct fw_chan *c, const char *line, size_t len, int linen
 					break;
 			if (i == sizeof(type_names) / sizeof(type_names[0])) {
 				set_bad(c, FW_CHAN_CORRUPT, lineno, "unknown record type \"%.*s\"",
-					(int)(n > 32 ? 32 : n), t);
+					UTF8_FIT(t, n, 32));
 				return -1;
 			}
 			r->type = (enum fw_chan_type)i;
@@ -421,7 +424,7 @@ static int parse_line(struct fw_chan *c, const char *line, size_t len, int linen
 				return -1;
 			}
 			if (fw_chan_get(r, kv.key)) {
-				set_bad(c, FW_CHAN_CORRUPT, lineno, "key \"%.64s\" appears twice", kv.key);
+				set_bad(c, FW_CHAN_CORRUPT, lineno, "key \"%.*s\" appears twice", UTF8_CUT(kv.key, 64));
 				free(kv.key);
 				free(kv.val);
 				return -1;
@@ -476,8 +479,8 @@ enum fw_chan_status fw_chan_parse(const char *buf, size_t len, struct fw_chan *c
 			if (last_partial && c->status == FW_CHAN_CORRUPT) {
 				char why[sizeof(c->why)];
 				memcpy(why, c->why, sizeof(why));
-				set_bad(c, FW_CHAN_TRUNCATED, lineno, "capture ends inside line %d (%.200s)",
-					lineno, why);
+				set_bad(c, FW_CHAN_TRUNCATED, lineno, "capture ends inside line %d (%.*s)",
+					lineno, UTF8_FIT(why, strlen(why), 200));
 			}
 			return c->status;
 		}

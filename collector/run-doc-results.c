@@ -7,6 +7,7 @@
  * the old scanning code (tests/unit/run-doc-ref.h) on random captures.
  */
 #include "run-doc-build.h"
+#include "utf8.h"
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -55,7 +56,7 @@ static cJSON *results_for_bad_capture(const struct fw_chan *c, const char *workl
 	for (const char *p = workloads; p && *p;) {
 		size_t len = strcspn(p, ",");
 		char name[101];
-		snprintf(name, sizeof(name), "%.*s", (int)(len > 100 ? 100 : len), p);
+		snprintf(name, sizeof(name), "%.*s", UTF8_FIT(p, len, 100));
 		if (*name && !strchr(name, '/')) {
 			cJSON_AddItemToArray(arr, error_result(name, "all", "status", "", "lower_is_better",
 							       "count", msg));
@@ -518,7 +519,7 @@ cJSON *fw_rundoc_results(struct fw_chan *c, const char *workloads, int *n_errors
 		size_t len = strcspn(p, ",");
 		char name[101];
 		int found = 0;
-		snprintf(name, sizeof(name), "%.*s", (int)(len > 100 ? 100 : len), p);
+		snprintf(name, sizeof(name), "%.*s", UTF8_FIT(p, len, 100));
 		cJSON_ArrayForEach(r, arr)
 			found |= !strcmp(fw_json_str(r, "workload", ""), name);
 		if (*name && !found && !strchr(name, '/')) {

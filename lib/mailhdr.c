@@ -377,7 +377,7 @@ int mail_addrs_parse(const char *s, struct mail_addr **list, int *n, struct strb
 			if (parse_one(start, (size_t)(p - start), &a)) {
 				int len = (int)(p - start);
 				strbuf_addf(err, "not an address foliowatch writes into a header: \"%.*s\"",
-					    len < 200 ? len : 200, start);
+					    UTF8_FIT(start, (size_t)len, 200));
 				free(a.name);
 				free(a.addr);
 				mail_addrs_free(*list, *n);

@@ -53,6 +53,31 @@ int utf8_prefix(const char *str, size_t max_chars)
 	return (int)i;
 }
 
+int utf8_fit(const char *str, size_t len, size_t max_bytes)
+{
+	const unsigned char *s = (const unsigned char *)str;
+	size_t n = len < max_bytes ? len : max_bytes;
+
+	if (n > INT_MAX - 1)
+		n = INT_MAX - 1;
+	/* Back up over continuation bytes to the start of the character that was cut. */
+	if (n < len)
+		while (n && (s[n] & 0xc0) == 0x80)
+			n--;
+	return (int)n;
+}
+
+void utf8_copy(char *dst, size_t size, const char *src)
+{
+	int n;
+
+	if (!size)
+		return;
+	n = utf8_fit(src, strlen(src), size - 1);
+	memcpy(dst, src, (size_t)n);
+	dst[n] = '\0';
+}
+
 void utf8_trim_partial(char *s)
 {
 	long bad = utf8_invalid_at(s, strlen(s));

@@ -11,6 +11,13 @@
 long utf8_invalid_at(const char *s, size_t len);
 /* Bytes of the first max_chars characters of the NUL-terminated s. */
 int utf8_prefix(const char *s, size_t max_chars);
+/*
+ * Bytes of s[0..len) that fit in max_bytes without splitting a character:
+ * for "%.*s" of outside text bounded in bytes (a line, a field of a buffer).
+ */
+int utf8_fit(const char *s, size_t len, size_t max_bytes);
+/* snprintf(dst, size, "%s", src) that never leaves half a character at the cut. */
+void utf8_copy(char *dst, size_t size, const char *src);
 /* Cuts s before its first invalid sequence (e.g. half a character left by snprintf). */
 void utf8_trim_partial(char *s);
 /*
@@ -22,5 +29,7 @@ void utf8_trim_partial(char *s);
 int utf8_has_bidi(const char *s);
 /* printf arguments for "%.*s": the first n characters of s. */
 #define UTF8_CUT(s, n) utf8_prefix((s), (n)), (s)
+/* printf arguments for "%.*s": at most max bytes of s[0..len), whole characters only. */
+#define UTF8_FIT(s, len, max) utf8_fit((s), (len), (max)), (s)
 
 #endif

@@ -4,6 +4,7 @@
  * document.
  */
 #include "ingest.h"
+#include "utf8.h"
 #include "fw-db.h"
 #include "stmt-cache.h"
 #include <stdio.h>
@@ -331,9 +332,9 @@ enum fw_ingest_status fw_ingest_doc(sqlite3 *db, const cJSON *doc, struct fw_ing
 	long long tree = 0, series = 0, commit = 0, env = 0, build = 0, run = 0;
 	sqlite3_stmt *st;
 
-	snprintf(info->run_id, sizeof(info->run_id), "%s", fw_json_str(doc, "run_id", ""));
-	snprintf(info->series, sizeof(info->series), "%s",
-		 fw_json_str(cJSON_GetObjectItemCaseSensitive(doc, "series"), "name", ""));
+	utf8_copy(info->run_id, sizeof(info->run_id), fw_json_str(doc, "run_id", ""));
+	utf8_copy(info->series, sizeof(info->series),
+		  fw_json_str(cJSON_GetObjectItemCaseSensitive(doc, "series"), "name", ""));
 	fw_doc_hash(doc, hash);
 	if (fw_db_begin(db, NULL)) {
 		db_fail(&t, "begin");

@@ -4,6 +4,7 @@
  * pages, CSV and gnuplot labels, so they get a strict character set here.
  */
 #include "run-doc.h"
+#include "utf8.h"
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -131,8 +132,9 @@ static int check_groups(struct ent *v, int n, struct fw_error *e)
 			return -1;
 		}
 		if (j - s > FW_DOC_MAX_PROFILE_FUNCS) {
-			fw_error_set(e, "profiles", "%d entries for %.100s/%.100s, at most %d per workload/variant",
-				     j - s, fw_json_str(v[s].p, "workload", ""), fw_json_str(v[s].p, "variant", ""),
+			fw_error_set(e, "profiles", "%d entries for %.*s/%.*s, at most %d per workload/variant",
+				     j - s, UTF8_CUT(fw_json_str(v[s].p, "workload", ""), 100),
+				     UTF8_CUT(fw_json_str(v[s].p, "variant", ""), 100),
 				     FW_DOC_MAX_PROFILE_FUNCS);
 			return -1;
 		}

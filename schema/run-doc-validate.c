@@ -522,8 +522,8 @@ static int validate_fields(const cJSON *doc, struct fw_error *e)
 	if (!fmt)
 		return -1;
 	if (strcmp(fmt->valuestring, FW_DOC_FORMAT)) {
-		fw_error_set(e, "format", "unsupported format \"%.64s\", expected \"%s\"",
-			     fmt->valuestring, FW_DOC_FORMAT);
+		fw_error_set(e, "format", "unsupported format \"%.*s\", expected \"%s\"",
+			     UTF8_CUT(fmt->valuestring, 64), FW_DOC_FORMAT);
 		return -1;
 	}
 	const cJSON *origin = get_string(c, doc, "", "origin", REQUIRED, 1, 64, TEXT);
@@ -538,8 +538,8 @@ static int validate_fields(const cJSON *doc, struct fw_error *e)
 	if (!created)
 		return -1;
 	if (!is_utc_time(created->valuestring)) {
-		fw_error_set(e, "created_at", "\"%.40s\" is not a UTC time YYYY-MM-DDTHH:MM:SSZ "
-			     "(ISO 8601, optional .fraction of seconds before the Z)", created->valuestring);
+		fw_error_set(e, "created_at", "\"%.*s\" is not a UTC time YYYY-MM-DDTHH:MM:SSZ "
+			     "(ISO 8601, optional .fraction of seconds before the Z)", UTF8_CUT(created->valuestring, 40));
 		return -1;
 	}
 	STR(doc, "", "profile", REQUIRED, 1, 32, NAME_NO_SLASH);

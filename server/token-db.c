@@ -3,6 +3,7 @@
 #include <string.h>
 #include <sys/random.h>
 #include "token-db.h"
+#include "utf8.h"
 #include "fw-db.h"
 #include "sha256.h"
 
@@ -142,7 +143,7 @@ int fw_token_check(sqlite3 *db, const char *token, char name_out[128], unsigned 
 		const char *h = (const char *)sqlite3_column_text(st, 1);
 
 		if (h && strlen(h) == 64 && ct_equal(h, hash, 64) && !ret) {
-			snprintf(name_out, 128, "%s", (const char *)sqlite3_column_text(st, 0));
+			utf8_copy(name_out, 128, (const char *)sqlite3_column_text(st, 0));
 			/* an unreadable scope list grants nothing */
 			const char *sc = (const char *)sqlite3_column_text(st, 2);
 

@@ -31,6 +31,30 @@ static void check_prefixes(const char *ch)
 	is_int(bad, 0, desc);
 }
 
+/* utf8_fit and utf8_copy at every byte budget: valid, whole characters, as long as fits. */
+static void check_byte_cuts(const char *ch)
+{
+	char s[64], dst[64], desc[96];
+	size_t w = strlen(ch);
+	int bad = 0;
+
+	for (int off = 0; off < 4; off++) {
+		snprintf(s, sizeof(s), "%.*s%s%s%s%s", off, "xxxx", ch, ch, ch, ch);
+		for (size_t max = 0; max <= strlen(s) + 1; max++) {
+			int n = utf8_fit(s, strlen(s), max);
+			/* the longest prefix of whole characters that fits */
+			size_t want = max >= strlen(s) ? strlen(s)
+				: max <= (size_t)off ? max : off + (max - off) / w * w;
+
+			bad += n != (int)want;
+			utf8_copy(dst, max + 1, s);
+			bad += strlen(dst) != want || utf8_invalid_at(dst, strlen(dst)) >= 0;
+		}
+	}
+	snprintf(desc, sizeof(desc), "utf8_fit and utf8_copy never split a %zu-byte character", w);
+	is_int(bad, 0, desc);
+}
+
 int main(void)
 {
 	is_int(utf8_invalid_at("abc", 3), -1, "ASCII is valid");
@@ -44,6 +68,10 @@ int main(void)
 	check_prefixes("\xc3\xa9");
 	check_prefixes("\xe2\x82\xac");
 	check_prefixes("\xf0\x9f\x98\x80");
+	check_byte_cuts("\xc3\xa9");
+	check_byte_cuts("\xe2\x82\xac");
+	check_byte_cuts("\xf0\x9f\x98\x80");
+	is_int(utf8_fit("ab\xc3\xa9", 2, 100), 2, "utf8_fit stays within len");
 	is_int(utf8_prefix("abc", 12), 3, "a short string is kept whole");
 	{
 		char s[] = "ab\xe2\x82";
