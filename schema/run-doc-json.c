@@ -45,7 +45,7 @@ static int json_depth_ok(const char *s, size_t len, int limit)
 	return 1;
 }
 
-cJSON *fw_doc_parse(const char *buf, size_t len, struct fw_error *e)
+cJSON *fw_doc_parse_json(const char *buf, size_t len, struct fw_error *e)
 {
 	const char *end = NULL;
 	cJSON *doc = NULL;
@@ -101,14 +101,23 @@ cJSON *fw_doc_parse(const char *buf, size_t len, struct fw_error *e)
 		fw_error_set(e, path.buf, "duplicate key");
 		goto fail;
 	}
-	if (fw_doc_validate(doc, e))
-		goto fail;
 	strbuf_release(&path);
 	return doc;
 fail:
 	strbuf_release(&path);
 	cJSON_Delete(doc);
 	return NULL;
+}
+
+cJSON *fw_doc_parse(const char *buf, size_t len, struct fw_error *e)
+{
+	cJSON *doc = fw_doc_parse_json(buf, len, e);
+
+	if (doc && fw_doc_validate(doc, e)) {
+		cJSON_Delete(doc);
+		return NULL;
+	}
+	return doc;
 }
 
 static int cmp_keys(const void *a, const void *b)

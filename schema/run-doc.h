@@ -33,6 +33,12 @@ void fw_error_set(struct fw_error *e, const char *field, const char *fmt, ...)
  * depth, duplicate keys, then every field. Returns the tree or NULL with *e set.
  */
 cJSON *fw_doc_parse(const char *buf, size_t len, struct fw_error *e);
+/*
+ * The byte-level half of fw_doc_parse (size, NUL bytes and \u0000 escapes,
+ * UTF-8, depth, trailing data, duplicate keys), without the field checks:
+ * for seal, which fills fields before validating, under import's rules.
+ */
+cJSON *fw_doc_parse_json(const char *buf, size_t len, struct fw_error *e);
 /* Field checks on an already parsed tree (fw_doc_parse calls it). 0 ok, -1 invalid. */
 int fw_doc_validate(const cJSON *doc, struct fw_error *e);
 

@@ -41,7 +41,11 @@ static int seal_one(const char *path, struct strbuf *out)
 		fprintf(stderr, "seal: %s: %s\n", path, strerror(errno));
 		goto cleanup;
 	}
-	doc = cJSON_ParseWithLength(in.buf, in.len);
+	/* the byte-level rules of import (NUL escapes, UTF-8, duplicates) before any field is filled */
+	if (!(doc = fw_doc_parse_json(in.buf, in.len, &e))) {
+		fprintf(stderr, "seal: %s: %s%s%s\n", path, e.field, e.field[0] ? ": " : "", e.detail);
+		goto cleanup;
+	}
 	if (!cJSON_IsObject(doc)) {
 		fprintf(stderr, "seal: %s: not a JSON object\n", path);
 		goto cleanup;
