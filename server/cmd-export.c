@@ -92,6 +92,25 @@ cleanup:
 	return ret;
 }
 
+/*
+ * The image a page links when no plot can be drawn: the link must resolve in
+ * the export, and the reader sees why (fixed text, nothing from the data).
+ */
+static int write_plot_placeholder(struct export *ex, const struct strbuf *name, int big, const char *why)
+{
+	struct strbuf svg = STRBUF_INIT;
+	int w = big ? 960 : 320, h = big ? 480 : 120, ret;
+
+	strbuf_addf(&svg, "<svg xmlns=\"http://www.w3.org/2000/svg\" width=\"%d\" height=\"%d\" "
+		    "viewBox=\"0 0 %d %d\" role=\"img\"><title>cannot plot: %s</title>"
+		    "<rect width=\"100%%\" height=\"100%%\" fill=\"#f6f6f6\" stroke=\"#999\"/>"
+		    "<text x=\"50%%\" y=\"50%%\" text-anchor=\"middle\" font-family=\"sans-serif\" "
+		    "font-size=\"%d\">cannot plot: %s</text></svg>\n", w, h, w, h, why, big ? 18 : 11, why);
+	ret = write_sb(ex, name, &svg);
+	strbuf_release(&svg);
+	return ret;
+}
+
 static int export_plot(struct export *ex, const struct fw_series *s, int mi, const cJSON *rows,
 		       const cJSON *regs, int big)
 {
@@ -110,14 +129,16 @@ static int export_plot(struct export *ex, const struct fw_series *s, int mi, con
 		ret = 0;  /* no samples: the pages say so and link no plot */
 		goto cleanup;
 	}
+	ui_href_plot(&name, &ex->ui, s, &s->metrics[mi], big ? "big" : "small");
 	if (rc != 0) {
-		fprintf(stderr, "export: plot of %s (%s) not written, going on: %s\n", s->metrics[mi].id,
-			big ? "big" : "small", rc == 2 ? "every sample is beyond +-1e307 (gnuplot cannot draw it)" : err.buf);
+		fprintf(stderr, "export: plot of %s (%s) not drawn, a placeholder written, going on: %s\n",
+			s->metrics[mi].id, big ? "big" : "small",
+			rc == 2 ? "every sample is beyond +-1e307 (gnuplot cannot draw it)" : err.buf);
 		ex->plots_failed += rc < 0;
-		ret = 0;
+		ret = write_plot_placeholder(ex, &name, big, rc == 2 ? "values out of range (beyond +-1e307)"
+								  : "gnuplot failed (the export's log says why)");
 		goto cleanup;
 	}
-	ui_href_plot(&name, &ex->ui, s, &s->metrics[mi], big ? "big" : "small");
 	strbuf_addf(&dst, "%s/%s", ex->out, name.buf);
 	if (rename(path.buf, dst.buf)) {
 		fprintf(stderr, "export: %s: %s\n", dst.buf, strerror(errno));
