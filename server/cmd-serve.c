@@ -297,6 +297,7 @@ static struct MHD_Daemon *serve_start(struct fw_server *srv, const struct serve_
 			     MHD_OPTION_CONNECTION_MEMORY_LIMIT, (size_t)FW_CONN_POOL,
 			     MHD_OPTION_NOTIFY_COMPLETED, fw_http_completed, srv,
 			     MHD_OPTION_UNESCAPE_CALLBACK, fw_http_no_unescape, NULL,
+			     MHD_OPTION_URI_LOG_CALLBACK, fw_req_uri_seen, NULL,
 			     a->certf ? MHD_OPTION_HTTPS_MEM_CERT : MHD_OPTION_END, cert->buf,
 			     MHD_OPTION_HTTPS_MEM_KEY, key->buf,
 			     MHD_OPTION_END);

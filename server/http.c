@@ -324,6 +324,7 @@ enum MHD_Result fw_http_access(void *cls, struct MHD_Connection *conn, const cha
 			       const char *method, const char *version, const char *upload,
 			       size_t *upload_size, void **con_cls)
 {
+	int query_verdict = fw_req_query_verdict(con_cls);
 	struct fw_req *r = *con_cls;
 	enum MHD_Result ret;
 
@@ -354,7 +355,7 @@ enum MHD_Result fw_http_access(void *cls, struct MHD_Connection *conn, const cha
 			return reply_error(r, 413, "too_large", NULL,
 					   "request body over the document size limit");
 		}
-		if (fw_req_limits(r, &ret))
+		if (fw_req_limits(r, query_verdict, &ret))
 			return ret;
 		return MHD_YES;
 	}
@@ -381,12 +382,14 @@ void fw_http_completed(void *cls, struct MHD_Connection *conn, void **con_cls,
 		       enum MHD_RequestTerminationCode toe)
 {
 	struct fw_server *srv = cls;
-	struct fw_req *r = *con_cls;
+	struct fw_req *r;
 	double dt;
 	int i;
 
 	(void)conn;
 	(void)toe;
+	fw_req_query_verdict(con_cls);  /* a refused query whose handler never ran */
+	r = *con_cls;
 	if (!r)
 		return;
 	dt = fw_monotonic() - r->t0;

@@ -16,7 +16,9 @@
 
 #define FW_URL_MAX   2048  /* longer paths get 414 from the route table */
 #define FW_QUERY_MAX 8192  /* longer query strings get 414 (server/req-limits.c) */
+#define FW_QUERY_ARGS_MAX 256 /* more query parameters get 414 (server/req-limits.c) */
 #define FW_HEADERS_MAX 32768 /* more header bytes get 431 (server/req-limits.c) */
+#define FW_HEADERS_COUNT_MAX 256 /* more header lines get 431 (server/req-limits.c) */
 /*
  * libmicrohttpd's per-connection memory: request line, headers and the
  * answer's headers. Anything up to about FW_CONN_POOL - 16 KiB reaches the
@@ -114,8 +116,15 @@ int req_query(struct fw_req *r, const char *key, struct strbuf *out);
 const char *req_header(struct fw_req *r, const char *name);
 
 /* Replies. Each takes ownership of what it is given. */
-/* Query and header size limits (server/req-limits.c): 0, or -1 after a 414/431 (*ret). */
-int fw_req_limits(struct fw_req *r, enum MHD_Result *ret);
+/*
+ * Query and header size limits (server/req-limits.c): 0, or -1 after a
+ * 414/431 (*ret). query_verdict is fw_req_query_verdict's.
+ */
+int fw_req_limits(struct fw_req *r, int query_verdict, enum MHD_Result *ret);
+/* MHD_OPTION_URI_LOG_CALLBACK: empties a query over the limits before libmicrohttpd parses it. */
+void *fw_req_uri_seen(void *cls, const char *uri, struct MHD_Connection *conn);
+/* 0, or what fw_req_uri_seen refused (1 bytes, 2 parameters); clears that mark from *con_cls. */
+int fw_req_query_verdict(void **con_cls);
 enum MHD_Result reply_error(struct fw_req *r, unsigned status, const char *code,
 			    const char *field, const char *detail);
 enum MHD_Result reply_json(struct fw_req *r, unsigned status, cJSON *root);

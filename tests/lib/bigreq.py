@@ -1,6 +1,7 @@
 #!/usr/bin/env python3
-"""One oversized request on loopback: bigreq.py PORT KIND BYTES, KIND one of
-path, query, header (a path, query string or one header line of BYTES bytes).
+"""One oversized request on loopback: bigreq.py PORT KIND N, KIND one of
+path, query, header (a path, query string or one header line of N bytes) or
+params, headers (N query parameters "pI=I", or N header lines "X-HI: I").
 Prints one JSON line: the status ("closed" when there was no answer), whether
 the answer had Content-Type, Content-Security-Policy and X-Content-Type-Options,
 and whether the server closed the connection afterwards."""
@@ -12,6 +13,10 @@ if kind == "path":
     path = "/" + "a" * size
 elif kind == "query":
     path = "/api/v1/series?x=" + "a" * size
+elif kind == "params":
+    path = "/api/v1/series?" + "&".join(f"p{i}={i}" for i in range(size))
+elif kind == "headers":
+    extra = "".join(f"X-H{i}: {i}\r\n" for i in range(size))
 else:
     extra = "X-Big: " + "a" * size + "\r\n"
 req = f"GET {path} HTTP/1.1\r\nHost: x\r\n{extra}\r\n".encode()
