@@ -40,7 +40,7 @@ stop_server
 
 "$SERVER" export --db "$DB" --out "$TMP_T/site" --static static >"$TMP_T/export.out" 2>"$TMP_T/export.err"
 is $? 0 'export: exit 0 (a plot that cannot be drawn is reported, not a failure)'
-like "$(cat "$TMP_T/export.err")" 'a-huge|split/pmd-to-0/split_ms.*not written' '... and reported'
+like "$(cat "$TMP_T/export.err")" 'a-huge|split/pmd-to-0/split_ms.*not drawn' '... and reported'
 ok "$([ -s "$TMP_T/site/index.html" ]; echo $?)" '... index.html written'
 is "$(grep -c 'd-after' "$TMP_T/site/index.html")" 1 '... the series after it listed'
 is "$(ls "$TMP_T/site" | grep -Ec '^s-d_after-[0-9a-f]{12}\.html$')" 1 '... and its page written'
