@@ -57,6 +57,13 @@ int fw_token_add(sqlite3 *db, const char *name, unsigned scopes, struct strbuf *
 	sqlite3_stmt *st = NULL;
 	int rc, ret = -1;
 
+	/* The name goes into answers and a triage's "by" (r->token holds 127 bytes). */
+	if (!*name || strlen(name) > 127 || utf8_invalid_at(name, strlen(name)) >= 0 ||
+	    strcspn(name, "\x01\x02\x03\x04\x05\x06\x07\x08\t\n\x0b\x0c\r\x0e\x0f\x10\x11\x12\x13\x14"
+			  "\x15\x16\x17\x18\x19\x1a\x1b\x1c\x1d\x1e\x1f\x7f") != strlen(name)) {
+		strbuf_addstr(err, "a token name is 1 to 127 bytes of UTF-8 text without control characters");
+		return -1;
+	}
 	if (getrandom(raw, sizeof(raw), 0) != (ssize_t)sizeof(raw)) {
 		strbuf_addstr(err, "getrandom failed");
 		goto cleanup;

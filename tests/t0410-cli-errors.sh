@@ -127,6 +127,15 @@ is "$(printf '%s\n' "$out" | wc -l)" 1 "... and nothing else"
 like "$err" "only time the token is shown" "... stderr says it is shown only once"
 like "$err" "'ci'" "... naming the token"
 
+# a name is shown in answers and as who triaged: 1-127 bytes of UTF-8 text
+for bad in "$(printf 'x%.0s' $(seq 128))" "$(printf 'a\tb')" "$(printf 'a\xffb')"; do
+	run "$SERVER" token add "$bad" --db "$TMP_T/names.db"
+	is "$rc" 1 "token add refuses a name of ${#bad} characters with a control or bad byte or over 127 bytes"
+	like "$err" '1 to 127 bytes of UTF-8 text' '... saying what a name may be'
+done
+run "$SERVER" token add "$(printf 'x%.0s' $(seq 127))" --db "$TMP_T/names.db"
+is "$rc" 0 'a name of 127 bytes is taken'
+
 run "$SERVER" import --db "$TMP_T/new.db" "$SRC/schema/examples/run-ok.json"
 ok $([ "$rc" = 0 ] && [ -s "$TMP_T/new.db" ]; echo $?) "import creates its --db"
 run "$SERVER" token list --db "$TMP_T/empty/foliowatch.db"
