@@ -1,13 +1,23 @@
 #!/bin/sh
 # The CI regression gate against a remote foliowatch server: exits 1 when the
 # series has new regressions (what `foliowatch-server regressions --fail-on new`
-# does on the server's own DB), 2 when the server cannot be asked.
+# does on the server's own DB), 2 when the server cannot be asked or has no
+# such series.
 #   usage: gate.sh URL SERIES [CURL_OPTS...]
 set -u
 [ $# -ge 2 ] || { echo "usage: $0 URL SERIES" >&2; exit 2; }
 url=$1 series=$2; shift 2
+errf=$(mktemp) || exit 2
 body=$(curl -sS --fail-with-body -G "$@" --data-urlencode "series=$series" --data-urlencode "status=new" \
-	"$url/api/v1/regressions") || { echo "gate: cannot query $url: $body" >&2; exit 2; }
+	"$url/api/v1/regressions" 2>"$errf")
+rc=$?
+err=$(cat "$errf"); rm -f "$errf"
+# a mistyped series must not pass the gate: the server answers 404 for it
+case $rc:$body in
+22:*'"code":"not_found"'*) echo "gate: no such series '$series' on $url" >&2; exit 2 ;;
+0:*) ;;
+*) echo "gate: cannot query $url: $err $body" >&2; exit 2 ;;
+esac
 case $body in
 *'"regressions"'*) ;;
 *) echo "gate: unexpected answer from $url: $body" >&2; exit 2 ;;

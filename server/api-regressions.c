@@ -14,6 +14,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "routes.h"
+#include "store.h"
 #include "analysis.h"
 #include "status-body.h"
 #include "xalloc.h"
@@ -26,14 +27,19 @@ enum MHD_Result api_regressions_list(struct fw_req *r)
 	cJSON *list = NULL, *root, *arr;
 	const cJSON *g;
 	enum MHD_Result ret;
-	int has_series = !req_query(r, "series", &series), has_status = !req_query(r, "status", &status);
+	int known, has_series = !req_query(r, "series", &series), has_status = !req_query(r, "status", &status);
 
 	if (has_status && !fw_status_valid(status.buf)) {
 		ret = reply_error(r, 400, "bad_parameter", "status",
 				  "status must be one of new, acknowledged, fixed, invalid");
 		goto cleanup;
 	}
-	/* An unknown series is not an error for a filter: it simply has no regressions. */
+	/* An unknown series is an error, not an empty list: a CI gate on a typo must not pass. */
+	if (has_series && (known = fw_store_series_exists(db, series.buf)) != 1) {
+		ret = known < 0 ? reply_error(r, 503, "db_error", NULL, sqlite3_errmsg(db))
+				: reply_error(r, 404, "not_found", "series", "no such series");
+		goto cleanup;
+	}
 	if (fw_regressions_refresh(db, has_series ? series.buf : NULL, NULL, &err) ||
 	    fw_regressions_list(db, has_series ? series.buf : NULL, has_status ? status.buf : NULL,
 				&list, &err)) {

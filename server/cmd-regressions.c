@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis.h"
+#include "store.h"
 #include "cmdopt.h"
 #include "commands.h"
 #include "fw-db.h"
@@ -182,8 +183,16 @@ static int list_and_gate(sqlite3 *db, struct regr_args *a)
 {
 	struct strbuf err = STRBUF_INIT;
 	cJSON *list = NULL, *r;
-	int failing = 0, ret = 1;
+	int failing = 0, ret = 1, known;
 
+	/* a mistyped series has no regressions either: the gate must not pass on it */
+	if (a->series && (known = fw_store_series_exists(db, a->series)) != 1) {
+		if (known < 0)
+			fprintf(stderr, "regressions: %s\n", sqlite3_errmsg(db));
+		else
+			fprintf(stderr, "regressions: no such series '%s'\n", a->series);
+		goto cleanup;
+	}
 	if (fw_regressions_refresh(db, a->series, &a->o, &err) ||
 	    fw_regressions_list(db, a->series, a->status, &list, &err)) {
 		fprintf(stderr, "regressions: %s\n", err.buf);

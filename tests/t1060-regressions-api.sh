@@ -43,8 +43,8 @@ is "$(code '/api/v1/regressions?series=s1&status=new')" 200 'filter series + sta
 is "$(jget "$TMP_T/body" 'len(d["regressions"])')" 1 '... one new'
 code '/api/v1/regressions?status=fixed' >/dev/null
 is "$(jget "$TMP_T/body" 'len(d["regressions"])')" 0 '... none fixed'
-code '/api/v1/regressions?series=nope' >/dev/null
-is "$(jget "$TMP_T/body" 'len(d["regressions"])')" 0 '... none for an unknown series'
+is "$(code '/api/v1/regressions?series=nope')" 404 'an unknown series: 404, not an empty list a gate would pass on'
+is "$(jget "$TMP_T/body" '(d["error"]["code"], d["error"]["field"])')" "('not_found', 'series')" '... naming the field'
 is "$(code '/api/v1/regressions?status=bogus')" 400 'bad status filter: 400'
 is "$(jget "$TMP_T/body" 'd["error"]["field"]')" status '... names the field'
 
@@ -115,6 +115,12 @@ like "$gate" "^  split/pmd-to-0 split_ms \\$DELTA% at c2c2c2c2c2c2 \(regression 
 is "$(setst "$ID" '{"status":"acknowledged","by":"bob"}' -H "$AUTH")" 200 'acknowledged again'
 is "$(sh ci/gate.sh "$URL" s1; echo "rc $?")" "gate: no new regressions in series s1
 rc 0" '... then the gate passes'
+gate=$(sh ci/gate.sh "$URL" s1-typo 2>&1); rc=$?
+is "$rc" 2 'ci/gate.sh on a mistyped series: exit 2, not a pass'
+is "$gate" "gate: no such series 's1-typo' on $URL" '... naming it'
+out=$("$SERVER" regressions --db "$DB" --series s1-typo --fail-on new 2>&1); rc=$?
+is "$rc" 1 'regressions --fail-on new on a mistyped series: exit 1'
+is "$out" "regressions: no such series 's1-typo'" '... naming it'
 
 stop_server
 is $? 0 'server exits 0'

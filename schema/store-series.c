@@ -1,0 +1,16 @@
+/* Read-side lookups of series by name (see store.h). */
+#include <stddef.h>
+#include "store.h"
+
+int fw_store_series_exists(sqlite3 *db, const char *name)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT 1 FROM series WHERE name = ?1 LIMIT 1", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+	rc = sqlite3_step(st);
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
