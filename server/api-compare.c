@@ -21,11 +21,7 @@ static int find(struct fw_req *r, const struct fw_series *s, const char *field,
 		*ret = reply_error(r, 400, "missing_parameter", field, "a commit sha is required");
 		return -1;
 	}
-	i = fw_series_find_commit(s, sha->buf);
-	if (i == -2)
-		*ret = reply_error(r, 400, "ambiguous", field, "sha prefix matches several commits");
-	else if (i < 0)
-		*ret = reply_error(r, 404, "not_found", field, "no such commit in this series");
+	i = req_commit(r, s, field, sha->buf, ret);
 	return i;
 }
 

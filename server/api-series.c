@@ -213,7 +213,7 @@ static int selection(struct fw_req *r, const struct fw_series *s, int is_commits
 
 			if (c == -2) {
 				strbuf_addf(&msg, "commits: '%s' is the start of several commits' sha", tok);
-				*ret = reply_error(r, 400, "ambiguous", field, msg.buf);
+				*ret = reply_error(r, 409, "ambiguous", field, msg.buf);
 				rc = -1;
 			} else if (c >= 0) {
 				(*mask)[c] = hit = 1;

@@ -42,13 +42,7 @@ static int parent_of(const struct fw_series *s, int hi)
 static int commit_arg(struct fw_req *r, const struct fw_series *s, const char *key, struct strbuf *v,
 		      enum MHD_Result *ret)
 {
-	int i = fw_series_find_commit(s, v->buf);
-
-	if (i == -2)
-		return bad(r, ret, 400, "ambiguous", key, "sha prefix matches several commits");
-	if (i < 0)
-		return bad(r, ret, 404, "not_found", key, "no such commit in this series");
-	return i;
+	return req_commit(r, s, key, v->buf, ret);
 }
 
 static int env_arg(struct fw_req *r, const struct fw_series *s, struct fw_prof_req *p, enum MHD_Result *ret)

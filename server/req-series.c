@@ -7,6 +7,33 @@
 #include "analysis.h"
 #include "ui.h"
 #include "run-doc.h"
+#include "utf8.h"
+
+int req_commit(struct fw_req *r, const struct fw_series *s, const char *field, const char *sha,
+	       enum MHD_Result *ret)
+{
+	struct strbuf d = STRBUF_INIT;
+	int i = fw_series_find_commit(s, sha), n = 0;
+
+	if (i >= 0)
+		return i;
+	if (i == -1) {
+		*ret = reply_error(r, 404, "not_found", field, strlen(sha) < 4
+				   ? "no such commit in this series (a sha prefix needs 4 characters)"
+				   : "no such commit in this series");
+		return -1;
+	}
+	/* the candidates are stored shas, the caller's prefix is not repeated */
+	strbuf_addstr(&d, "sha prefix matches several commits:");
+	for (int j = 0; j < s->ncommits; j++)
+		if (!strncmp(s->commits[j].sha, sha, strlen(sha)) && n++ < 8)
+			strbuf_addf(&d, " %.*s", UTF8_CUT(s->commits[j].sha, 12));
+	if (n > 8)
+		strbuf_addf(&d, " and %d more", n - 8);
+	*ret = reply_error(r, 409, "ambiguous", field, d.buf);
+	strbuf_release(&d);
+	return -1;
+}
 
 /* ?KEY=N: 0 when absent (the default), -1 when not a positive number. */
 int req_revision_arg(struct fw_req *r, const char *key)

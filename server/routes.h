@@ -65,6 +65,13 @@ int fw_auth_check(struct fw_req *r, unsigned need, enum MHD_Result *ret);
 int req_series(struct fw_req *r, const char *name, const char *field, struct fw_series *s,
 	       enum MHD_Result *ret);
 /*
+ * Commit of s by sha or prefix for a handler (server/req-series.c): its
+ * index, or -1 after replying 404 (none; field named) or 409 listing the
+ * commits an ambiguous prefix matches.
+ */
+int req_commit(struct fw_req *r, const struct fw_series *s, const char *field, const char *sha,
+	       enum MHD_Result *ret);
+/*
  * Metric "workload/variant/metric" of s in environment env (a fingerprint or
  * its start; NULL or "": the first), or -1 after replying 404 naming "env"
  * when only the environment is wrong, else "metric" (server/req-series.c).

@@ -295,8 +295,6 @@ int fw_series_find_commit(const struct fw_series *s, const char *sha)
 	for (int i = 0; i < s->ncommits; i++)
 		if (!strcmp(s->commits[i].sha, sha))
 			return i;
-	if (len < 4)
-		return -1;
 	for (int i = 0; i < s->ncommits; i++) {
 		if (!strncmp(s->commits[i].sha, sha, len)) {
 			if (found >= 0)
@@ -304,7 +302,7 @@ int fw_series_find_commit(const struct fw_series *s, const char *sha)
 			found = i;
 		}
 	}
-	return found;
+	return len < 4 ? -1 : found;
 }
 
 int fw_series_find_metric(const struct fw_series *s, const char *wvm, const char *env, int from)

@@ -61,7 +61,7 @@ int fw_series_load_rev(sqlite3 *db, const char *name, int revision, struct fw_se
 void fw_series_free(struct fw_series *s);
 /* The revision numbers of a series, ascending, in *revs (free it); count, or -1 on a DB error. */
 int fw_series_revisions(sqlite3 *db, const char *name, int **revs);
-/* Commit index by exact sha or unique prefix (>= 4 chars), -1 none, -2 ambiguous. */
+/* Commit index by exact sha or unique prefix (>= 4 chars), -1 none, -2 ambiguous (any length). */
 int fw_series_find_commit(const struct fw_series *s, const char *sha);
 /* Metric by "w/v/m"; with several environments the first one (see env arg: prefix or NULL). */
 int fw_series_find_metric(const struct fw_series *s, const char *wvm, const char *env, int from);

@@ -305,10 +305,10 @@ enum MHD_Result ui_commit(struct fw_req *r)
 
 	if (req_series(r, r->args[0], "name", &s, &ret))
 		return ret;
-	ci = fw_series_find_commit(&s, r->args[1]);
+	ci = req_commit(r, &s, "sha", r->args[1], &ret);
 	if (ci < 0) {
 		fw_series_free(&s);
-		return reply_error(r, 404, "not_found", "sha", "no such commit in this series");
+		return ret;
 	}
 	ui.db = req_db(r);
 	ui.revision = req_revision(r);

@@ -188,11 +188,7 @@ static int side_arg(struct fw_req *r, const struct fw_series *s, const char *fie
 	int i = dflt;
 
 	if (!req_query(r, field, &sha) && sha.len) {
-		i = fw_series_find_commit(s, sha.buf);
-		if (i == -2)
-			*ret = reply_error(r, 400, "ambiguous", field, "sha prefix matches several commits");
-		else if (i < 0)
-			*ret = reply_error(r, 404, "not_found", field, "no such commit in this series");
+		i = req_commit(r, s, field, sha.buf, ret);
 	}
 	strbuf_release(&sha);
 	return i;

@@ -122,6 +122,15 @@ out=$("$SERVER" regressions --db "$DB" --series s1-typo --fail-on new 2>&1); rc=
 is "$rc" 1 'regressions --fail-on new on a mistyped series: exit 1'
 is "$out" "regressions: no such series 's1-typo'" '... naming it'
 
+# An ambiguous sha prefix is a conflict naming the candidates, on every page and API that takes one.
+is "$(code /series/s1/commit/c)" 409 'commit page of a prefix two commits share: 409'
+like "$(cat "$TMP_T/body")" 'several commits:.*c1c1c1c1c1c1.*c2c2c2c2c2c2' '... listing both'
+is "$(code '/api/v1/compare?series=s1&base=c&head=c2c2')" 409 'compare with it: 409'
+is "$(jget "$TMP_T/body" '(d["error"]["code"], d["error"]["field"])')" "('ambiguous', 'base')" '... naming the field'
+like "$(jget "$TMP_T/body" 'd["error"]["detail"]')" 'c1c1c1c1c1c1 c2c2c2c2c2c2$' '... and the candidates'
+is "$(code '/api/v1/compare?series=s1&base=c1c&head=c2c2')" 404 'a unique prefix under 4 characters: 404'
+like "$(jget "$TMP_T/body" 'd["error"]["detail"]')" 'needs 4 characters' '... saying why'
+is "$(code '/api/v1/compare?series=s1&base=c1c1&head=c2c2')" 200 'four characters: found'
 stop_server
 is $? 0 'server exits 0'
 done_testing
