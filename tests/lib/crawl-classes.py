@@ -19,6 +19,9 @@ line "checks N problems M".
 import copy, hashlib, http.client, json, os, random, re, socket, sqlite3, subprocess, sys, urllib.parse
 from html.parser import HTMLParser
 
+sys.path.insert(0, os.path.dirname(os.path.abspath(__file__)))
+import bigreq  # noqa: E402
+
 seed, work, server, url, db, token = sys.argv[1:7]
 rnd = random.Random(int(seed))
 u = urllib.parse.urlsplit(url)
@@ -147,35 +150,9 @@ def class1_field_path(sealed):
 
 def raw_request(kind, n):
     """Sends one request with n parameters / header lines, or of n bytes; the status or None."""
-    path, extra = "/api/v1/series", ""
-    kv = lambda i: f"{'k' * rnd.randint(1, 4)}{i}"
-    if kind == "params":
-        path += "?" + "&".join(f"{kv(i)}={i}" for i in range(n))
-    elif kind == "headers":
-        extra = "".join(f"X-{kv(i)}: {i}\r\n" for i in range(n))
-    elif kind == "path":
-        path = "/" + "a" * n
-    elif kind == "query":
-        path += "?x=" + "a" * n
-    else:
-        extra = "X-Big: " + "a" * n + "\r\n"
-    s = socket.create_connection((u.hostname, u.port), timeout=20)
-    try:
-        s.sendall(f"GET {path} HTTP/1.1\r\nHost: x\r\n{extra}\r\n".encode())
-    except OSError:
-        pass  # the server may answer and hang up before reading it all
-    data = b""
-    try:
-        while b"\r\n" not in data:
-            chunk = s.recv(65536)
-            if not chunk:
-                break
-            data += chunk
-    except OSError:
-        pass
-    s.close()
-    m = re.match(rb"HTTP/1\.[01] (\d{3}) ", data)
-    return int(m.group(1)) if m else None
+    name = lambda i: f"{'k' * rnd.randint(1, 4)}{i}"
+    st = bigreq.send(u.hostname, u.port, bigreq.request_bytes(kind, n, name), wait_close=0)["status"]
+    return None if st == "closed" else int(st)
 
 
 def class2_requests():
