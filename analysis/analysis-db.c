@@ -744,14 +744,21 @@ static int cmp_rows(const void *pa, const void *pb)
 
 static void sort_rows(cJSON *rows)
 {
-	int n = cJSON_GetArraySize(rows);
+	int n = cJSON_GetArraySize(rows), i = 0;
 	cJSON **v = xmalloc(((size_t)n + 1) * sizeof(*v));
 
-	for (int i = n - 1; i >= 0; i--)
-		v[i] = cJSON_DetachItemFromArray(rows, i);
+	/*
+	 * One walk of the list, then relinked in order: detaching by index walks
+	 * the list each time (quadratic: 22% of the CPU at 600 commits).
+	 */
+	for (cJSON *c = rows->child; c; c = c->next)
+		v[i++] = c;
 	qsort(v, (size_t)n, sizeof(*v), cmp_rows);
-	for (int i = 0; i < n; i++)
+	rows->child = NULL;
+	for (i = 0; i < n; i++) {
+		v[i]->next = v[i]->prev = NULL;
 		cJSON_AddItemToArray(rows, v[i]);
+	}
 	free(v);
 }
 

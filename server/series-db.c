@@ -72,11 +72,19 @@ static const char sql_samples[] =
 	" WHERE c.series_id = ?1"
 	" ORDER BY res.workload, res.variant, res.metric, e.fingerprint, c.position, ru.id, s.round";
 
-static int commit_index(const struct fw_series *s, long long id)
+/*
+ * Samples come ordered by position within a metric: the commit of the last
+ * sample or the next one is nearly always it (a scan per sample was samples
+ * x commits).
+ */
+static int commit_index(const struct fw_series *s, long long id, int *last)
 {
+	for (int i = *last; i < s->ncommits && i <= *last + 1; i++)
+		if (s->commits[i].id == id)
+			return *last = i;
 	for (int i = 0; i < s->ncommits; i++)
 		if (s->commits[i].id == id)
-			return i;
+			return *last = i;
 	return -1;
 }
 
@@ -99,13 +107,13 @@ static int load_metrics(sqlite3 *db, struct fw_series *s, struct strbuf *err)
 {
 	sqlite3_stmt *st = NULL;
 	struct fw_metric *m = NULL;
-	int rc, ret = -1;
+	int rc, ret = -1, last = 0;
 
 	if (sqlite3_prepare_v2(db, sql_samples, -1, &st, NULL) != SQLITE_OK)
 		goto dberr;
 	sqlite3_bind_int64(st, 1, s->id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		int ci = commit_index(s, sqlite3_column_int64(st, 0));
+		int ci = commit_index(s, sqlite3_column_int64(st, 0), &last);
 
 		if (ci < 0)
 			continue;
