@@ -42,6 +42,30 @@ int fw_db_end(sqlite3 *db, int ok, struct strbuf *err)
 	return -1;
 }
 
+/* One integer from sql (0 when no row or no such table). */
+static long long one_int(sqlite3 *db, const char *sql)
+{
+	sqlite3_stmt *st = NULL;
+	long long v = 0;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return v;
+}
+
+int fw_db_analyze_if_grown(sqlite3 *db, struct strbuf *err)
+{
+	/* the largest id tracks the row count closely (results go only by prune) and costs one seek */
+	long long now = one_int(db, "SELECT max(id) FROM results"), then = 0;
+
+	if (one_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'"))
+		then = one_int(db, "SELECT CAST(stat AS INTEGER) FROM sqlite_stat1 WHERE tbl = 'results' LIMIT 1");
+	if (now < 1000 || now <= 2 * then)
+		return 0;
+	return fw_db_exec(db, "ANALYZE", err) ? -1 : 1;
+}
+
 int fw_db_user_version(sqlite3 *db)
 {
 	sqlite3_stmt *st;

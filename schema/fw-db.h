@@ -35,6 +35,13 @@ int fw_db_exec(sqlite3 *db, const char *sql, struct strbuf *err);
  *	return fw_db_end(db, 1, err);
  */
 int fw_db_begin(sqlite3 *db, struct strbuf *err);
+/*
+ * ANALYZE when the results table has more than doubled since the statistics
+ * were taken (or never had them, past 1,000 rows): without sqlite_stat1 the
+ * planner read every result of a metric per analysed row. 1 analysed, 0 not
+ * needed, -1 error (err).
+ */
+int fw_db_analyze_if_grown(sqlite3 *db, struct strbuf *err);
 int fw_db_end(sqlite3 *db, int ok, struct strbuf *err);
 /* Current UTC time as ISO 8601 "YYYY-MM-DDTHH:MM:SSZ". */
 void fw_now_iso(char out[32]);

@@ -74,6 +74,9 @@ int cmd_import(int argc, char **argv)
 		}
 		strbuf_release(&doc);
 	}
+	/* statistics for the analysis that follows an import (README "Running the server for a team") */
+	if (db && fw_db_analyze_if_grown(db, &err) < 0)
+		fprintf(stderr, "import: ANALYZE: %s\n", err.buf);
 cleanup:
 	fw_db_close(db);
 	strbuf_release(&err);

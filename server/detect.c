@@ -80,6 +80,9 @@ static void detect_one(sqlite3 *db, const char *series, struct strbuf *err)
 	int marked = !fw_holds_detect_begin(db, series);
 
 	strbuf_reset(err);
+	if (fw_db_analyze_if_grown(db, err) < 0)
+		fprintf(stderr, "serve: ANALYZE: %s\n", err->buf);
+	strbuf_reset(err);
 	if (fw_regressions_refresh(db, series, NULL, err))
 		fprintf(stderr, "serve: detecting regressions of %s: %s\n", series ? series : "every series", err->buf);
 	if (!marked || fw_holds_detect_end(db, series))
