@@ -33,12 +33,13 @@ done_testing() { echo "1..$TAP_N"; [ "$TAP_FAILED" -eq 0 ]; }
 # relay_tap FILE [PREFIX]: the TAP a helper script wrote (ok / not ok / # lines),
 # renumbered into this test's stream.
 relay_tap() {
-	local line
+	local line failing=0
 	while IFS= read -r line; do
 		case "$line" in
-		"ok "*) ok 0 "${2:-}${line#* - }" ;;
-		"not ok "*) ok 1 "${2:-}${line#* - }" ;;
-		"#"*) echo "$line" ;;
+		"ok "*) ok 0 "${2:-}${line#* - }"; failing=0 ;;
+		"not ok "*) ok 1 "${2:-}${line#* - }"; failing=1 ;;
+		# a failure's details on stderr too: a CI log without -v shows them
+		"#"*) echo "$line"; [ $failing = 1 ] && echo "$line" >&2 ;;
 		esac
 	done <"$1"
 }
