@@ -13,6 +13,7 @@
 #include <string.h>
 #include "analysis-internal.h"
 #include "fw-db.h"
+#include "inflight.h"
 #include "sha256.h"
 #include "stats.h"
 #include "xalloc.h"
@@ -993,9 +994,9 @@ int fw_analysis_series(sqlite3 *db, const char *series, int revision,
 	struct data d = { 0 };
 	sqlite3_stmt *st = NULL;
 	long long sid = 0;
-	char hash[65], key[64], *base = NULL;
+	char hash[65], key[64], flight[160], *base = NULL;
 	cJSON *res = NULL;
-	int ret = -1;
+	int ret = -1, owned = 0;
 
 	*out = NULL;
 	if (!o) {
@@ -1023,9 +1024,15 @@ int fw_analysis_series(sqlite3 *db, const char *series, int revision,
 	if (fw_det_table_load(&det, o->determinism_file, err) || data_hash(db, sid, o, &det, hash, err))
 		goto cleanup;
 	snprintf(key, sizeof(key), "series:%lld", sid);
-	if (o->use_cache && (res = cache_get(db, key, hash))) {
-		ret = 0;
-		goto cleanup;
+	snprintf(flight, sizeof(flight), "%s@%s", key, hash);
+	/* a miss computes once per process: a second asker waits, then reads the cache */
+	while (o->use_cache) {
+		if ((res = cache_get(db, key, hash))) {
+			ret = 0;
+			goto cleanup;
+		}
+		if ((owned = fw_inflight_begin(flight)))
+			break;
 	}
 
 	if (sqlite3_prepare_v2(db, "SELECT id, sha, commit_key, subject, position, parent_sha FROM commits "
@@ -1066,6 +1073,8 @@ cleanup:
 		res = NULL;
 	}
 	*out = res;
+	if (owned)
+		fw_inflight_end(flight);
 	sqlite3_finalize(st);
 	free(base);
 	data_free(&d);

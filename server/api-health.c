@@ -1,5 +1,6 @@
 /* GET /healthz (the DB answers) and GET /metrics (Prometheus text format 0.0.4). */
 #include "routes.h"
+#include "inflight.h"
 #include "ingest.h"
 
 enum MHD_Result api_healthz(struct fw_req *r)
@@ -54,6 +55,10 @@ enum MHD_Result api_metrics(struct fw_req *r)
 		    "# TYPE foliowatch_response_cache_total counter\n"
 		    "foliowatch_response_cache_total{result=\"hit\"} %lu\nfoliowatch_response_cache_total{result=\"miss\"} %lu\n",
 		    atomic_load(&srv->rc_hits), atomic_load(&srv->rc_misses));
+	strbuf_addf(&sb, "# HELP foliowatch_analysis_waits_total Analyses a request or the detection thread waited "
+		    "for instead of computing them again.\n"
+		    "# TYPE foliowatch_analysis_waits_total counter\nfoliowatch_analysis_waits_total %lu\n",
+		    fw_inflight_waits());
 	strbuf_addf(&sb, "# HELP foliowatch_connections_open Client connections open now.\n"
 		    "# TYPE foliowatch_connections_open gauge\nfoliowatch_connections_open %u\n",
 		    atomic_load(&srv->conns_open));
