@@ -29,6 +29,16 @@ static int metric_plottable(const struct fw_series *s, const struct fw_metric *m
 	return 1;
 }
 
+int fw_plot_ndrawable(const struct fw_series *s, const struct fw_metric *m)
+{
+	int n = 0;
+
+	for (int c = 0; c < s->ncommits; c++)
+		for (int k = 0; k < m->cells[c].n; k++)
+			n += !isnan(m->cells[c].vals[k].v) && plottable(m->cells[c].vals[k].v);
+	return n;
+}
+
 int fw_plot_clip(const struct fw_series *s, const struct fw_metric *m, const struct fw_plot_marks *pm,
 		 struct fw_plot_clipped *out)
 {

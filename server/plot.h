@@ -61,6 +61,8 @@ struct fw_plot_clipped {
 };
 int fw_plot_clip(const struct fw_series *s, const struct fw_metric *m, const struct fw_plot_marks *pm,
 		 struct fw_plot_clipped *out);
+/* Samples of m gnuplot can draw (within +-FW_PLOT_MAX_ABS): 0 means a page links no plot. */
+int fw_plot_ndrawable(const struct fw_series *s, const struct fw_metric *m);
 void fw_plot_clipped_free(struct fw_plot_clipped *c);
 
 /*

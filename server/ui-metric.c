@@ -112,7 +112,10 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 	ui_env_html(sb, &ev, m->env);
 	strbuf_addstr(sb, "</p>\n");
 	env_selector(sb, ui, s, m, &ev);
-	if (fw_metric_nsamples(s, m)) {
+	if (fw_metric_nsamples(s, m) && !fw_plot_ndrawable(s, m)) {
+		strbuf_addstr(sb, "<p class=\"muted noplot\">cannot plot: every sample is beyond +-1e307, "
+			      "which gnuplot cannot draw; the table below has every value</p>\n");
+	} else if (fw_metric_nsamples(s, m)) {
 		strbuf_addstr(sb, "<img class=\"plot big\" width=\"900\" height=\"480\" alt=\"trend of ");
 		html_attr(sb, m->id);
 		strbuf_addstr(sb, "\" src=\"");

@@ -12,6 +12,7 @@
 #include "routes.h"
 #include "html.h"
 #include "ui.h"
+#include "plot.h"
 
 /* Kept for callers outside the pages: server URLs of a metric page or plot. */
 void ui_metric_link(struct strbuf *sb, const struct fw_series *s, const struct fw_metric *m, const char *kind)
@@ -139,6 +140,11 @@ static void metric_section(struct strbuf *sb, const struct fw_ui *ui, const stru
 	/* A metric that only has errors has nothing to plot: say so instead of a broken image. */
 	if (!fw_metric_nsamples(s, m)) {
 		strbuf_addstr(sb, "<p class=\"muted noplot\">no samples to plot</p></div>\n</section>\n");
+		return;
+	}
+	if (!fw_plot_ndrawable(s, m)) {
+		strbuf_addstr(sb, "<p class=\"muted noplot\">cannot plot: every sample is beyond +-1e307</p>"
+			      "</div>\n</section>\n");
 		return;
 	}
 	strbuf_addstr(sb, "<a href=\"");

@@ -34,6 +34,14 @@ for size in small big; do
 	done
 done
 is "$(code /plot/b-mixed/split/pmd-to-0/split_ms/small.png)" 200 'PNG too'
+# The pages link no plot that cannot be drawn (it would be a broken image): they say why.
+for page in /series/a-huge /series/a-huge/metric/split/pmd-to-0/split_ms; do
+	is "$(code "$page")" 200 "$page: 200"
+	is "$(grep -c 'src="/plot/a-huge/split/pmd-to-0/split_ms/' "$TMP_T/body")" 0 '... no image of the undrawable plot'
+	like "$(cat "$TMP_T/body")" 'cannot plot: every sample is beyond' '... saying why instead'
+done
+code /series/b-mixed >/dev/null
+like "$(cat "$TMP_T/body")" 'src="/plot/b-mixed/split/pmd-to-0/split_ms/small.svg' 'a partly drawable metric keeps its plot'
 is "$(code /api/v1/series/a-huge)" 200 'the API still has the series'
 like "$(cat "$TMP_T/body")" '"median":9\.05e\+307' '... its median as computed (9.05e307: no overflow to null in (a+b)/2)'
 stop_server
