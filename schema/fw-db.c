@@ -57,10 +57,10 @@ static long long one_int(sqlite3 *db, const char *sql)
 int fw_db_analyze_if_grown(sqlite3 *db, struct strbuf *err)
 {
 	/* the largest id tracks the row count closely (results go only by prune) and costs one seek */
-	long long now = one_int(db, "SELECT max(id) FROM results"), then = 0;
+	long long now = one_int(db, "SELECT max(id) FROM results");
+	/* 0 also when sqlite_stat1 does not exist yet (the prepare fails) */
+	long long then = one_int(db, "SELECT CAST(stat AS INTEGER) FROM sqlite_stat1 WHERE tbl = 'results' LIMIT 1");
 
-	if (one_int(db, "SELECT count(*) FROM sqlite_master WHERE name = 'sqlite_stat1'"))
-		then = one_int(db, "SELECT CAST(stat AS INTEGER) FROM sqlite_stat1 WHERE tbl = 'results' LIMIT 1");
 	if (now < 1000 || now <= 2 * then)
 		return 0;
 	return fw_db_exec(db, "ANALYZE", err) ? -1 : 1;

@@ -15,14 +15,11 @@
 static int find(struct fw_req *r, const struct fw_series *s, const char *field,
 		struct strbuf *sha, enum MHD_Result *ret)
 {
-	int i;
-
 	if (req_query(r, field, sha) || !sha->len) {
 		*ret = reply_error(r, 400, "missing_parameter", field, "a commit sha is required");
 		return -1;
 	}
-	i = req_commit(r, s, field, sha->buf, ret);
-	return i;
+	return req_commit(r, s, field, sha->buf, ret);
 }
 
 enum MHD_Result api_compare(struct fw_req *r)

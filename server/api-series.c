@@ -212,8 +212,7 @@ static int selection(struct fw_req *r, const struct fw_series *s, int is_commits
 			int c = fw_series_find_commit(s, tok);
 
 			if (c == -2) {
-				strbuf_addf(&msg, "commits: '%s' is the start of several commits' sha", tok);
-				*ret = reply_error(r, 409, "ambiguous", field, msg.buf);
+				req_commit(r, s, field, tok, ret);  /* the 409 listing the candidates */
 				rc = -1;
 			} else if (c >= 0) {
 				(*mask)[c] = hit = 1;

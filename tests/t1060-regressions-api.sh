@@ -128,6 +128,8 @@ like "$(cat "$TMP_T/body")" 'several commits:.*c1c1c1c1c1c1.*c2c2c2c2c2c2' '... 
 is "$(code '/api/v1/compare?series=s1&base=c&head=c2c2')" 409 'compare with it: 409'
 is "$(jget "$TMP_T/body" '(d["error"]["code"], d["error"]["field"])')" "('ambiguous', 'base')" '... naming the field'
 like "$(jget "$TMP_T/body" 'd["error"]["detail"]')" 'c1c1c1c1c1c1 c2c2c2c2c2c2$' '... and the candidates'
+is "$(code '/api/v1/series/s1?commits=c')" 409 'the series answer filtered by it: 409'
+like "$(jget "$TMP_T/body" 'd["error"]["detail"]')" 'c1c1c1c1c1c1 c2c2c2c2c2c2$' '... listing the candidates too'
 is "$(code '/api/v1/compare?series=s1&base=c1c&head=c2c2')" 404 'a unique prefix under 4 characters: 404'
 like "$(jget "$TMP_T/body" 'd["error"]["detail"]')" 'needs 4 characters' '... saying why'
 is "$(code '/api/v1/compare?series=s1&base=c1c1&head=c2c2')" 200 'four characters: found'
