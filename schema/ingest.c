@@ -302,7 +302,9 @@ static int insert_run(struct tx *t, const cJSON *doc, const char *hash, long lon
 {
 	const cJSON *boot = cJSON_GetObjectItemCaseSensitive(doc, "boot"), *w;
 	const cJSON *seq = cJSON_GetObjectItemCaseSensitive(doc, "sequential");
+	const cJSON *ext = cJSON_GetObjectItemCaseSensitive(doc, "extensions");
 	struct strbuf wl = STRBUF_INIT;
+	char *ext_json = ext ? fw_json_canonical(ext) : NULL;
 	char now[32];
 	int rc;
 
@@ -311,16 +313,17 @@ static int insert_run(struct tx *t, const cJSON *doc, const char *hash, long lon
 		strbuf_addf(&wl, "%s%s", wl.len ? "," : "", w->valuestring);
 	rc = stmt(t, FW_CACHED("INSERT INTO runs(run_id, doc_hash, origin, commit_id, build_id, env_id, "
 		  "profile, workloads, boot_index, created_at, ingested_at, boot_status, taint, boot_seconds, qemu_cmdline, "
-		  "kernel_cmdline, boot_log_tail, look, max_looks) "
-		  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
-		  run, "tttiiittitttiDtttDD",
+		  "kernel_cmdline, boot_log_tail, look, max_looks, extensions) "
+		  "VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)"),
+		  run, "tttiiittitttiDtttDDt",
 		  fw_json_str(doc, "run_id", ""), hash, fw_json_str(doc, "origin", ""), commit_id, build_id,
 		  env_id, fw_json_str(doc, "profile", ""), wl.buf, (long long)fw_json_num(doc, "boot_index", 0),
 		  fw_json_str(doc, "created_at", ""), now, fw_json_str(boot, "status", ""),
 		  (long long)fw_json_num(boot, "taint", 0), fw_json_num(boot, "seconds", 0.0 / 0.0),
 		  fw_json_str(boot, "qemu_cmdline", ""), fw_json_str(boot, "kernel_cmdline", ""),
 		  fw_json_str(boot, "log_tail", ""),
-		  fw_json_num(seq, "look", 0.0 / 0.0), fw_json_num(seq, "max_looks", 0.0 / 0.0));
+		  fw_json_num(seq, "look", 0.0 / 0.0), fw_json_num(seq, "max_looks", 0.0 / 0.0), ext_json);
+	free(ext_json);
 	strbuf_release(&wl);
 	return rc < 0 ? -1 : 0;
 }

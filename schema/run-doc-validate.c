@@ -4,6 +4,7 @@
 #include "sha256.h"
 #include "utf8.h"
 #include <math.h>
+#include <stdlib.h>
 #include <stdio.h>
 #include <string.h>
 
@@ -505,6 +506,68 @@ static int check_sequential(struct ctx *c, const cJSON *doc)
 	return 0;
 }
 
+/*
+ * foliowatch-run/2 refuses a key the format does not have (a misspelled field
+ * would be lost without a word); /1, which did not, is still accepted for one
+ * release with a warning (warn_old_format), so writers can upgrade after the server.
+ */
+static int check_format(struct ctx *c, const cJSON *doc, const char *format)
+{
+	struct strbuf path = STRBUF_INIT;
+	int ret = 0;
+
+	if (strcmp(format, FW_DOC_FORMAT) && strcmp(format, FW_DOC_FORMAT_OLD)) {
+		fw_error_set(c->e, "format", "unsupported format \"%.*s\", expected \"%s\"",
+			     UTF8_CUT(format, 64), FW_DOC_FORMAT);
+		return -1;
+	}
+	if (!strcmp(format, FW_DOC_FORMAT) && fw_doc_unknown_field(doc, &path)) {
+		fw_error_set(c->e, path.buf, "unknown field (a CI's own data goes under \"extensions\")");
+		ret = -1;
+	}
+	strbuf_release(&path);
+	return ret;
+}
+
+static void warn_old_format(const cJSON *doc, struct fw_error *e)
+{
+	struct strbuf path = STRBUF_INIT;
+
+	if (fw_doc_unknown_field(doc, &path))
+		snprintf(e->warning, sizeof(e->warning),
+			 "%s: unknown field, ignored; %s is deprecated: %s refuses unknown fields",
+			 path.buf, FW_DOC_FORMAT_OLD, FW_DOC_FORMAT);
+	else
+		snprintf(e->warning, sizeof(e->warning),
+			 "format: %s is deprecated, write %s (the same fields; unknown fields are refused)",
+			 FW_DOC_FORMAT_OLD, FW_DOC_FORMAT);
+	utf8_trim_partial(e->warning);  /* a long key cut mid-character */
+	strbuf_release(&path);
+}
+
+/* Optional `extensions`: any JSON object (a CI's own data), at most 64 KiB printed. */
+static int check_extensions(struct ctx *c, const cJSON *doc)
+{
+	const cJSON *x = cJSON_GetObjectItemCaseSensitive(doc, "extensions");
+	char *txt;
+	size_t len;
+
+	if (!x)
+		return 0;
+	if (!cJSON_IsObject(x)) {
+		fw_error_set(c->e, "extensions", "must be an object");
+		return -1;
+	}
+	txt = cJSON_PrintUnformatted(x);
+	len = txt ? strlen(txt) : 0;
+	free(txt);
+	if (len > FW_DOC_MAX_EXTENSIONS) {
+		fw_error_set(c->e, "extensions", "%zu bytes, at most %d", len, FW_DOC_MAX_EXTENSIONS);
+		return -1;
+	}
+	return 0;
+}
+
 static int validate_fields(const cJSON *doc, struct fw_error *e)
 {
 	struct ctx cc = { e, "" }, *c = &cc;
@@ -521,11 +584,8 @@ static int validate_fields(const cJSON *doc, struct fw_error *e)
 	const cJSON *fmt = get_string(c, doc, "", "format", REQUIRED, 1, 64, TEXT);
 	if (!fmt)
 		return -1;
-	if (strcmp(fmt->valuestring, FW_DOC_FORMAT)) {
-		fw_error_set(e, "format", "unsupported format \"%.*s\", expected \"%s\"",
-			     UTF8_CUT(fmt->valuestring, 64), FW_DOC_FORMAT);
+	if (check_format(c, doc, fmt->valuestring))
 		return -1;
-	}
 	const cJSON *origin = get_string(c, doc, "", "origin", REQUIRED, 1, 64, TEXT);
 	if (!origin)
 		return -1;
@@ -559,7 +619,8 @@ static int validate_fields(const cJSON *doc, struct fw_error *e)
 		}
 	}
 	if (check_identity(c, doc) || check_build_env_boot(c, doc, &build_failed, &not_run) ||
-	    check_sequential(c, doc) || check_results(c, doc, not_run) || fw_doc_check_profiles(doc, e))
+	    check_sequential(c, doc) || check_results(c, doc, not_run) || fw_doc_check_profiles(doc, e) ||
+	    check_extensions(c, doc))
 		return -1;
 	rid = get_string(c, doc, "", "run_id", REQUIRED, 1, 200, TEXT);
 	if (!rid)
@@ -571,6 +632,8 @@ static int validate_fields(const cJSON *doc, struct fw_error *e)
 		goto cleanup;
 	}
 	ret = 0;
+	if (!strcmp(fmt->valuestring, FW_DOC_FORMAT_OLD))
+		warn_old_format(doc, e);
 cleanup:
 	strbuf_release(&expect);
 	return ret;

@@ -5,11 +5,14 @@
 #include "strbuf.h"
 
 /*
- * The run document ("foliowatch-run/1", see schema/run-document.md): one boot
+ * The run document ("foliowatch-run/2", see schema/run-document.md): one boot
  * of one kernel, the only way data enters the DB. This header is the contract
  * between the collector (writes them), import/POST (read them) and the tests.
  */
-#define FW_DOC_FORMAT      "foliowatch-run/1"
+#define FW_DOC_FORMAT      "foliowatch-run/2"
+/* Still accepted, with a warning, for one release: unknown fields are not refused in it. */
+#define FW_DOC_FORMAT_OLD  "foliowatch-run/1"
+#define FW_DOC_MAX_EXTENSIONS (64 * 1024)  /* bytes of extensions, printed unformatted */
 #define FW_DOC_MAX_BYTES   (1024 * 1024)  /* also the server's body limit */
 #define FW_DOC_MAX_SAMPLES 10000          /* per result */
 #define FW_DOC_MAX_RESULTS 1000
@@ -24,6 +27,7 @@
 struct fw_error {
 	char field[256];
 	char detail[512];
+	char warning[512];  /* set on success too: a foliowatch-run/1 document (deprecated) */
 };
 void fw_error_set(struct fw_error *e, const char *field, const char *fmt, ...)
 	__attribute__((format(printf, 3, 4)));
@@ -41,6 +45,16 @@ cJSON *fw_doc_parse(const char *buf, size_t len, struct fw_error *e);
 cJSON *fw_doc_parse_json(const char *buf, size_t len, struct fw_error *e);
 /* Field checks on an already parsed tree (fw_doc_parse calls it). 0 ok, -1 invalid. */
 int fw_doc_validate(const cJSON *doc, struct fw_error *e);
+
+/* Each object of the format and the keys it may have ("results[]": each result). */
+struct fw_doc_object {
+	const char *path;
+	const char *const *keys;  /* NULL-terminated */
+};
+/* Every object but the open maps (params, counters, extensions), ended by { NULL, NULL }. */
+const struct fw_doc_object *fw_doc_objects(void);
+/* 1 and the path of the first key no object of the format has ("results[0].colour"), else 0. */
+int fw_doc_unknown_field(const cJSON *doc, struct strbuf *path);
 
 /* The optional profiles[] (schema/run-doc-profiles.c): 0, or -1 with *e naming the field. */
 int fw_doc_check_profiles(const cJSON *doc, struct fw_error *e);

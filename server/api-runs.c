@@ -42,5 +42,8 @@ enum MHD_Result api_runs_post(struct fw_req *r)
 	cJSON_AddNumberToObject(root, "results", info.results);
 	cJSON_AddNumberToObject(root, "samples", info.samples);
 	cJSON_AddStringToObject(root, "token", r->token);
+	if (info.err.warning[0])  /* a foliowatch-run/1 document: stored, and told to upgrade */
+		cJSON_AddItemToArray(cJSON_AddArrayToObject(root, "warnings"),
+				     cJSON_CreateString(info.err.warning));
 	return reply_json(r, status, root);
 }

@@ -72,6 +72,8 @@ int cmd_import(int argc, char **argv)
 				info.err.field, info.err.field[0] ? ": " : "", info.err.detail);
 			ret = 1;
 		}
+		if (info.status <= FW_INGEST_DUPLICATE && info.err.warning[0])
+			fprintf(stderr, "import: %s: warning: %s\n", argv[i], info.err.warning);
 		strbuf_release(&doc);
 	}
 	/* statistics for the analysis that follows an import (README "Running the server for a team") */

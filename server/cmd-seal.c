@@ -67,6 +67,8 @@ static int seal_one(const char *path, struct strbuf *out)
 		fprintf(stderr, "seal: %s%s%s\n", e.field, e.field[0] ? ": " : "", e.detail);
 		goto cleanup;
 	}
+	if (e.warning[0])
+		fprintf(stderr, "seal: %s: warning: %s\n", path, e.warning);
 	strbuf_addstr(out, txt);
 	strbuf_addch(out, '\n');
 	ret = 0;

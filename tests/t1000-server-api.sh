@@ -21,7 +21,7 @@ is $? 1 'revoking an unknown token fails'
 
 start_server "$DB" || bail "server did not start"
 
-# Documents: two commits of series "demo" and one of "other".
+# Documents: two commits of series "example" and one of "other".
 make_doc "$TMP_T/c1.json"
 make_doc "$TMP_T/c2.json" commit.sha=aaaa000000000000000000000000000000000002 \
 	commit.key=aaaa000000000000000000000000000000000002 commit.position=2 \
@@ -86,8 +86,8 @@ is "$(sqlite3 "$DB" 'SELECT count(*) FROM runs')" 2 'only the two good runs are 
 # GET routes.
 is "$(code /healthz)" 200 '/healthz'
 is "$(code /api/v1/series)" 200 'GET /api/v1/series'
-is "$(jget "$TMP_T/body" 'd["series"][0]["name"], d["series"][0]["commits"]')" "('demo', 2)" '... demo with 2 commits'
-is "$(code /api/v1/series/demo)" 200 'GET /api/v1/series/demo'
+is "$(jget "$TMP_T/body" 'd["series"][0]["name"], d["series"][0]["commits"]')" "('example', 2)" '... example with 2 commits'
+is "$(code /api/v1/series/example)" 200 'GET /api/v1/series/example'
 is "$(jget "$TMP_T/body" '[c["sha"][:4] for c in d["commits"]]')" "['3b2f', 'aaaa']" '... commits in order'
 is "$(jget "$TMP_T/body" '[m["median"] for m in d["commits"][0]["metrics"] if m["metric"]=="split/pmd-to-0/split_ms"][0]')" 61.92 '... median of commit 1'
 is "$(jget "$TMP_T/body" '[round(m["delta_pct"],3) for m in d["commits"][1]["metrics"] if m["metric"]=="split/pmd-to-0/split_ms"][0]')" 13.534 '... delta % of commit 2'
@@ -96,25 +96,25 @@ is "$(jget "$TMP_T/body" '[(m["verdict"], type(m["p_value"]).__name__, float("%.
 	"('unsure', 'float', True)" '... verdict and p-value (3 significant digits) of commit 2 from the analysis'
 is "$(code /api/v1/series/nosuch)" 404 'unknown series: 404'
 like "$(cat "$TMP_T/body")" '"code":"not_found"' '... JSON error'
-is "$(code /api/v1/series/demo.csv)" 200 'CSV'
+is "$(code /api/v1/series/example.csv)" 200 'CSV'
 like "$(head -1 "$TMP_T/body")" '^series,revision,position,sha,workload' '... header row'
 is "$(grep -c split_ms "$TMP_T/body")" 4 '... one row per sample'
 like "$(grep -i '^content-type' "$TMP_T/headers")" 'text/csv' '... text/csv'
-is "$(code /api/v1/series/demo/report.txt)" 200 'report.txt'
+is "$(code /api/v1/series/example/report.txt)" 200 'report.txt'
 like "$(cat "$TMP_T/body")" 'Mann-Whitney' '... the analysis report table'
 like "$(cat "$TMP_T/body")" 'split_ms .*[+]13[.]5%.*unsure' '... with delta and verdict'
-is "$(code '/api/v1/trend?series=demo&metric=split/pmd-to-0/split_ms')" 200 'trend'
+is "$(code '/api/v1/trend?series=example&metric=split/pmd-to-0/split_ms')" 200 'trend'
 is "$(jget "$TMP_T/body" '[p["samples"] for p in d["points"]]')" '[[61.96, 61.88], [70.1, 70.5]]' '... samples per point'
-is "$(code '/api/v1/trend?series=demo&metric=split%2Fpmd-to-0%2Fsplit_ms')" 200 'trend with encoded metric'
-is "$(code '/api/v1/trend?series=demo')" 400 'trend without metric: 400'
+is "$(code '/api/v1/trend?series=example&metric=split%2Fpmd-to-0%2Fsplit_ms')" 200 'trend with encoded metric'
+is "$(code '/api/v1/trend?series=example')" 400 'trend without metric: 400'
 like "$(cat "$TMP_T/body")" '"field":"metric"' '... names metric'
-is "$(code '/api/v1/trend?series=demo&metric=a/b/c')" 404 'unknown metric: 404'
-is "$(code '/api/v1/compare?series=demo&base=3b2f6a1c&head=aaaa0000')" 200 'compare'
+is "$(code '/api/v1/trend?series=example&metric=a/b/c')" 404 'unknown metric: 404'
+is "$(code '/api/v1/compare?series=example&base=3b2f6a1c&head=aaaa0000')" 200 'compare'
 is "$(jget "$TMP_T/body" '[(m["metric"], m["base_median"], m["head_median"], m["verdict"]) for m in d["metrics"] if m["metric"].startswith("split")]')" \
 	"[('split/pmd-to-0/split_ms', 61.92, 70.3, 'unsure')]" '... medians and the analysis verdict'
-is "$(code '/api/v1/compare?series=demo&base=3b2f6a1c')" 400 'compare without head: 400'
+is "$(code '/api/v1/compare?series=example&base=3b2f6a1c')" 400 'compare without head: 400'
 like "$(cat "$TMP_T/body")" '"field":"head"' '... names head'
-is "$(code '/api/v1/compare?series=demo&base=3b2f6a1c&head=ffff')" 404 'compare with unknown head: 404'
+is "$(code '/api/v1/compare?series=example&base=3b2f6a1c&head=ffff')" 404 'compare with unknown head: 404'
 is "$(code '/api/v1/compare?series=nosuch&base=1&head=2')" 404 'compare unknown series: 404'
 like "$(cat "$TMP_T/body")" '"field":"series"' '... names series'
 
@@ -127,7 +127,7 @@ is "$(code /api/v1/series -X DELETE)" 405 'DELETE /api/v1/series: 405'
 is "$(code /api/v1/series -X POST -H "Authorization: Bearer $TOK" --data x)" 405 'POST /api/v1/series: 405'
 is "$(code "/api/v1/series/$(head -c 3000 /dev/zero | tr '\0' a)")" 414 'long path: 414'
 like "$(cat "$TMP_T/body")" '"code":"uri_too_long"' '... JSON error'
-is "$(code /api/v1/series/demo -I)" 200 'HEAD works'
+is "$(code /api/v1/series/example -I)" 200 'HEAD works'
 is "$(code '/api/v1/series/%zz')" 400 'bad percent-encoding: 400'
 
 # Headers, ETag/304 on static files and plots.
@@ -144,7 +144,7 @@ like "$ET" '^".+"$' '... with an ETag'
 is "$(code /static/style.css -H "If-None-Match: $ET")" 304 'static If-None-Match: 304'
 is "$(code /static/style.css -H "If-Modified-Since: $LM")" 304 'static If-Modified-Since: 304'
 is "$(code /static/style.css -H 'If-None-Match: "other"')" 200 'other ETag: 200'
-PLOT=/plot/demo/split/pmd-to-0/split_ms/small.svg
+PLOT=/plot/example/split/pmd-to-0/split_ms/small.svg
 is "$(code $PLOT)" 200 'plot'
 like "$(grep -i '^content-type' "$TMP_T/headers")" 'image/svg\+xml' '... SVG'
 like "$(head -c 400 "$TMP_T/body")" '<svg' '... is SVG'
@@ -154,26 +154,26 @@ is "$(ls "$TMP_T/cache" | grep -c '\.svg$')" 1 'one cached plot file'
 is "$(ls "$TMP_T/cache" | grep -vc '^[0-9a-f]\{64\}\.svg$')" 0 'cache names are hashes only'
 code $PLOT >/dev/null
 is "$(ls "$TMP_T/cache" | wc -l)" 1 'served again from the cache'
-is "$(code /plot/demo/split/pmd-to-0/split_ms/huge.svg)" 404 'bad plot size: 404'
-is "$(code /plot/demo/no/such/metric/big.svg)" 404 'plot of unknown metric: 404'
+is "$(code /plot/example/split/pmd-to-0/split_ms/huge.svg)" 404 'bad plot size: 404'
+is "$(code /plot/example/no/such/metric/big.svg)" 404 'plot of unknown metric: 404'
 
 # Pages.
 is "$(code /)" 200 'index page'
-like "$(cat "$TMP_T/body")" 'href="/series/demo"' '... links the series'
-is "$(code /series/demo)" 200 'series page'
+like "$(cat "$TMP_T/body")" 'href="/series/example"' '... links the series'
+is "$(code /series/example)" 200 'series page'
 like "$(cat "$TMP_T/body")" 'class="verdict muted">unsure <span class="muted">p=' '... verdict from the analysis'
 like "$(cat "$TMP_T/body")" 'class="num worse">\+13.53%' '... worse delta colored for lower_is_better'
-like "$(cat "$TMP_T/body")" 'src="/plot/demo/split/pmd-to-0/split_ms/small\.svg"' '... small plot per metric'
+like "$(cat "$TMP_T/body")" 'src="/plot/example/split/pmd-to-0/split_ms/small\.svg"' '... small plot per metric'
 like "$(cat "$TMP_T/body")" 'fio exited|error' '... failed result visible'
-is "$(code /series/demo/metric/split/pmd-to-0/split_ms)" 200 'metric page'
+is "$(code /series/example/metric/split/pmd-to-0/split_ms)" 200 'metric page'
 like "$(cat "$TMP_T/body")" 'big\.svg' '... big plot'
-is "$(code /series/demo/commit/3b2f6a1c9d8e7f60514253647586970a1b2c3d4e)" 200 'commit page'
+is "$(code /series/example/commit/3b2f6a1c9d8e7f60514253647586970a1b2c3d4e)" 200 'commit page'
 like "$(cat "$TMP_T/body")" 'thp_split_page' '... counters'
 like "$(cat "$TMP_T/body")" 'Run /init as init process' '... boot log tail'
 like "$(cat "$TMP_T/body")" 'href="/config/32b1e20d' '... links the .config'
 is "$(code /config/32b1e20d58ea96611a9de39a373547344052db4368a4c02696edd4b8920a74af)" 200 '.config'
 like "$(cat "$TMP_T/body")" 'CONFIG_TRANSPARENT_HUGEPAGE=y' '... full text'
-is "$(code /series/demo/commit/ffffffff)" 404 'unknown commit page: 404'
+is "$(code /series/example/commit/ffffffff)" 404 'unknown commit page: 404'
 like "$(cat "$TMP_T/body")" '<h1>Error 404' '... as HTML'
 is "$(code /series/nosuch)" 404 'unknown series page: 404'
 

@@ -17,7 +17,7 @@ is "$(curl -s --cacert "$TMP_T/cert.pem" -o "$TMP_T/body" -w '%{http_code}' "$UR
 make_doc "$TMP_T/d.json"
 is "$(curl -s --cacert "$TMP_T/cert.pem" -o "$TMP_T/body" -w '%{http_code}' -X POST \
 	-H "Authorization: Bearer $TOK" --data-binary "@$TMP_T/d.json" "$URL/api/v1/runs")" 201 'POST over HTTPS: 201'
-is "$(curl -s --cacert "$TMP_T/cert.pem" -o "$TMP_T/body" -w '%{http_code}' "$URL/series/demo")" 200 'page over HTTPS'
+is "$(curl -s --cacert "$TMP_T/cert.pem" -o "$TMP_T/body" -w '%{http_code}' "$URL/series/example")" 200 'page over HTTPS'
 c=$(curl -s -m 5 -o /dev/null -w '%{http_code}' "http://127.0.0.1:$PORT/healthz")
 isnt_200=0; [ "$c" = 200 ] && isnt_200=1
 ok $isnt_200 "plain HTTP to the TLS port is not served (got $c)"

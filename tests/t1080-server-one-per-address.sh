@@ -89,7 +89,7 @@ diag "sockets on port $PORT after the stop: $(port_sockets)"
 start_server_at "$PORT" "$DB1"
 is $? 0 'a server restarted on the same address right after a clean stop starts'
 is "$(code /api/v1/series)" 200 '... and serves'
-like "$(cat "$TMP_T/body")" '"name":"demo"' '... from the same DB'
+like "$(cat "$TMP_T/body")" '"name":"example"' '... from the same DB'
 exec 3>&-
 stop_server
 is $? 0 '... and stops cleanly'

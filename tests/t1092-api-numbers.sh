@@ -20,21 +20,21 @@ is $? 0 'two commits imported (a counter of 131072 and 2621440 pages)'
 start_server "$DB" || bail "server did not start"
 
 # Counters as integers.
-is "$(code /api/v1/series/demo)" 200 'series answer'
+is "$(code /api/v1/series/example)" 200 'series answer'
 grep -q '"metric":"lazyfree/pmd/pglazyfreed","env":"[0-9a-f]*","n":2,"errors":0,"median":131072,' "$TMP_T/body"
 ok $? '... the counter median is 131072 in the JSON text'
-is "$(code /series/demo)" 200 'series page'
+is "$(code /series/example)" 200 'series page'
 grep -q '131072' "$TMP_T/body" && grep -q '2621440' "$TMP_T/body"
 ok $? '... shows 131072 and 2621440'
 grep -Eq '1\.311e\+0?5|2\.621e\+0?6' "$TMP_T/body"
 is $? 1 '... and no 1.311e+05 or 2.621e+06'
-is "$(code /api/v1/series/demo/report.txt)" 200 'report.txt'
+is "$(code /api/v1/series/example/report.txt)" 200 'report.txt'
 like "$(grep pglazyfreed "$TMP_T/body")" '131072 pages' '... the counter in full'
 grep -Eq '[0-9]e\+0?[56]' "$TMP_T/body"
 is $? 1 '... no exponent anywhere'
 
 # CSV: shortest exact form.
-is "$(code /api/v1/series/demo.csv)" 200 'CSV'
+is "$(code /api/v1/series/example.csv)" 200 'CSV'
 grep -q ',0\.0883$' "$TMP_T/body"
 ok $? '... 0.0883 as 0.0883'
 grep -Eq '[0-9]{12,}' <(cut -d, -f12 "$TMP_T/body")
@@ -44,20 +44,20 @@ is "$("$PY" -c 'import csv,sys; print(sorted(float(r["value"]) for r in csv.Dict
 
 # A bad env= names the environment, not the metric.
 M='metric=split/pmd-to-0/split_ms'
-is "$(code "/api/v1/trend?series=demo&$M&env=ffff")" 404 'trend with an unknown env: 404'
+is "$(code "/api/v1/trend?series=example&$M&env=ffff")" 404 'trend with an unknown env: 404'
 is "$(jget "$TMP_T/body" 'd["error"]["field"]')" env '... names the field env'
 like "$(jget "$TMP_T/body" 'd["error"]["detail"]')" '^no such environment' '... says "no such environment"'
-ENV=$(jget <(curl -s "$URL/api/v1/trend?series=demo&$M") 'd["env"]')
-is "$(code "/api/v1/trend?series=demo&$M&env=${ENV:0:8}")" 200 '... a known env prefix: 200'
-is "$(code "/api/v1/trend?series=demo&metric=split/pmd-to-0/nope&env=ffff")" 404 'unknown metric and env: 404'
+ENV=$(jget <(curl -s "$URL/api/v1/trend?series=example&$M") 'd["env"]')
+is "$(code "/api/v1/trend?series=example&$M&env=${ENV:0:8}")" 200 '... a known env prefix: 200'
+is "$(code "/api/v1/trend?series=example&metric=split/pmd-to-0/nope&env=ffff")" 404 'unknown metric and env: 404'
 is "$(jget "$TMP_T/body" 'd["error"]["field"]')" metric '... names the metric'
-is "$(code "/series/demo/metric/split/pmd-to-0/split_ms?env=ffff")" 404 'metric page with an unknown env: 404'
+is "$(code "/series/example/metric/split/pmd-to-0/split_ms?env=ffff")" 404 'metric page with an unknown env: 404'
 like "$(cat "$TMP_T/body")" 'no such environment' '... says "no such environment"'
-is "$(code "/plot/demo/split/pmd-to-0/split_ms/small.svg?env=ffff")" 404 'plot with an unknown env: 404'
+is "$(code "/plot/example/split/pmd-to-0/split_ms/small.svg?env=ffff")" 404 'plot with an unknown env: 404'
 like "$(cat "$TMP_T/body")" 'no such environment' '... says "no such environment"'
 
 # Environments listed once, named by a short key (a fingerprint prefix) in metrics and cells.
-curl -s "$URL/api/v1/series/demo" >"$TMP_T/full.json"
+curl -s "$URL/api/v1/series/example" >"$TMP_T/full.json"
 is "$("$PY" - "$TMP_T/full.json" "$ENV" <<'PYEOF'
 import json, sys
 d, fp = json.load(open(sys.argv[1])), sys.argv[2]
@@ -69,13 +69,13 @@ PYEOF
 	'series answer: one environment, under the first 12 characters of its fingerprint, named by it everywhere'
 grep -Eq '[0-9a-f]{64}' <(sed 's/"fingerprint":"[0-9a-f]*"//' "$TMP_T/full.json")
 is $? 1 '... the full fingerprint appears only once'
-is "$(code "/api/v1/trend?series=demo&$M&env=${ENV:0:12}")" 200 '... and the key works as env='
+is "$(code "/api/v1/trend?series=example&$M&env=${ENV:0:12}")" 200 '... and the key works as env='
 
 # ?metrics= and ?commits=: the selected answer is the matching part of the full one.
-curl -s "$URL/api/v1/series/demo" >"$TMP_T/full.json"
+curl -s "$URL/api/v1/series/example" >"$TMP_T/full.json"
 # sel QUERY METRIC-PY COMMIT-PY: the full answer filtered in Python equals the selected answer.
 sel() {
-	curl -s "$URL/api/v1/series/demo?$1" >"$TMP_T/sel.json"
+	curl -s "$URL/api/v1/series/example?$1" >"$TMP_T/sel.json"
 	"$PY" - "$TMP_T/full.json" "$TMP_T/sel.json" "$2" "$3" <<'PYEOF'
 import json, sys
 full, got = json.load(open(sys.argv[1])), json.load(open(sys.argv[2]))
@@ -94,15 +94,15 @@ is "$(sel 'metrics=lazyfree/pmd/reclaim_s,split/pmd-to-0' 'm in ("lazyfree/pmd/r
 	'?metrics=w/v/m,w/v: those metrics'
 is "$(sel commits=aaaa0000 True 'c.startswith("aaaa")')" same '?commits=SHA: that commit'
 is "$(sel 'commits=3b2f6a1c,aaaa&metrics=lazyfree' 'm.startswith("lazyfree/")' True)" same '?commits= and ?metrics= together'
-is "$(code '/api/v1/series/demo?metrics=nope')" 400 'a metric that matches nothing: 400'
+is "$(code '/api/v1/series/example?metrics=nope')" 400 'a metric that matches nothing: 400'
 is "$(jget "$TMP_T/body" 'd["error"]["field"]')" metrics '... names metrics'
 like "$(jget "$TMP_T/body" 'd["error"]["detail"]')" "'nope'" '... and the item'
-is "$(code '/api/v1/series/demo?metrics=spl')" 400 'a workload prefix is no workload: 400'
-is "$(code '/api/v1/series/demo?metrics=')" 400 'empty metrics=: 400'
-is "$(code '/api/v1/series/demo?commits=ffff')" 404 'an unknown commit: 404'
+is "$(code '/api/v1/series/example?metrics=spl')" 400 'a workload prefix is no workload: 400'
+is "$(code '/api/v1/series/example?metrics=')" 400 'empty metrics=: 400'
+is "$(code '/api/v1/series/example?commits=ffff')" 404 'an unknown commit: 404'
 is "$(jget "$TMP_T/body" 'd["error"]["field"]')" commits '... names commits'
-is "$(code '/api/v1/series/demo?commits=3b2f6a1c,ffff')" 404 '... also among known ones'
-is "$(code '/api/v1/series/demo?commits=%zz')" 400 'bad percent-encoding: 400'
+is "$(code '/api/v1/series/example?commits=3b2f6a1c,ffff')" 404 '... also among known ones'
+is "$(code '/api/v1/series/example?commits=%zz')" 400 'bad percent-encoding: 400'
 
 stop_server
 is $? 0 'server exits 0'

@@ -109,4 +109,6 @@ case ",$WORKLOADS," in *,mthp,*)
 		"mthp: lru_lock_per_fault stored as a diagnostic-round result"
 	;;
 esac
+. tests/lib/run-schema.sh
+check_run_schema 'documents these boots wrote' "$TMP_T/doc.json"
 done_testing

@@ -67,4 +67,6 @@ if command -v sqlite3 >/dev/null; then
 	is "$(sqlite3 "$DB" 'select count(*) from runs')" 7 "seven runs stored"
 	is "$(sqlite3 "$DB" 'select count(*) from samples')" 6 "samples stored only from whole results"
 fi
+. tests/lib/run-schema.sh
+check_run_schema 'documents these boots wrote' $(ls "$TMP_T"/*.json 2>/dev/null)
 done_testing

@@ -38,4 +38,6 @@ if [ -x "$GINIT" ]; then
 else
 	diag "no $GINIT yet (guest branch not merged): split part skipped"
 fi
+. tests/lib/run-schema.sh
+check_run_schema 'documents these boots wrote' $(ls "$TMP_T"/spin*.json "$TMP_T"/split*.json 2>/dev/null)
 done_testing

@@ -73,4 +73,6 @@ for v in 4k thp; do
 done
 
 diag "t3300: $(( $(date +%s) - T0 )) s"
+. tests/lib/run-schema.sh
+check_run_schema 'documents these boots wrote' $(ls "$TMP_T"/mthp*.json "$TMP_T"/fallback.json "$TMP_T"/nolimit.json 2>/dev/null)
 done_testing

@@ -127,4 +127,6 @@ ok "$([ "$before" -ge 100 ] && [ "$after" -le $((before / 20)) ]; echo $?)" \
 ok "$([ "$(calls 0 unmap_huge_pmd_locked)" = 0 ] && [ "$(calls 1 unmap_huge_pmd_locked)" -ge 100 ]; echo $?)" \
 	'... and unmap_huge_pmd_locked, the patch'"'"'s path, appears'
 diag "t4350: $(( $(date +%s) - T0 )) s"
+. tests/lib/run-schema.sh
+check_run_schema 'documents these boots wrote' $(ls "$TMP_T"/plain.json "$TMP_T"/prof1.json "$TMP_T"/cut.json 2>/dev/null)
 done_testing

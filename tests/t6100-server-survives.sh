@@ -18,14 +18,14 @@ TOK=$("$SERVER" token add ci --db "$DB")
 # exhausted by them until --timeout reaps the idle ones.
 start_server "$DB" --max-connections $((IDLE + 200)) --timeout 20 || bail "server did not start"
 rss() { awk '/^VmRSS/ {print $2}' "/proc/$SRV_PID/status"; }
-for i in 1 2 3 4 5; do code /api/v1/series/demo >/dev/null; code /series/demo >/dev/null; done
+for i in 1 2 3 4 5; do code /api/v1/series/example >/dev/null; code /series/example >/dev/null; done
 RSS0=$(rss)
 
 # The normal client: one request every 0.2 s until told to stop (at most 60 s).
 (
 	end=$((SECONDS + 60))
 	while [ ! -e "$TMP_T/stop" ] && [ $SECONDS -lt $end ]; do
-		curl -s -m 15 -o /dev/null -w '%{http_code}\n' "$URL/api/v1/series/demo" >>"$TMP_T/normal"
+		curl -s -m 15 -o /dev/null -w '%{http_code}\n' "$URL/api/v1/series/example" >>"$TMP_T/normal"
 		sleep 0.2
 	done
 ) &
@@ -39,7 +39,7 @@ for i in 1 2 3; do $RAW slow "$PORT" 5 >"$TMP_T/slow.$i" 2>&1 & SLOW="$SLOW $!";
 hex() { printf '%s' "$1" | od -An -v -tx1 | tr -d ' \n'; }
 bad=0
 for req in 'BREW / HTTP/1.1\r\nHost: x\r\n\r\n' 'GET\r\n\r\n' 'GET / HTTP/9.9\r\nHost: x\r\n\r\n' \
-	'DELETE /api/v1/runs HTTP/1.1\r\nHost: x\r\n\r\n' 'PUT /series/demo HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc' \
+	'DELETE /api/v1/runs HTTP/1.1\r\nHost: x\r\n\r\n' 'PUT /series/example HTTP/1.1\r\nHost: x\r\nContent-Length: 3\r\n\r\nabc' \
 	'\x00\x01\x02\xff\xfe HTTP/1.1\r\n\r\n' 'GET /healthz HTTP/1.1\r\nHost: x\r\nContent-Length: -5\r\n\r\n' \
 	'GET /healthz HTTP/1.1\r\nHost: x\r\nTransfer-Encoding: chunked\r\n\r\nzz\r\n' \
 	'GET /%zz HTTP/1.1\r\nHost: x\r\n\r\n' 'GET /healthz HTTP/1.1\r\nBad Header\r\n\r\n'; do
@@ -80,7 +80,7 @@ $RAW idle "$PORT" "$IDLE" 5 >"$TMP_T/idle" 2>&1 &
 IDLEP=$!
 for i in $(seq 1 50); do [ -s "$TMP_T/idle" ] && break; sleep 0.2; done
 is "$(cat "$TMP_T/idle")" "connected $IDLE" "$IDLE idle connections from distinct 127.1.x.y addresses"
-during=$(curl -s -m 15 -o /dev/null -w '%{http_code}' "$URL/api/v1/series/demo")
+during=$(curl -s -m 15 -o /dev/null -w '%{http_code}' "$URL/api/v1/series/example")
 is "$during" 200 'a normal request is answered while they are held'
 IDLERSS=$(rss)
 wait "$IDLEP"

@@ -14,7 +14,7 @@ make_doc "$TMP_T/d1.json" "commit.sha=$sha1" "commit.key=$sha1" "commit.position
 make_doc "$TMP_T/d2.json" "commit.sha=$sha2" "commit.key=$sha2" "commit.position=6" || bail "doc"
 start_server "$DB" || bail "server did not start"
 
-ncommits() { code /api/v1/series/demo >/dev/null; jget "$TMP_T/body" 'len(d["commits"])'; }
+ncommits() { code /api/v1/series/example >/dev/null; jget "$TMP_T/body" 'len(d["commits"])'; }
 rc_count() { curl -s "$URL/metrics" | awk -v k="result=\"$1\"" 'index($0, "foliowatch_response_cache_total{" k "}") == 1 {print $2}'; }
 # Detection commits after start (a sweep: the imports left held runs) and
 # after a POST: rightly, that invalidates the cache. Each check of hits and
@@ -32,10 +32,10 @@ n0=$(ncommits)
 h0=$(rc_count hit)
 is "$(ncommits)" "$n0" 'same answer twice'
 is "$(rc_count hit)" $((h0 + 1)) '... the second from the cache (one more hit in /metrics)'
-code /series/demo >/dev/null; cp "$TMP_T/body" "$TMP_T/page0"
+code /series/example >/dev/null; cp "$TMP_T/body" "$TMP_T/page0"
 is "$(post "$TMP_T/d1.json" "$TOK")" 201 'POST a new commit'
 is "$(ncommits)" $((n0 + 1)) 'the series answer shows it at once'
-code /series/demo >/dev/null
+code /series/example >/dev/null
 ok $(grep -q "$sha1" "$TMP_T/body" && echo 0 || echo 1) 'the series page shows it at once'
 "$SERVER" import -q --db "$DB" "$TMP_T/d2.json" || bail "import d2"
 is "$(ncommits)" $((n0 + 2)) 'an import by another process is seen on the next request'
@@ -48,17 +48,17 @@ ok $([ "$m1" -gt 0 ] && echo 0 || echo 1) '/metrics answers'
 a=$(curl -s "$URL/metrics" | grep -E '^foliowatch_http_requests_total' | md5sum)
 b=$(curl -s "$URL/metrics" | grep -E '^foliowatch_http_requests_total' | md5sum)
 ok $([ "$a" != "$b" ] && echo 0 || echo 1) '/metrics is live, not cached'
-is "$(code /api/v1/series/demo -I)" 200 'HEAD of a cached answer'
+is "$(code /api/v1/series/example -I)" 200 'HEAD of a cached answer'
 # gzip copies of cached answers for clients that ask for them, same content.
-for u in /api/v1/series/demo /series/demo /plot/demo/split/pmd-to-0/split_ms/small.svg; do
+for u in /api/v1/series/example /series/example /plot/example/split/pmd-to-0/split_ms/small.svg; do
 	curl -s -o "$TMP_T/plain" "$URL$u"
 	curl -s --compressed -D "$TMP_T/gzh" -o "$TMP_T/gz" "$URL$u"
 	ok $(grep -qi '^content-encoding: gzip' "$TMP_T/gzh" && cmp -s "$TMP_T/plain" "$TMP_T/gz" && echo 0 || echo 1) \
 		"$u: gzip copy for Accept-Encoding: gzip, same content"
 done
-curl -s -H 'Accept-Encoding: gzip;q=0' -D "$TMP_T/h0" -o /dev/null "$URL/series/demo"
+curl -s -H 'Accept-Encoding: gzip;q=0' -D "$TMP_T/h0" -o /dev/null "$URL/series/example"
 is "$(grep -ci '^content-encoding' "$TMP_T/h0")" 0 'gzip;q=0 gets the plain answer'
-curl -s -D "$TMP_T/h1" -o /dev/null "$URL/series/demo"
+curl -s -D "$TMP_T/h1" -o /dev/null "$URL/series/example"
 ok $(grep -qi '^vary: accept-encoding' "$TMP_T/h1" && echo 0 || echo 1) 'Vary: Accept-Encoding on cacheable answers'
 # Misses are built one at a time: a burst of 32 clients asking for a page that
 # new data just invalidated gets one build, the others wait and are answered
@@ -68,7 +68,7 @@ make_doc "$TMP_T/d3.json" "commit.sha=$(printf 'ab%038d' 3)" "commit.key=$(print
 "$SERVER" import -q --db "$DB" "$TMP_T/d3.json" || bail "import d3"
 settled
 m0=$(rc_count miss) h0=$(rc_count hit)
-curl -s --no-progress-meter --parallel --parallel-immediate --parallel-max 32 $(for i in $(seq 32); do echo "-o /dev/null $URL/series/demo"; done)
+curl -s --no-progress-meter --parallel --parallel-immediate --parallel-max 32 $(for i in $(seq 32); do echo "-o /dev/null $URL/series/example"; done)
 is "$(( $(rc_count miss) - m0 )) $(( $(rc_count hit) - h0 ))" "1 31" 'a burst of 32 GETs of an invalidated page: 1 build, 31 answers from the cache'
 stop_server
 is $? 0 'server stops cleanly'

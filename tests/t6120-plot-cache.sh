@@ -20,14 +20,14 @@ ok $([ -e "$C/${H%?}1.svg" ] && [ -e "$C/notes.txt" ] && echo 0 || echo 1) 'a re
 ok $([ ! -e "$C/tmp-$H-1-1.d" ] && echo 0 || echo 1) 'a stale render temp is removed'
 like "$(cat "$TMP_T/serve.log")" 'removed 1 plots .* and 1 render temps' 'the server says what it removed'
 n0=$(ls "$C" | grep -c '\.svg$')
-is "$(code /plot/demo/split/pmd-to-0/split_ms/small.svg)" 200 'a plot is rendered'
+is "$(code /plot/example/split/pmd-to-0/split_ms/small.svg)" 200 'a plot is rendered'
 is "$(ls "$C" | grep -c '\.svg$')" $((n0 + 1)) '... and cached'
 stop_server
 is $? 0 'server stops cleanly'
 # Restart with a 0 MB cache: every plot goes at start; plots are still served.
 start_server "$DB" --plot-cache-mb 0 || bail "server did not start again"
 is "$(ls "$C" | grep -c '\.svg$')" 0 'a 0 MB cache is emptied at start'
-is "$(code /plot/demo/split/pmd-to-0/split_ms/big.svg)" 200 'plots are still served'
+is "$(code /plot/example/split/pmd-to-0/split_ms/big.svg)" 200 'plots are still served'
 like "$(head -c 300 "$TMP_T/body")" '<svg' '... as SVG'
 stop_server
 done_testing

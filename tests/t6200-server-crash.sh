@@ -133,7 +133,7 @@ done
 like "$st" '^5[0-9][0-9]$' "disk full: POST answered $st"
 like "$(cat "$TMP_T/post.out")" '"error":\{"code":"[a-z_]+".*(full|space)' '... with a JSON error naming the cause'
 diag "$(cat "$TMP_T/post.out")"
-is "$(code /api/v1/series/demo)" 200 'reads still work while the disk is full'
+is "$(code /api/v1/series/example)" 200 'reads still work while the disk is full'
 ok $(kill -0 "$SRV_PID" 2>/dev/null && echo 0 || echo 1) 'server still running'
 rm -f "$MNT/filler"
 is "$(post "$TMP_T/docs/$i.json" "$FTOK")" 201 'space back: the same POST is stored (201)'

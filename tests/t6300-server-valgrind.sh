@@ -32,24 +32,24 @@ is "$(post "$TMP_T/bad.json" "$TOK")" 400 'POST invalid'
 is "$(post schema/examples/run-ok.json nosuchtoken)" 401 'POST bad token'
 is "$(post "$TMP_T/huge.json" "$TOK")" 413 'POST too large'
 n=0
-for u in / /metrics /api/v1/series /api/v1/series/demo /api/v1/series/demo.csv \
-	/api/v1/series/demo/report.txt '/api/v1/trend?series=demo&metric=split/pmd-to-0/split_ms' \
-	'/api/v1/compare?series=demo&base=3b2f6a1c&head=ee000000' /series/demo \
-	/series/demo/metric/split/pmd-to-0/split_ms /series/demo/commit/3b2f6a1c9d8e7f60514253647586970a1b2c3d4e \
+for u in / /metrics /api/v1/series /api/v1/series/example /api/v1/series/example.csv \
+	/api/v1/series/example/report.txt '/api/v1/trend?series=example&metric=split/pmd-to-0/split_ms' \
+	'/api/v1/compare?series=example&base=3b2f6a1c&head=ee000000' /series/example \
+	/series/example/metric/split/pmd-to-0/split_ms /series/example/commit/3b2f6a1c9d8e7f60514253647586970a1b2c3d4e \
 	/config/32b1e20d58ea96611a9de39a373547344052db4368a4c02696edd4b8920a74af \
-	/plot/demo/split/pmd-to-0/split_ms/small.svg /plot/demo/split/pmd-to-0/split_ms/small.svg \
+	/plot/example/split/pmd-to-0/split_ms/small.svg /plot/example/split/pmd-to-0/split_ms/small.svg \
 	/static/style.css; do
 	c=$(code "$u")
 	[ "$c" = 200 ] || { diag "$u: $c"; n=$((n + 1)); }
 done
 is "$n" 0 'every GET route answers 200'
-for u in /api/v1/nosuch /series/nosuch /api/v1/series/%zz '/api/v1/trend?series=demo' \
-	'/api/v1/compare?series=demo&base=3b2f6a1c&head=ffff' /plot/demo/no/such/metric/big.svg /static/../x; do
+for u in /api/v1/nosuch /series/nosuch /api/v1/series/%zz '/api/v1/trend?series=example' \
+	'/api/v1/compare?series=example&base=3b2f6a1c&head=ffff' /plot/example/no/such/metric/big.svg /static/../x; do
 	c=$(code "$u")
 	like "$c" '^4[0-9][0-9]$' "error status for $u ($c)"
 done
 is "$(code /api/v1/runs)" 405 'GET on a POST route: 405'
-is "$(code /series/demo -I)" 200 'HEAD'
+is "$(code /series/example -I)" 200 'HEAD'
 code /static/style.css >/dev/null
 etag=$(grep -i '^etag:' "$TMP_T/headers" | head -1 | cut -d' ' -f2 | tr -d '\r')
 is "$(code /static/style.css -H "If-None-Match: $etag")" 304 'static file with its ETag: 304'

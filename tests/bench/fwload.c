@@ -55,7 +55,7 @@ static char *make_doc(const char *series, int commit, int boot, int nres, int ns
 
 	sha_of(sha, "c0ffee00", commit);
 	sha_of(parent, "c0ffee00", commit - 1);
-	cJSON_AddStringToObject(d, "format", "foliowatch-run/1");
+	cJSON_AddStringToObject(d, "format", FW_DOC_FORMAT);
 	cJSON_AddStringToObject(d, "run_id", "");
 	cJSON_AddStringToObject(d, "origin", "bench");
 	cJSON_AddStringToObject(d, "created_at", "2026-11-29T00:00:00Z");

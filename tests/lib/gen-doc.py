@@ -46,7 +46,7 @@ def make(boot):
         results.append(res)
 
     doc = {
-        "format": "foliowatch-run/1", "run_id": "", "origin": "test",
+        "format": "foliowatch-run/2", "run_id": "", "origin": "test",
         "created_at": "2026-11-29T00:00:00Z",
         "tree": {"name": "linux-source-6.12", "url": ""},
         "series": {"name": a.series, "revision": a.revision, "base": sha(0)},

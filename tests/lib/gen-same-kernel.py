@@ -132,7 +132,7 @@ def write_boot(out, spec, series, pos, accel, boot, look, workloads=None):
     env = dict(acc["env"])
     env.pop("fingerprint", None)
     doc = {
-        "format": "foliowatch-run/1", "origin": "gen", "created_at": "2026-12-01T00:00:00Z",
+        "format": "foliowatch-run/2", "origin": "gen", "created_at": "2026-12-01T00:00:00Z",
         "tree": {"name": "linux-source-6.12", "url": ""},
         "series": {"name": series, "revision": 1, "base": sha_of(series, 0)},
         "commit": {"sha": sha_of(series, pos), "key": sha_of(series, pos),

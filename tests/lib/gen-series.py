@@ -71,7 +71,7 @@ for spec in sys.argv[5:]:
         split = [round(62.0 * split_f * bs * (1 + rng.gauss(0, noise_round)), 4) for _ in range(3)]
         bw = [round(2400.0 * bw_f * bb * (1 + rng.gauss(0, noise_round)), 3) for _ in range(3)]
         doc = {
-            "format": "foliowatch-run/1", "origin": "local", "created_at": "2026-11-29T22:00:00Z",
+            "format": "foliowatch-run/2", "origin": "local", "created_at": "2026-11-29T22:00:00Z",
             "tree": {"name": "linux-source-6.12", "url": ""},
             "series": {"name": series, "revision": 1, "base": base_sha,
                        **({"cover": mail["cover"]} if mail.get("cover") else {})},

@@ -136,8 +136,8 @@ int main(void)
 	res = NULL;
 	ok(fw_analysis_compare(db, 1, 1, NULL, &res, &err) && !res, "the same commit twice is refused");
 
-	ok(!fw_analysis_series(db, "demo", 3, NULL, &res, &err), "series v3 analysed");
-	ok(!fw_analysis_series(db, "demo", 3, NULL, &res2, &err), "and again (from the cache)");
+	ok(!fw_analysis_series(db, "example", 3, NULL, &res, &err), "series v3 analysed");
+	ok(!fw_analysis_series(db, "example", 3, NULL, &res2, &err), "and again (from the cache)");
 	ok(res && res2 && !strcmp(cJSON_GetObjectItem(res, "data_hash")->valuestring,
 				   cJSON_GetObjectItem(res2, "data_hash")->valuestring), "same data, same hash");
 	{
@@ -149,7 +149,7 @@ int main(void)
 	cJSON_Delete(res2);
 	res2 = NULL;
 	add_run(db, 3, v3, 1, 5, 58.9);
-	ok(!fw_analysis_series(db, "demo", 3, NULL, &res2, &err), "analysed after a new run arrived");
+	ok(!fw_analysis_series(db, "example", 3, NULL, &res2, &err), "analysed after a new run arrived");
 	ok(res2 && strcmp(cJSON_GetObjectItem(res, "data_hash")->valuestring,
 			  cJSON_GetObjectItem(res2, "data_hash")->valuestring), "new data, new hash (cache not reused)");
 	row = row_for(res2, "split_ms", "parent");

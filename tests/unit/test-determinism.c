@@ -225,7 +225,7 @@ static int boot(const char *series, int position, int bootno, const double *med,
 	sha_of(sha, series, position);
 	sha_of(parent, series, position - 1);
 	sha_of(base, series, 0);
-	cJSON_AddStringToObject(d, "format", "foliowatch-run/1");
+	cJSON_AddStringToObject(d, "format", FW_DOC_FORMAT);
 	cJSON_AddStringToObject(d, "origin", "test");
 	cJSON_AddStringToObject(d, "created_at", "2026-12-01T00:00:00Z");
 	o = cJSON_AddObjectToObject(d, "tree");

@@ -122,7 +122,7 @@ static void test_example_roundtrip(void)
 	is_int(info.samples, 4, "four samples");
 	is_query(db, "SELECT name || '|' || url FROM trees", "linux-source-6.12|", "tree read back");
 	is_query(db, "SELECT name || '|' || revision || '|' || base FROM series",
-		 "demo|1|9f1c2d3e4b5a69788796a5b4c3d2e1f0a9b8c7d6", "series read back");
+		 "example|1|9f1c2d3e4b5a69788796a5b4c3d2e1f0a9b8c7d6", "series read back");
 	is_query(db, "SELECT sha || '|' || commit_key || '|' || subject || '|' || author || '|' || position || '|' || parent_sha FROM commits",
 		 "3b2f6a1c9d8e7f60514253647586970a1b2c3d4e|3b2f6a1c9d8e7f60514253647586970a1b2c3d4e|"
 		 "mm: let small-order large folios use the per-CPU LRU cache|A Developer <dev@example.org>|1|"
