@@ -4,6 +4,7 @@
  * so a linear scan per cell was quadratic (~100 ms of strcmp per uncached
  * answer). The rows are sorted once by their key and searched by bisection.
  */
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "routes.h"
@@ -125,4 +126,27 @@ void an_index_free(struct fw_an_index *ix)
 		free(ix->e[i].key);
 	free(ix->e);
 	free(ix);
+}
+
+/*
+ * The analysis' numbers into the cells (one truth, issue 28): a commit's
+ * delta is the analysis' against the parent it compared with (never "the
+ * previous row"), and its median that comparison's After; NAN where the
+ * analysis has no such row (the base, a failed build, not analysed).
+ */
+void an_apply(struct fw_series *s, const cJSON *an)
+{
+	struct fw_an_index *ix = an_index_new(an);
+
+	for (int i = 0; i < s->nmetrics; i++)
+		for (int c = 0; c < s->ncommits; c++) {
+			struct fw_cell *cell = &s->metrics[i].cells[c];
+			const cJSON *row = an_index_row_against(ix, s->commits[c].sha, &s->metrics[i], "parent");
+			double after = fw_json_num_at(row, "b", "median", NAN);
+
+			cell->delta_pct = fw_json_num(row, "delta_pct", NAN);
+			if (!isnan(after))
+				cell->median = after;
+		}
+	an_index_free(ix);
 }

@@ -81,8 +81,8 @@ enum MHD_Result api_compare(struct fw_req *r)
 		const struct fw_cell *h = &m->cells[hi], *b;
 		static const struct fw_cell none = { .median = NAN };
 		struct strbuf wvm = STRBUF_INIT;
+		const cJSON *row = an_index_row(ix, s.commits[hi].sha, m);
 		cJSON *jo;
-		double d = NAN;
 		int bm = i;
 
 		if (bs != &s) {  /* m->id may be truncated for display: match the full names */
@@ -95,19 +95,18 @@ enum MHD_Result api_compare(struct fw_req *r)
 		b = bm >= 0 ? &bs->metrics[bm].cells[bi] : &none;
 		if (!b->n && !h->n)
 			continue;
-		if (!isnan(b->median) && !isnan(h->median) && b->median != 0)
-			d = (h->median - b->median) / fabs(b->median) * 100.0;
 		jo = cJSON_CreateObject();
 		cJSON_AddStringToObject(jo, "metric", m->id);
 		cJSON_AddStringToObject(jo, "unit", m->unit);
 		cJSON_AddStringToObject(jo, "direction", m->direction);
 		cJSON_AddStringToObject(jo, "env", m->env);
-		fw_json_num_or_null(jo, "base_median", b->median);
-		fw_json_num_or_null(jo, "head_median", h->median);
+		/* the analysis' medians and delta of this comparison (one truth), own medians without a row */
+		fw_json_num_or_null(jo, "base_median", fw_json_num_at(row, "a", "median", b->median));
+		fw_json_num_or_null(jo, "head_median", fw_json_num_at(row, "b", "median", h->median));
 		cJSON_AddNumberToObject(jo, "base_n", b->n);
 		cJSON_AddNumberToObject(jo, "head_n", h->n);
-		json_pct(jo, "delta_pct", d);
-		analysis_fill(jo, an_index_row(ix, s.commits[hi].sha, m));
+		json_pct(jo, "delta_pct", fw_json_num(row, "delta_pct", NAN));
+		analysis_fill(jo, row);
 		cJSON_AddItemToArray(arr, jo);
 	}
 	ret = reply_json(r, 200, root);

@@ -11,7 +11,7 @@ enum MHD_Result api_trend(struct fw_req *r)
 	struct strbuf name = STRBUF_INIT, metric = STRBUF_INIT, env = STRBUF_INIT;
 	struct fw_series s;
 	enum MHD_Result ret;
-	cJSON *root, *pts;
+	cJSON *root, *pts, *an;
 	const struct fw_metric *m;
 	int mi;
 
@@ -33,6 +33,9 @@ enum MHD_Result api_trend(struct fw_req *r)
 		goto cleanup;
 	}
 	m = &s.metrics[mi];
+	an = req_analysis(r, s.name, s.revision);
+	an_apply(&s, an);  /* each point's delta is the analysis' against its parent */
+	cJSON_Delete(an);
 	root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "series", s.name);
 	cJSON_AddNumberToObject(root, "revision", s.revision);

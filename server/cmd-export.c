@@ -260,6 +260,7 @@ static int export_series(struct export *ex, const char *series)
 		return -1;
 	}
 	an = fw_ui_analysis(ex->ui.db, s.name, s.revision);
+	an_apply(&s, an);
 	regs = fw_ui_regressions(ex->ui.db, s.name, s.revision);
 	rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
 

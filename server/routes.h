@@ -120,6 +120,8 @@ const cJSON *an_index_row(const struct fw_an_index *ix, const char *sha, const s
 const cJSON *an_index_row_against(const struct fw_an_index *ix, const char *sha, const struct fw_metric *m,
 				  const char *against);
 void an_index_free(struct fw_an_index *ix);
+/* Each cell's delta_pct and median from the analysis' row against the parent (NAN without one). */
+void an_apply(struct fw_series *s, const cJSON *an);
 /* Copies p, q, interval and verdict of a row (or nulls) into a JSON object. */
 void analysis_fill(cJSON *o, const cJSON *row);
 

@@ -29,6 +29,26 @@ double fw_cell_run_median(const struct fw_cell *c, long long run)
 	return m;
 }
 
+/* The median of the per-boot medians: the level the analysis compares (README "Deciding"). */
+static double boots_median(const struct fw_cell *c)
+{
+	double *meds = malloc(sizeof(*meds) * (size_t)(c->n ? c->n : 1)), m;
+	int k = 0;
+
+	if (!meds)
+		abort();
+	for (int i = 0; i < c->n; i++) {
+		int seen = 0;
+		for (int j = 0; j < i && !seen; j++)
+			seen = c->vals[j].run == c->vals[i].run;
+		if (!seen)
+			meds[k++] = fw_cell_run_median(c, c->vals[i].run);
+	}
+	m = fw_median(meds, (size_t)k);
+	free(meds);
+	return m;
+}
+
 int fw_metric_nsamples(const struct fw_series *s, const struct fw_metric *m)
 {
 	int n = 0;
@@ -142,28 +162,11 @@ static int load_metrics(sqlite3 *db, struct fw_series *s, struct strbuf *err)
 	}
 	if (rc != SQLITE_DONE)
 		goto dberr;
-	for (int i = 0; i < s->nmetrics; i++) {
-		double prev = NAN;
-
-		m = &s->metrics[i];
+	for (int i = 0; i < s->nmetrics; i++)
 		for (int c = 0; c < s->ncommits; c++) {
-			struct fw_cell *cell = &m->cells[c];
-			double *t = malloc(sizeof(*t) * (size_t)(cell->n ? cell->n : 1));
-
-			if (!t)
-				abort();
-			for (int k = 0; k < cell->n; k++)
-				t[k] = cell->vals[k].v;
-			cell->median = fw_median(t, (size_t)cell->n);
-			free(t);
-			cell->delta_pct = NAN;
-			if (!isnan(cell->median)) {
-				if (!isnan(prev) && prev != 0)
-					cell->delta_pct = (cell->median - prev) / fabs(prev) * 100.0;
-				prev = cell->median;
-			}
+			s->metrics[i].cells[c].median = boots_median(&s->metrics[i].cells[c]);
+			s->metrics[i].cells[c].delta_pct = NAN;  /* the analysis' (an_apply) */
 		}
-	}
 	/* Distinct environments: metrics are sorted by name then env, so count per name run. */
 	s->nenvs = s->nmetrics ? 1 : 0;
 	for (int i = 1; i < s->nmetrics; i++)

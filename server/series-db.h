@@ -3,8 +3,9 @@
 /*
  * Read side of the DB for pages and the API: a series loaded into memory with
  * its commits in order and, per metric and environment, the samples of every
- * commit. Medians and delta % are computed here; statistics (p-values,
- * intervals, verdicts) belong to the analysis code.
+ * commit. Deltas, and the median of a compared commit, are the analysis'
+ * (an_apply, server/analysis-index.c); a commit's own median here is that of
+ * its per-boot medians, the level the analysis compares.
  */
 #include <sqlite3.h>
 #include "strbuf.h"
@@ -30,8 +31,8 @@ struct fw_cell {          /* one metric at one commit */
 	struct fw_val *vals;
 	int n, alloc;
 	int errors;           /* results with an error instead of samples */
-	double median;        /* NAN when no samples */
-	double delta_pct;     /* against the previous commit that has a median; NAN if none */
+	double median;        /* of the per-boot medians, or the analysis' After (an_apply); NAN when no samples */
+	double delta_pct;     /* the analysis' against the parent (an_apply); NAN without a row */
 };
 
 struct fw_metric {

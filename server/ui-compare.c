@@ -95,12 +95,11 @@ static void row(struct strbuf *sb, const struct fw_ui *ui, const struct fw_serie
 {
 	const struct fw_cell *h = &m->cells[hi];
 	const char *v = r ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "verdict")) : NULL;
-	double d = NAN;
+	/* the analysis' numbers of this comparison (one truth); own medians where it has no row */
+	double d = fw_json_num(r, "delta_pct", NAN);
 
 	if (!b->n && !h->n)
 		return;
-	if (!isnan(b->median) && !isnan(h->median) && b->median != 0)
-		d = (h->median - b->median) / fabs(b->median) * 100.0;
 	strbuf_addstr(sb, "<tr><td><a href=\"");
 	ui_href_metric(sb, ui, s, m);
 	strbuf_addstr(sb, "\">");
@@ -110,9 +109,9 @@ static void row(struct strbuf *sb, const struct fw_ui *ui, const struct fw_serie
 	strbuf_addstr(sb, "</td><td>");
 	html_txt(sb, m->unit);
 	strbuf_addstr(sb, "</td><td class=\"num\">");
-	html_num(sb, b->median);
+	html_num(sb, fw_json_num_at(r, "a", "median", b->median));
 	strbuf_addstr(sb, "</td><td class=\"num\">");
-	html_num(sb, h->median);
+	html_num(sb, fw_json_num_at(r, "b", "median", h->median));
 	strbuf_addstr(sb, "</td><td class=\"num\">");
 	if (!isnan(d))
 		strbuf_addf(sb, "%+.2f%%", d);

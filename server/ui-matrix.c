@@ -92,21 +92,11 @@ static void header(struct strbuf *sb, const struct fw_series *s, const int *orde
 	strbuf_addstr(sb, "</tr></thead>\n");
 }
 
-/* Delta against the base from the medians, when the analysis has no row: the first commit with one. */
-static double base_delta(const struct fw_metric *m, int c)
-{
-	for (int b = 0; b < c; b++)
-		if (!isnan(m->cells[b].median) && m->cells[b].median != 0)
-			return (m->cells[c].median - m->cells[b].median) / fabs(m->cells[b].median) * 100.0;
-	return NAN;
-}
-
 static void cell(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s, int c,
-		 const struct fw_metric *m, const cJSON *row, int vs_base, int envstart)
+		 const struct fw_metric *m, const cJSON *row, int envstart)
 {
 	const char *v = row ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "verdict")) : NULL;
-	const cJSON *d = row ? cJSON_GetObjectItemCaseSensitive(row, "delta_pct") : NULL;
-	double delta = cJSON_IsNumber(d) ? d->valuedouble : vs_base ? base_delta(m, c) : m->cells[c].delta_pct;
+	double delta = fw_json_num(row, "delta_pct", NAN);  /* the analysis' or none: one truth */
 	size_t i, nv = sizeof(verdicts) / sizeof(verdicts[0]);
 
 	for (i = 0; v && i < nv; i++)
@@ -172,7 +162,7 @@ void ui_matrix(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series
 			/* The first commit's parent is the base: its parent row is the base row. */
 			if (vs_base && !(cm->parent && !strcmp(cm->parent, s->base)))
 				row = an_index_row_against(ix, cm->sha, m, "base");
-			cell(sb, ui, s, c, m, row, vs_base,
+			cell(sb, ui, s, c, m, row,
 			     k && strcmp(m->env, s->metrics[order[k - 1]].env));
 		}
 		strbuf_addstr(sb, "</tr>\n");

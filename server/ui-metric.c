@@ -195,6 +195,7 @@ enum MHD_Result ui_metric(struct fw_req *r)
 	ui.db = req_db(r);
 	ui.revision = req_revision(r);
 	an = req_analysis(r, s.name, s.revision);
+	an_apply(&s, an);
 	regs = fw_ui_regressions(ui.db, s.name, s.revision);
 	ui_metric_render(&ui, &s, mi, an, regs, &sb);
 	ret = reply_buf(r, 200, "text/html; charset=utf-8", &sb, NULL);

@@ -267,6 +267,7 @@ enum MHD_Result ui_series(struct fw_req *r)
 	ui.db = req_db(r);
 	ui.revision = req_revision(r);
 	an = req_analysis(r, s.name, s.revision);
+	an_apply(&s, an);
 	ui_series_render(&ui, &s, an, &sb);
 	fw_series_free(&s);
 	cJSON_Delete(an);

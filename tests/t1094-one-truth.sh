@@ -1,0 +1,74 @@
+#!/bin/bash
+# One truth (issue 28): one comparison (commit x metric, against the parent
+# and against the base) shows the analysis' number on every surface: series
+# answer, trend, compare answer and page, series page, both matrices, metric
+# page, report text / CSV / email, and for stored regressions the list, the
+# single answer, the regressions page, the feed and the plot label
+# (tests/lib/one-comparison.py reads them all against `report --format
+# json`). On a fixed copy of the demo documents (tests/data/demo-series/,
+# pinned: mthp cpu_s of the lru patch is -1.08% everywhere) and on a series
+# with regressions and a failed build in the middle (the commit after it has
+# no delta against a parent: the analysis made none).
+. tests/lib/tap.sh
+. tests/lib/server.sh
+
+# check_series DB SERIES: one TAP line per surface (checked > 0, no mismatch).
+check_series() {
+	local db=$1 series=$2 f surface n bad
+	for f in json csv email; do
+		"$SERVER" report --db "$db" --series "$series" --format $f >"$TMP_T/$series.$f" || bail "report $f"
+	done
+	"$PY" tests/lib/one-comparison.py "$URL" "$series" "$TMP_T/$series".{json,csv,email} >"$TMP_T/$series.cmp" ||
+		bail "one-comparison.py failed"
+	while read -r surface n bad; do
+		[ "$surface" = "#" ] && continue
+		ok "$([ "$n" -gt 0 ] && [ "$bad" -eq 0 ]; echo $?)" "$series: $surface shows the analysis' delta ($n comparisons, $bad differ)"
+	done <"$TMP_T/$series.cmp"
+	grep '^#' "$TMP_T/$series.cmp"
+}
+
+DB=$TMP_T/demo.db
+"$SERVER" import -q --db "$DB" tests/data/demo-series/*.json || bail "import demo"
+start_server "$DB" || bail "server did not start"
+check_series "$DB" demo
+is "$(grep -vc '^#' "$TMP_T/demo.cmp")" 12 'demo: 12 surfaces checked (no regressions to list)'
+# The pinned number: the issue's example, mthp cpu_s of the lru patch against its parent.
+LRU=d04bc60962ccfc184660c530c66e312933199cb8
+BASE=e077d311390f74e900e05cb7687d89a7e47cb63e
+code /api/v1/series/demo >/dev/null
+is "$(jget "$TMP_T/body" '[m["delta_pct"] for c in d["commits"] if c["sha"] == "'$LRU'" for m in c["metrics"] if m["metric"] == "mthp/16k/cpu_s"]')" \
+	'[-1.08]' 'mthp/16k/cpu_s of the lru patch: -1.08 in the series answer'
+code "/api/v1/compare?series=demo&base=$BASE&head=$LRU" >/dev/null
+is "$(jget "$TMP_T/body" '[m["delta_pct"] for m in d["metrics"] if m["metric"] == "mthp/16k/cpu_s"]')" \
+	'[-1.08]' '... in the compare answer'
+code /series/demo/metric/mthp/16k/cpu_s >/dev/null
+like "$(grep -o '[-+][0-9.]*%' "$TMP_T/body" | head -3 | tr '\n' ' ')" '-1\.08%' '... and on its metric page'
+stop_server
+
+# A series with regressions (c2, c4) and a failed build (c3): c4 is compared with c2.
+mkdir -p "$TMP_T/gen" "$TMP_T/sealed"
+"$PY" tests/lib/gen-series.py "$TMP_T/gen" s1 icount 3 base:0:-:1:1 c1:1:base:1:1 c2:2:c1:1.1:1 \
+	c3:3:c2:1.1:1 c4:4:c3:1.1:0.9 >/dev/null || bail gen
+rm "$TMP_T"/gen/s1-*-c3-[12].json
+"$PY" - "$TMP_T"/gen/s1-*-c3-0.json <<'PY' || bail "failed build"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["build"]["status"], d["boot"]["status"], d["results"] = "failed", "not_run", []
+d.pop("profiles", None)
+json.dump(d, open(sys.argv[1], "w"))
+PY
+for f in "$TMP_T"/gen/*.json; do "$SERVER" seal "$f" >"$TMP_T/sealed/${f##*/}" || bail "seal $f"; done
+DB=$TMP_T/s1.db
+"$SERVER" import -q --db "$DB" "$TMP_T"/sealed/*.json || bail "import s1"
+start_server "$DB" || bail "server did not start"
+check_series "$DB" s1
+# c4's declared parent c3 has no samples: the analysis compares c4 with the base only, and
+# no surface makes up a delta against "the previous row" (c2) that no analysis computed.
+is "$(jget "$TMP_T/s1.json" 'sorted({r["against"] + ":" + r["ref_sha"][:2] for r in d["rows"] if r["sha"].startswith("c4")})')" \
+	"['base:bb']" "s1: the analysis compares c4 (after the failed build c3) with the base only"
+code /api/v1/series/s1 >/dev/null
+is "$(jget "$TMP_T/body" '[(c["sha"][:2], m["delta_pct"]) for c in d["commits"] if c["sha"][:2] in ("c3", "c4") for m in c["metrics"]]')" \
+	"[('c4', None), ('c4', None)]" 's1: the series answer gives c3 no metrics and c4 no delta against a parent'
+stop_server
+is $? 0 'server exits 0'
+done_testing
