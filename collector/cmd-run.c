@@ -180,20 +180,6 @@ static void remove_tree(const char *dir)
 	nftw(dir, rm_entry, 16, FTW_DEPTH | FTW_PHYS);
 }
 
-/* foliowatch-server beside this program (the one report writer of the project). */
-static void sibling_program(struct strbuf *out, const char *name)
-{
-	char exe[4096];
-	ssize_t n = readlink("/proc/self/exe", exe, sizeof(exe) - 1);
-
-	if (n > 0) {
-		exe[n] = '\0';
-		strbuf_addf(out, "%s/%s", dirname(exe), name);
-	} else {
-		strbuf_addstr(out, name);
-	}
-}
-
 /* Is this run id stored already? In --post mode the local document archive answers. */
 static int already_measured(sqlite3 *db, const char *archive, const char *run_id)
 {
@@ -376,19 +362,45 @@ static int record_failed_build(const struct run_opts *o, sqlite3 *db, sqlite3 *d
 	return ret;
 }
 
+/*
+ * The series table from the analysis, in this process: what `foliowatch-server
+ * report` prints (the same fw_report_write), with the regressions it finds
+ * stored, so `regressions --fail-on new` sees them.
+ */
+static int print_local_report(const struct run_opts *o)
+{
+	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct fw_analysis_opts ao;
+	sqlite3 *db = fw_db_open(o->db, &err);
+	cJSON *res = NULL;
+	int ret = 1;
+
+	fw_analysis_opts_init(&ao);
+	if (!db || fw_analysis_series(db, o->series, o->revision, &ao, &res, &err) ||
+	    fw_regressions_update(db, res, &err) < 0) {
+		fprintf(stderr, "run: report: %s\n", err.buf);
+		goto cleanup;
+	}
+	fw_report_write(res, FW_REPORT_TEXT, &out);
+	fwrite(out.buf, 1, out.len, stdout);
+	fflush(stdout);
+	ret = 0;
+cleanup:
+	cJSON_Delete(res);
+	fw_db_close(db);
+	strbuf_release(&err);
+	strbuf_release(&out);
+	return ret;
+}
+
 static int print_report(const struct run_opts *o)
 {
-	struct strbuf prog = STRBUF_INIT, rev = STRBUF_INIT, url = STRBUF_INIT;
+	struct strbuf url = STRBUF_INIT;
 	struct runcmd rc = { 0 };
 	int ret;
 
-	strbuf_addf(&rev, "%d", o->revision);
 	if (o->db) {
-		sibling_program(&prog, "foliowatch-server");
-		const char *argv[] = { prog.buf, "report", "--db", o->db, "--series", o->series,
-				       "--revision", rev.buf, NULL };
-		rc.argv = argv;
-		ret = runcmd_run(&rc);
+		ret = print_local_report(o);
 	} else {
 		/* the server's own report route: the same table writer, on the server's data */
 		strbuf_addf(&url, "%s/api/v1/series/", o->post_url);
@@ -402,8 +414,6 @@ static int print_report(const struct run_opts *o)
 		rc.argv = argv;
 		ret = runcmd_run(&rc);
 	}
-	strbuf_release(&prog);
-	strbuf_release(&rev);
 	strbuf_release(&url);
 	return ret;
 }
