@@ -231,8 +231,21 @@ const char *fw_attribution_key(const cJSON *entry);
 
 /* The one table writer (analysis/report.c): renders a series JSON. */
 enum fw_report_format { FW_REPORT_TEXT, FW_REPORT_JSON, FW_REPORT_CSV };
+/* FW_REPORT_TEXT is the long table (report --verbose); the cover letter's is fw_report_cover. */
 int fw_report_format_parse(const char *s, enum fw_report_format *f);
 void fw_report_write(const cJSON *series_json, enum fw_report_format f, struct strbuf *out);
+/*
+ * The text people paste (analysis/report-cover.c): per patch, Before / After
+ * tables at most 72 columns wide, the series against its base, how it was
+ * measured. facts: fw_mail_facts' (schema/store.h), or NULL.
+ */
+void fw_report_cover(const cJSON *series_json, const cJSON *facts, struct strbuf *out);
+/* The collector command that measures series s the same way in environment env (facts' envs[i]). */
+void fw_report_command(struct strbuf *b, const cJSON *s, const cJSON *env, size_t width);
+/* "better", "worse", "same", "unsure" for the analysis' verdicts (others as they are). */
+const char *fw_verdict_short(const char *verdict);
+/* text wrapped at spaces under 72 columns, the first line indented by indent, the others by indent + more. */
+void fw_report_wrap(struct strbuf *sb, const char *text, int indent, int more);
 
 /* Adds key: v, or key: null when v is NaN or infinite (the one writer of numbers that may be NaN). */
 void fw_json_num_or_null(cJSON *obj, const char *key, double v);

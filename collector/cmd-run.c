@@ -34,6 +34,7 @@
 #include "progress.h"
 #include "prune.h"
 #include "runcmd.h"
+#include "store.h"
 #include "patchset.h"
 #include "sha256.h"
 
@@ -364,7 +365,7 @@ static int record_failed_build(const struct run_opts *o, sqlite3 *db, sqlite3 *d
 
 /*
  * The series table from the analysis, in this process: what `foliowatch-server
- * report` prints (the same fw_report_write), with the regressions it finds
+ * report` prints (the same fw_report_cover), with the regressions it finds
  * stored, so `regressions --fail-on new` sees them.
  */
 static int print_local_report(const struct run_opts *o)
@@ -372,7 +373,7 @@ static int print_local_report(const struct run_opts *o)
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	struct fw_analysis_opts ao;
 	sqlite3 *db = fw_db_open(o->db, &err);
-	cJSON *res = NULL;
+	cJSON *res = NULL, *facts = NULL;
 	int ret = 1;
 
 	fw_analysis_opts_init(&ao);
@@ -381,11 +382,16 @@ static int print_local_report(const struct run_opts *o)
 		fprintf(stderr, "run: report: %s\n", err.buf);
 		goto cleanup;
 	}
-	fw_report_write(res, FW_REPORT_TEXT, &out);
+	if (fw_mail_facts(db, o->series, fw_json_int(res, "revision", 1), &facts, &err)) {
+		fprintf(stderr, "run: report: %s\n", err.buf);
+		goto cleanup;
+	}
+	fw_report_cover(res, facts, &out);
 	fwrite(out.buf, 1, out.len, stdout);
 	fflush(stdout);
 	ret = 0;
 cleanup:
+	cJSON_Delete(facts);
 	cJSON_Delete(res);
 	fw_db_close(db);
 	strbuf_release(&err);

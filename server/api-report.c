@@ -1,24 +1,29 @@
 /*
- * GET /api/v1/series/{name}/report.txt: the plain-text series table. The
- * analysed table (p-values, verdicts) comes from the analysis code; until it
- * is linked in, this is a medians table clearly marked "not analysed".
+ * GET /api/v1/series/{name}/report.txt[?verbose=1]: the plain-text series
+ * table, the cover letter's (fw_report_cover) or with ?verbose=1 the long one
+ * (p, q, counters); both from the analysis. When it cannot be computed, a
+ * medians table clearly marked "not analysed".
  */
 #include <math.h>
 #include <string.h>
 #include "routes.h"
 #include "analysis.h"
+#include "store.h"
 #include "ui.h"
 #include "utf8.h"
 
-void fw_series_report(const struct fw_series *s, const cJSON *an, struct strbuf *sb)
+void fw_series_report(const struct fw_series *s, const cJSON *an, const cJSON *facts, int verbose,
+		      struct strbuf *sb)
 {
 	/* The analysis code's table is the report; the medians table is only a fallback. */
-	if (an) {
+	if (an && verbose)
 		fw_report_write(an, FW_REPORT_TEXT, sb);
+	if (an && !verbose)
+		fw_report_cover(an, facts, sb);
+	if (an)
 		return;
-	}
 	strbuf_addf(sb, "series %s v%d (base %.*s)\n", s->name, s->revision, UTF8_CUT(s->base, 12));
-	strbuf_addstr(sb, "statistics: not analysed (medians and delta % against the previous commit only)\n\n");
+	strbuf_addstr(sb, "statistics: not analysed (medians only)\n\n");
 	for (int i = 0; i < s->nmetrics; i++) {
 		const struct fw_metric *m = &s->metrics[i];
 
@@ -53,9 +58,18 @@ enum MHD_Result api_series_report(struct fw_req *r)
 
 	if (req_series(r, r->args[0], "name", &s, &ret))
 		return ret;
+	struct strbuf verbose = STRBUF_INIT, err = STRBUF_INIT;
+	cJSON *facts = NULL;
+
 	an = req_analysis(r, s.name, s.revision);
-	fw_series_report(&s, an, &sb);
+	req_query(r, "verbose", &verbose);
+	if (fw_mail_facts(req_db(r), s.name, s.revision, &facts, &err))
+		facts = NULL;  /* the tables stand without "how it was measured" */
+	fw_series_report(&s, an, facts, verbose.len && strcmp(verbose.buf, "0"), &sb);
+	cJSON_Delete(facts);
 	cJSON_Delete(an);
+	strbuf_release(&verbose);
+	strbuf_release(&err);
 	fw_series_free(&s);
 	return reply_buf(r, 200, "text/plain; charset=utf-8", &sb, NULL);
 }

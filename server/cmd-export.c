@@ -18,6 +18,7 @@
 #include <sys/stat.h>
 #include <unistd.h>
 #include "analysis.h"
+#include "store.h"
 #include "atomic-file.h"
 #include "cmdopt.h"
 #include "commands.h"
@@ -278,7 +279,16 @@ static int export_series(struct export *ex, const char *series)
 	/* The series' data files, as the server's API resources they replace. */
 	strbuf_reset(&page);
 	strbuf_reset(&name);
-	fw_series_report(&s, an, &page);
+	{
+		struct strbuf ferr = STRBUF_INIT;
+		cJSON *facts = NULL;
+
+		if (fw_mail_facts(ex->ui.db, s.name, s.revision, &facts, &ferr))
+			facts = NULL;  /* the tables stand without "how it was measured" */
+		fw_series_report(&s, an, facts, 0, &page);
+		cJSON_Delete(facts);
+		strbuf_release(&ferr);
+	}
 	ui_href_data(&name, &ex->ui, s.name, "report.txt");
 	if (write_sb(ex, &name, &page))
 		goto cleanup;

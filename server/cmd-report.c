@@ -12,7 +12,7 @@
 #include "cmdopt.h"
 #include "commands.h"
 #include "fw-db.h"
-#include "mail-db.h"
+#include "store.h"
 #include "mail-send.h"
 #include "report-email.h"
 #include "run-doc.h"
@@ -54,6 +54,8 @@ int cmd_report(int argc, char **argv)
 		{ "series", 's', required_argument, 's', "NAME", "required", "the series" },
 		{ "revision", 'r', required_argument, 'r', "N", "the newest", "revision of the series (1, 2, ...)" },
 		{ "format", 'f', required_argument, 'f', "FMT", "text", "text, json, csv or email (a reply to the series' thread)" },
+		{ "verbose", 'v', no_argument, 'v', NULL, "off",
+		  "text: the long table (n, CI, q, MDE, counters, profiles, how each\nmetric is compared) instead of the cover letter's" },
 		{ "no-cache", 'n', no_argument, 'n', NULL, "off", "recompute instead of using cached analysis results" },
 		{ "determinism", 0, required_argument, 'D', "FILE", "$FOLIOWATCH_DETERMINISM, else none",
 		  "determinism table read before the built-in one: lines\n"
@@ -70,9 +72,11 @@ int cmd_report(int argc, char **argv)
 	};
 	static const char *const formats[] = { "text", "json", "csv", "email", NULL };
 	static const struct fw_usage usage = { "foliowatch-server", "report", "--series NAME [--db FILE] [options]",
-		"The series table: every commit against its parent and against the base,\n"
-		"per workload and metric, with delta, confidence interval, q value and a\n"
-		"verdict (improvement, regression, no change, unsure). The regressions it\n"
+		"The series table: every patch against its parent, per workload and metric,\n"
+		"Before, After, delta and a verdict (better, worse, same, unsure), under 72\n"
+		"columns for a cover letter, then the series against its base and how it\n"
+		"was measured; --verbose: the long table with the interval, q value, MDE,\n"
+		"counters and profiles of every row, against the parent and the base. The regressions it\n"
 		"finds are stored, so 'regressions --fail-on new' and the pages see them.\n"
 		"--format email writes an RFC 5322 reply to the series' thread (In-Reply-To\n"
 		"the cover letter's Message-ID kept by 'run --mbox'): the per-patch table,\n"
@@ -90,7 +94,7 @@ int cmd_report(int argc, char **argv)
 	struct fw_series_args a;
 	sqlite3 *db = NULL;
 	cJSON *res = NULL;
-	int opt, taken, ret = 1, email = 0, mbox = 0, send = 0, mail_opt = 0;
+	int opt, taken, ret = 1, email = 0, mbox = 0, send = 0, mail_opt = 0, verbose = 0;
 
 	fw_series_args_init(&a);
 	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
@@ -117,6 +121,9 @@ int cmd_report(int argc, char **argv)
 		case 'n':
 			a.o.use_cache = 0;
 			break;
+		case 'v':
+			verbose = 1;
+			break;
 		default:
 			ret = g.exit;
 			goto cleanup;
@@ -139,7 +146,17 @@ int cmd_report(int argc, char **argv)
 		ret = write_email(db, res, &mo, mbox, send ? sendmail : NULL);
 		goto cleanup;
 	}
-	fw_report_write(res, fmt, &out);
+	if (fmt == FW_REPORT_TEXT && !verbose) {
+		cJSON *facts = NULL;
+		if (fw_mail_facts(db, fw_json_str(res, "series", ""), fw_json_int(res, "revision", 1), &facts, &err)) {
+			fprintf(stderr, "report: %s\n", err.buf);
+			goto cleanup;
+		}
+		fw_report_cover(res, facts, &out);
+		cJSON_Delete(facts);
+	} else {
+		fw_report_write(res, fmt, &out);
+	}
 	fwrite(out.buf, 1, out.len, stdout);
 	ret = 0;
 	goto cleanup;

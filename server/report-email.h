@@ -6,7 +6,7 @@
 /*
  * report --format email: an RFC 5322 reply to the series' thread built from
  * the analysis (analysis.h's series JSON, not recomputed) and the mail facts
- * (mail-db.h). Headers only through lib/mailhdr (validated addresses,
+ * (fw_mail_facts, schema/store.h). Headers only through lib/mailhdr (validated addresses,
  * encoded-words, no control characters); the body is plain UTF-8 text under
  * 80 columns.
  */

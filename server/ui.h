@@ -125,6 +125,8 @@ void ui_decided(struct strbuf *sb, const cJSON *row);
 /* A stored regression's status history as a <details> list (ui-history.c). */
 void ui_regression_history(struct strbuf *sb, const cJSON *reg);
 void fw_series_csv(const struct fw_series *s, struct strbuf *out);           /* api-series-csv.c */
-void fw_series_report(const struct fw_series *s, const cJSON *an, struct strbuf *out); /* api-report.c */
+/* api-report.c: the cover-letter table (verbose: the long one), facts as fw_mail_facts gives them or NULL. */
+void fw_series_report(const struct fw_series *s, const cJSON *an, const cJSON *facts, int verbose,
+		      struct strbuf *out);
 
 #endif

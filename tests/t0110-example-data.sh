@@ -35,7 +35,9 @@ start_server "$DB" || bail "server did not start"
 page=$(curl -sS --fail "$URL/series/demo")
 is "$?" 0 "series page served"
 like "$page" "mm/rmap: discard lazyfree PMD-mapped THPs" "it lists the lazyfree patch"
+report=$(curl -sS --fail "$URL/api/v1/series/demo/report.txt?verbose=1")
+like "$report" "lazyfree/pmd reclaim_s" "the long report compares lazyfree reclaim time"
 report=$(curl -sS --fail "$URL/api/v1/series/demo/report.txt")
-like "$report" "lazyfree/pmd reclaim_s" "the report compares lazyfree reclaim time"
+like "$report" "  lazyfree/pmd +Before +After +delta verdict" "the cover-letter report has a lazyfree table"
 stop_server
 done_testing

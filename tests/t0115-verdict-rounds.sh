@@ -16,7 +16,7 @@ is "$?" 0 "the 12 documents import"
 series=$(sqlite3 "$DB" "select name from series")
 "$SERVER" report --db "$DB" --series "$series" --format json > "$TMP_T/report.json"
 is "$?" 0 "report as JSON"
-"$SERVER" report --db "$DB" --series "$series" | grep -E "^\[3\]|^  (lazyfree|split)" | sed 's/^/# /'
+"$SERVER" report --db "$DB" --series "$series" --verbose | grep -E "^\[3\]|^  (lazyfree|split)" | sed 's/^/# /'
 /usr/bin/python3 - "$TMP_T/report.json" > "$TMP_T/check.tap" <<'PY'
 import json, sys
 r = json.load(open(sys.argv[1]))

@@ -103,7 +103,7 @@ is "$(jget "$TMP_T/report.json" 'len([r for r in d["rows"] if "attribution" in r
 	'... only regression and improvement rows carry one'
 is "$(jget "$TMP_T/report.json" 'len([r for r in d["rows"] if "attribution" in r and r["sha"].startswith("c3")])')" 0 \
 	'... and none where a commit has no profile'
-"$SERVER" report --db "$DB" --series s1 >"$TMP_T/report.txt"
+"$SERVER" report --db "$DB" --series s1 --verbose >"$TMP_T/report.txt"
 like "$(cat "$TMP_T/report.txt")" '      profile: __split_huge_page  self \+1000 us \(\+50%\)  hits 512 -> 512' \
 	'report text: the attribution under the regression'
 is "$(grep -c '      profile: ' "$TMP_T/report.txt")" \

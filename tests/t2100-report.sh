@@ -28,7 +28,7 @@ verdict() { # verdict CSV POSITION AGAINST METRIC
 load s1 tcg 5 base:0:-:1:1 c1:1:base:1:1 c2:2:c1:1.1:1.1:2
 ok $? "generated, sealed and imported series s1"
 
-"$SERVER" report --db "$DB" --series s1 > "$TMP_T/report.txt"
+"$SERVER" report --db "$DB" --series s1 --verbose > "$TMP_T/report.txt"
 ok $? "report (text) runs"
 like "$(cat "$TMP_T/report.txt")" "Benjamini-Hochberg" "text report names the FDR control"
 like "$(awk '/c2c2c2c2c2c2 mm: commit c2/ { on = 1 } on && /^$/ { exit } on' "$TMP_T/report.txt" | grep split_ms)" "split_ms.*regression" "text: slower split is a regression"
@@ -90,7 +90,7 @@ is "$(verdict "$TMP_T/icount.csv" 1 parent bw_mib_s)" "no change" "icount: 0.1% 
 
 # Two boots only: samples are compared, and the report says so.
 load s3 tcg 2 base:0:-:1:1 c1:1:base:1:1
-"$SERVER" report --db "$DB" --series s3 > "$TMP_T/s3.txt"
+"$SERVER" report --db "$DB" --series s3 --verbose > "$TMP_T/s3.txt"
 like "$(cat "$TMP_T/s3.txt")" "compare samples" "fewer than 3 boots: the report says samples were compared"
 
 # Sharded over two hosts, 3 boots each: combined per commit with a stratified test.
@@ -106,8 +106,11 @@ assert all(x["host"] in ("runner-1", "runner-2") for x in r["rows"])
 assert len({x["env_fingerprint"] for x in r["rows"] if x["metric"] == "split_ms"}) == 2
 PYEOF
 ok $? "combined over hosts: one stratified regression, per-host rows kept apart"
-"$SERVER" report --db "$DB" --series s4 > "$TMP_T/s4.txt"
+"$SERVER" report --db "$DB" --series s4 --verbose > "$TMP_T/s4.txt"
 like "$(cat "$TMP_T/s4.txt")" "combined over hosts" "text shows the combination"
+"$SERVER" report --db "$DB" --series s4 > "$TMP_T/s4.txt"
+like "$(cat "$TMP_T/s4.txt")" "Combined over hosts.*
+  \[1\] c1c1c1c1c1c1 split/pmd-to-0 split_ms on 2 hosts: [+][0-9.]+% worse" "... and so does the cover-letter text"
 # 3 boots per host cannot make either host alone significant; the combination
 # is the regression the CI gate must see.
 "$SERVER" regressions --db "$DB" --series s4 --json >"$TMP_T/s4-reg.json"

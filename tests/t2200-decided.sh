@@ -100,7 +100,7 @@ for s in $(seq 0 $((FA_SERIES - 1))); do
 	"$SERVER" report --db "$DB" --series "fa-$s" --format json > "$TMP_T/fa-$s.json" || break
 done
 ok $? "reports of the unchanged series"
-if [ "${VERBOSE:-0}" = 1 ]; then "$SERVER" report --db "$DB" --series fa-0 | sed 's/^/# /'; fi
+if [ "${VERBOSE:-0}" = 1 ]; then "$SERVER" report --db "$DB" --series fa-0 --verbose | sed 's/^/# /'; fi
 
 /usr/bin/python3 - "$TMP_T" "$FA_SERIES" > "$TMP_T/fa.out" <<'PY'
 import glob, json, sys

@@ -28,7 +28,7 @@ like "$(sqlite3 "$DB" "select b.log_tail from runs r join builds b on b.id = r.b
 is "$(sqlite3 "$DB" "select count(*) from runs where boot_status = 'ok'")" 3 "the other three commits booted"
 is "$(sqlite3 "$DB" "select count(*) from samples s join results r on r.id = s.result_id where r.metric = 'split_ms'")" 6 \
 	"two split samples for each measured commit"
-like "$(cat "$TMP_T/run1.log")" "series $SERIES v1" "the series table is printed at the end"
+like "$(cat "$TMP_T/run1.log")" "$SERIES v1: 3 patches on [0-9a-f]{12}, each against its parent" "the series table (the cover letter's) is printed at the end"
 like "$(cat "$TMP_T/run1.log")" "about [0-9:]+ left" "progress shows an estimate of the time left"
 sha1=$(sqlite3 "$DB" "select sha from commits where position = 1")
 ids1=$(sqlite3 "$DB" "select run_id from runs order by run_id")

@@ -69,7 +69,9 @@ def matrix(vs):
 
 
 matrices = {"parent": matrix("parent"), "base": matrix("base")}
-text = get("/api/v1/series/" + q(series, safe="") + "/report.txt").splitlines()
+text = get("/api/v1/series/" + q(series, safe="") + "/report.txt?verbose=1").splitlines()
+cover = get("/api/v1/series/" + q(series, safe="") + "/report.txt").splitlines()
+last_sha = max((r for r in rows), key=lambda r: r["position"])["sha"] if rows else None
 api = json.loads(get("/api/v1/series/" + q(series, safe="")))
 apid = {(c["sha"], m["metric"], m["env"]): m for c in api["commits"] for m in c["metrics"]}
 trends, metric_pages = {}, {}
@@ -94,6 +96,9 @@ for r in rows:
           any(c.split(" ")[0] == pct2(r["delta_pct"]) for c in matrices[r["against"]]))
     one = "%+.1f%%" % r["delta_pct"]
     check("report-text", k, True, any(one in l for l in lines_with(text, r)))
+    if r["against"] == "parent" or r["sha"] == last_sha:  # the cover: each patch, and the whole series
+        check("report-cover", k, True, any(l.startswith("  %s " % r["metric"]) and
+                                           " %s " % pct2(r["delta_pct"]) in l for l in cover))
     if r["against"] == "parent":  # the mail's table is each patch against its parent
         check("report-email", k, True, any(one in l for l in lines_with(email, r)))
     c = csv_rows.get((r["sha"], r["ref_sha"], env, r["workload"], r["variant"], r["metric"]), {})

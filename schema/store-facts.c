@@ -1,5 +1,7 @@
-/* The mail and the measuring setup of a series, for report --format email (see mail-db.h). */
-#include "mail-db.h"
+/* The mail and the measuring setup of a series, for the text report and the mail (see store.h). */
+#include "store.h"
+#include "strbuf.h"
+#include <cjson/cJSON.h>
 #include <string.h>
 
 /* Every row of sql (one parameter: the series id) as an object named by its columns. */
@@ -50,7 +52,7 @@ static const char *const sql_patches =
 static const char *const sql_envs =
 	"SELECT e.host, e.accel, e.vcpus, e.memory_mib, e.qemu_version, e.host_kernel, e.cpu_model, "
 	"e.foliowatch_version, e.fio_version, max(b.kernel_version) AS kernel_version, "
-	"max(b.compiler) AS compiler, r.profile, group_concat(DISTINCT r.workloads) AS workloads, "
+	"max(b.compiler) AS compiler, max(b.config_hash) AS config_hash, count(DISTINCT b.config_hash) AS configs, r.profile, group_concat(DISTINCT r.workloads) AS workloads, "
 	"(SELECT max(s.round) + 1 FROM samples s JOIN results x ON x.id = s.result_id "
 	" JOIN runs y ON y.id = x.run_id JOIN commits z ON z.id = y.commit_id "
 	" WHERE z.series_id = ?1 AND y.env_id = e.id) AS rounds, count(*) AS boots "
