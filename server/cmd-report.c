@@ -47,6 +47,29 @@ cleanup:
 	return ret;
 }
 
+/* text: the cover letter's table (with how it was measured), or with verbose the long one; csv, json. */
+static int write_table(sqlite3 *db, const cJSON *res, enum fw_report_format fmt, int verbose)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	cJSON *facts = NULL;
+	int ret = 0;
+
+	if (fmt != FW_REPORT_TEXT || verbose)
+		fw_report_write(res, fmt, &out);
+	else if (!fw_mail_facts(db, fw_json_str(res, "series", ""), fw_json_int(res, "revision", 1), &facts, &err))
+		fw_report_cover(res, facts, &out);
+	else
+		ret = 1;
+	if (ret)
+		fprintf(stderr, "report: %s\n", err.buf);
+	else
+		fwrite(out.buf, 1, out.len, stdout);
+	cJSON_Delete(facts);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
 	static const struct fw_option opts[] = {
@@ -87,7 +110,7 @@ int cmd_report(int argc, char **argv)
 		"--db foliowatch.db --series my-series --format email --cc linux-mm@kvack.org --send\n"
 		"--db foliowatch.db --series my-series --revision 2 --format csv > table.csv" };
 	struct fw_getopt g = FW_GETOPT_INIT(&usage);
-	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf err = STRBUF_INIT;
 	enum fw_report_format fmt = FW_REPORT_TEXT;
 	struct fw_email_opts mo = { 0 };
 	const char *sendmail = "sendmail";
@@ -146,19 +169,7 @@ int cmd_report(int argc, char **argv)
 		ret = write_email(db, res, &mo, mbox, send ? sendmail : NULL);
 		goto cleanup;
 	}
-	if (fmt == FW_REPORT_TEXT && !verbose) {
-		cJSON *facts = NULL;
-		if (fw_mail_facts(db, fw_json_str(res, "series", ""), fw_json_int(res, "revision", 1), &facts, &err)) {
-			fprintf(stderr, "report: %s\n", err.buf);
-			goto cleanup;
-		}
-		fw_report_cover(res, facts, &out);
-		cJSON_Delete(facts);
-	} else {
-		fw_report_write(res, fmt, &out);
-	}
-	fwrite(out.buf, 1, out.len, stdout);
-	ret = 0;
+	ret = write_table(db, res, fmt, verbose);
 	goto cleanup;
 usage: /* the message is out */
 	ret = 2;
@@ -166,6 +177,5 @@ cleanup:
 	cJSON_Delete(res);
 	fw_db_close(db);
 	strbuf_release(&err);
-	strbuf_release(&out);
 	return ret;
 }
