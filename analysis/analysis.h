@@ -242,6 +242,13 @@ void fw_report_write(const cJSON *series_json, enum fw_report_format f, struct s
 void fw_report_cover(const cJSON *series_json, const cJSON *facts, struct strbuf *out);
 /* The collector command that measures series s the same way in environment env (facts' envs[i]). */
 void fw_report_command(struct strbuf *b, const cJSON *s, const cJSON *env, size_t width);
+/*
+ * The tables of one comparison (the rows from r on with its commit and
+ * "against"), one per workload/variant, as the cover letter prints them;
+ * mail: 78 columns, with a %stddev column and the counters that moved.
+ * Returns the first row after them.
+ */
+const cJSON *fw_report_tables(struct strbuf *sb, const cJSON *r, int show_host, int mail);
 /* "better", "worse", "same", "unsure" for the analysis' verdicts (others as they are). */
 const char *fw_verdict_short(const char *verdict);
 /* text wrapped at spaces under 72 columns, the first line indented by indent, the others by indent + more. */

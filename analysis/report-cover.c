@@ -107,7 +107,7 @@ static void value(struct strbuf *sb, double v)
 }
 
 /* "  metric  unit  Before  After  delta verdict": 2+20+1+8+1+10+1+10+1+8+1+7 = 70 columns at most. */
-static void table_head(struct strbuf *sb, const cJSON *r, int show_host)
+static void table_head(struct strbuf *sb, const cJSON *r, int show_host, int spread)
 {
 	struct strbuf t = STRBUF_INIT;
 
@@ -119,6 +119,8 @@ static void table_head(struct strbuf *sb, const cJSON *r, int show_host)
 	cell(sb, "Before", 10, 1);
 	cell(sb, "After", 10, 1);
 	cell(sb, "delta", 8, 1);
+	if (spread)
+		cell(sb, "%stddev", 7, 1);
 	strbuf_addstr(sb, "verdict\n");
 	strbuf_release(&t);
 }
@@ -153,7 +155,28 @@ static void long_form(struct strbuf *t, const cJSON *r)
 		strbuf_addf(t, ", rank test, q %.2g", fw_json_num(r, "q", NAN));
 }
 
-static void table_row(struct strbuf *sb, const cJSON *r)
+/* Counters that moved with a decided change, one wrapped line each (the mail shows them). */
+static void row_counters(struct strbuf *sb, const cJSON *r)
+{
+	const char *v = fw_json_str(r, "verdict", "");
+	struct strbuf t = STRBUF_INIT;
+	const cJSON *c;
+
+	if (strcmp(v, "improvement") && strcmp(v, "regression"))
+		return;
+	cJSON_ArrayForEach(c, obj_of(r, "counters")) {
+		strbuf_reset(&t);
+		strbuf_addf(&t, "%s ", fw_json_str(c, "name", ""));
+		fw_num_human(&t, fw_json_num(c, "a", NAN), 6);
+		strbuf_addstr(&t, " -> ");
+		fw_num_human(&t, fw_json_num(c, "b", NAN), 6);
+		strbuf_addf(&t, " (%+.1f%%)", fw_json_num(c, "delta_pct", NAN));
+		fw_report_wrap(sb, t.buf, 4, 4);
+	}
+	strbuf_release(&t);
+}
+
+static void table_row(struct strbuf *sb, const cJSON *r, int spread, int counters)
 {
 	struct strbuf t = STRBUF_INIT;
 	double d = fw_json_num(r, "delta_pct", NAN);
@@ -174,10 +197,21 @@ static void table_row(struct strbuf *sb, const cJSON *r)
 	else
 		strbuf_addf(&t, "%+.2f%%", d);
 	cell(sb, t.buf, 8, 1);
+	if (spread) {  /* LKP's %stddev: the pooled spread of the units compared, in % of Before */
+		double sd = fw_json_num(r, "noise_pct", NAN);
+		strbuf_reset(&t);
+		if (isnan(sd))
+			strbuf_addstr(&t, "-");
+		else
+			strbuf_addf(&t, "%.1f%%", sd);
+		cell(sb, t.buf, 7, 1);
+	}
 	strbuf_addf(sb, "%s\n", fw_verdict_short(verdict));
 	strbuf_reset(&t);
 	long_form(&t, r);
 	fw_report_wrap(sb, t.buf, 4, 2);
+	if (counters)
+		row_counters(sb, r);
 	strbuf_release(&t);
 }
 
@@ -225,17 +259,16 @@ static int same_comparison(const cJSON *a, const cJSON *b)
 	       !strcmp(fw_json_str(a, "against", ""), fw_json_str(b, "against", ""));
 }
 
-/* Every row of one comparison (commit x against), from r on: tables per workload/variant. */
-static const cJSON *comparison(struct strbuf *sb, const cJSON *r, int show_host)
+const cJSON *fw_report_tables(struct strbuf *sb, const cJSON *r, int show_host, int mail)
 {
 	const cJSON *start = r;
 
 	while (r && same_comparison(r, start)) {
 		const cJSON *t = r;
 
-		table_head(sb, t, show_host);
+		table_head(sb, t, show_host, mail);
 		for (; r && same_comparison(r, start) && same_table(r, t); r = r->next)
-			table_row(sb, r);
+			table_row(sb, r, mail, mail);
 		table_why(sb, t, r);
 	}
 	return r;
@@ -335,7 +368,7 @@ void fw_report_cover(const cJSON *s, const cJSON *facts, struct strbuf *sb)
 			    fw_json_str(r, "subject", ""), UTF8_CUT(fw_json_str(r, "sha", ""), 12));
 		strbuf_addch(sb, '\n');
 		fw_report_wrap(sb, t.buf, 0, 4);
-		r = comparison(sb, r, show_host);
+		r = fw_report_tables(sb, r, show_host, 0);
 	}
 	if (last_base) {  /* the whole series: its last commit against the base */
 		for (r = rows->child; r && !(same_comparison(r, last_base)); r = r->next)
@@ -344,7 +377,7 @@ void fw_report_cover(const cJSON *s, const cJSON *facts, struct strbuf *sb)
 		strbuf_addf(&t, "\nThe whole series: %.*s against the base %.*s",
 			    UTF8_CUT(fw_json_str(last_base, "sha", ""), 12), UTF8_CUT(fw_json_str(s, "base", ""), 12));
 		fw_report_wrap(sb, t.buf, 0, 4);
-		comparison(sb, r, show_host);
+		fw_report_tables(sb, r, show_host, 0);
 	}
 	combined(sb, s);
 	strbuf_addstr(sb, "\nbetter/worse: a decided change; same: decided, within the noise floor\n"

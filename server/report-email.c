@@ -1,5 +1,6 @@
 /* The mail reply to a series (see report-email.h). */
 #include "report-email.h"
+#include "analysis.h"
 #include "html.h"
 #include "mailhdr.h"
 #include "run-doc.h"
@@ -32,72 +33,19 @@ static size_t chars(const char *s, size_t len)
 	return n;
 }
 
-/* s cut to width characters, padded to width when pad. */
-static void col(struct strbuf *sb, const char *s, size_t width, int pad)
-{
-	int bytes = utf8_prefix(s, width);
-
-	strbuf_add(sb, s, (size_t)bytes);
-	for (size_t n = chars(s, (size_t)bytes); pad && n < width; n++)
-		strbuf_addch(sb, ' ');
-}
-
-static void pct(struct strbuf *sb, double v)
-{
-	if (isnan(v))
-		strbuf_addch(sb, '-');
-	else
-		strbuf_addf(sb, "%+.1f%%", v);
-}
-
 static int is_parent_row(const cJSON *r)
 {
 	return !strcmp(fw_json_str(r, "against", ""), "parent");
 }
 
-/* One row: metric, verdict, delta, CI, boots per side; counters that moved under it. */
-static void table_row(struct strbuf *b, const cJSON *r, int show_host)
-{
-	struct strbuf name = STRBUF_INIT, num = STRBUF_INIT;
-	const cJSON *c;
-
-	if (show_host)
-		strbuf_addf(&name, "%s:", fw_json_str(r, "host", ""));
-	strbuf_addf(&name, "%s/%s %s", fw_json_str(r, "workload", ""), fw_json_str(r, "variant", ""),
-		    fw_json_str(r, "metric", ""));
-	strbuf_addstr(b, "  ");
-	col(b, name.buf, 30, 1);
-	strbuf_addch(b, ' ');
-	col(b, fw_json_str(r, "verdict", ""), 11, 1);
-	pct(&num, fw_json_num(r, "delta_pct", NAN));
-	strbuf_addf(b, " %7s  ", num.buf);
-	strbuf_reset(&num);
-	strbuf_addch(&num, '[');
-	pct(&num, fw_json_num(r, "ci_lo_pct", NAN));
-	strbuf_addstr(&num, ", ");
-	pct(&num, fw_json_num(r, "ci_hi_pct", NAN));
-	strbuf_addch(&num, ']');
-	strbuf_addf(b, "%-17s %3.0f/%.0f\n", num.buf, fw_json_num(get(r, "a"), "boots", NAN),
-		    fw_json_num(get(r, "b"), "boots", NAN));
-	if (strcmp(fw_json_str(r, "verdict", ""), "no change"))
-		cJSON_ArrayForEach(c, get(r, "counters")) {
-			strbuf_reset(&num);
-			strbuf_addf(&num, "      %s %.6g -> %.6g (", fw_json_str(c, "name", ""), fw_json_num(c, "a", NAN),
-				    fw_json_num(c, "b", NAN));
-			pct(&num, fw_json_num(c, "delta_pct", NAN));
-			strbuf_addstr(&num, ")");
-			col(b, num.buf, WIDTH, 0);
-			strbuf_addch(b, '\n');
-		}
-	strbuf_release(&name);
-	strbuf_release(&num);
-}
-
-/* Per patch: "[k/N] subject (sha)" and its rows against the parent. */
+/*
+ * Per patch: "[k/N] subject (sha)", wrapped at words, and its tables against
+ * the parent as the text report prints them (analysis/report-cover.c), with
+ * a %stddev column and the counters that moved with a decided change.
+ */
 static void table(struct strbuf *b, const cJSON *s, int npatches, int base_pos)
 {
 	const cJSON *r, *first = NULL;
-	const char *last_sha = "";
 	int show_host = 0;
 
 	cJSON_ArrayForEach(r, get(s, "rows")) {
@@ -110,22 +58,19 @@ static void table(struct strbuf *b, const cJSON *s, int npatches, int base_pos)
 	}
 	if (!first)
 		strbuf_addstr(b, "No comparable results yet (no patch has boots on both sides).\n");
-	cJSON_ArrayForEach(r, get(s, "rows")) {
-		const char *sha = fw_json_str(r, "sha", "");
-		if (!is_parent_row(r))
+	for (r = first; r;) {
+		struct strbuf h = STRBUF_INIT;
+
+		if (!is_parent_row(r)) {
+			r = r->next;
 			continue;
-		if (strcmp(sha, last_sha)) {
-			struct strbuf h = STRBUF_INIT;
-			strbuf_addf(&h, "[%.0f/%d] %s", fw_json_num(r, "position", NAN) - base_pos, npatches,
-				    fw_json_str(r, "subject", ""));
-			strbuf_addch(b, '\n');
-			col(b, h.buf, WIDTH - 15, 0);
-			strbuf_addf(b, " (%.12s)\n", sha);
-			strbuf_addf(b, "  %-30s %-11s %7s  %-17s %s\n", "metric", "verdict", "delta", "95% CI", "boots");
-			strbuf_release(&h);
-			last_sha = sha;
 		}
-		table_row(b, r, show_host);
+		strbuf_addf(&h, "[%.0f/%d] %s (%.*s)", fw_json_num(r, "position", NAN) - base_pos, npatches,
+			    fw_json_str(r, "subject", ""), UTF8_CUT(fw_json_str(r, "sha", ""), 12));
+		strbuf_addch(b, '\n');
+		fw_report_wrap(b, h.buf, 0, 4);
+		strbuf_release(&h);
+		r = fw_report_tables(b, r, show_host, 1);
 	}
 }
 
@@ -172,38 +117,7 @@ static void summary(struct strbuf *b, const cJSON *s, int npatches)
 	strbuf_release(&t);
 }
 
-/* Shell words for display (single-quoted where needed), wrapped with " \" under WIDTH. */
-static void command(struct strbuf *b, const char *const *units)
-{
-	size_t line = b->len;
-
-	strbuf_addstr(b, "  ");
-	for (int i = 0; units[i]; i++) {
-		size_t n = strlen(units[i]);
-		if (i && b->len - line + 1 + n > WIDTH - 2) {
-			strbuf_addstr(b, " \\\n");
-			line = b->len;
-			strbuf_addstr(b, "      ");
-		} else if (i) {
-			strbuf_addch(b, ' ');
-		}
-		strbuf_addstr(b, units[i]);
-	}
-	strbuf_addch(b, '\n');
-}
-
-/* "--opt VALUE" as one unit, VALUE quoted for a shell. */
-static char *unit(const char *opt, const char *value)
-{
-	struct strbuf u = STRBUF_INIT;
-	const char *argv[] = { value, NULL };
-
-	strbuf_addf(&u, "%s ", opt);
-	runcmd_quote(&u, argv);
-	return strbuf_detach(&u, NULL);
-}
-
-/* The one line (cut to WIDTH) of an environment fact. */
+/* One fact of the environment, wrapped at words under WIDTH (never cut). */
 static void fact_line(struct strbuf *b, const char *fmt, ...) __attribute__((format(printf, 2, 3)));
 static void fact_line(struct strbuf *b, const char *fmt, ...)
 {
@@ -213,64 +127,39 @@ static void fact_line(struct strbuf *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&l, fmt, ap);
 	va_end(ap);
-	col(b, l.buf, WIDTH, 0);
-	strbuf_addch(b, '\n');
+	fw_report_wrap(b, l.buf, 2, 4);
 	strbuf_release(&l);
 }
 
 /* How to measure the same way: the collector command and every environment it ran in. */
 static void reproduce(struct strbuf *b, const cJSON *s, const cJSON *facts, const char *parent)
 {
-	const cJSON *env = cJSON_GetArrayItem(get(facts, "envs"), 0), *e;
-	char rev[32], num[4][32];
-	char *u[6] = { NULL };
-	const char *units[16];
-	int k = 0;
+	const cJSON *e;
 
 	strbuf_addstr(b, "\nHow to reproduce:\n");
 	if (parent) {
 		const char *argv[] = { parent, NULL };
 		struct strbuf q = STRBUF_INIT;
 		runcmd_quote(&q, argv);
-		fact_line(b, "  b4 am -n series %s     (writes series.mbx)", q.buf);
+		fact_line(b, "b4 am -n series %s     (writes series.mbx)", q.buf);
 		strbuf_release(&q);
 	}
 	else
 		strbuf_addstr(b, "  Save the patches as posted as series.mbx, then:\n");
-	snprintf(rev, sizeof(rev), "--revision %.0f", fw_json_num(s, "revision", 1));
-	units[k++] = "foliowatch-collect run";
-	units[k++] = u[0] = unit("--series", fw_json_str(s, "series", ""));
-	units[k++] = rev;
-	units[k++] = u[1] = unit("--base", fw_json_str(s, "base", ""));
-	units[k++] = "--mbox series.mbx";
-	if (env) {
-		units[k++] = u[2] = unit("--profile", fw_json_str(env, "profile", ""));
-		units[k++] = u[3] = unit("--workloads", fw_json_str(env, "workloads", ""));
-		units[k++] = u[4] = unit("--accel", fw_json_str(env, "accel", ""));
-		snprintf(num[0], sizeof(num[0]), "--vcpus %.0f", fw_json_num(env, "vcpus", 0));
-		snprintf(num[1], sizeof(num[1]), "--memory %.0f", fw_json_num(env, "memory_mib", 0));
-		snprintf(num[2], sizeof(num[2]), "--rounds %.0f", fw_json_num(env, "rounds", 0));
-		units[k++] = num[0];
-		units[k++] = num[1];
-		if (fw_json_num(env, "rounds", 0) > 0)
-			units[k++] = num[2];
-	}
-	units[k] = NULL;
-	command(b, units);
+	fw_report_command(b, s, cJSON_GetArrayItem(get(facts, "envs"), 0), WIDTH);
 	cJSON_ArrayForEach(e, get(facts, "envs")) {
-		fact_line(b, "\nEnvironment (host %s):", fw_json_str(e, "host", ""));
-		fact_line(b, "  %s, %.0f vCPUs, %.0f MiB guest, QEMU %s", fw_json_str(e, "accel", ""),
-			  fw_json_num(e, "vcpus", 0), fw_json_num(e, "memory_mib", 0), fw_json_str(e, "qemu_version", ""));
-		fact_line(b, "  host kernel %s, CPU %s", fw_json_str(e, "host_kernel", ""), fw_json_str(e, "cpu_model", ""));
-		fact_line(b, "  kernel %s, %s, %s, foliowatch %s", fw_json_str(e, "kernel_version", ""),
-			  fw_json_str(e, "compiler", ""), fw_json_str(e, "fio_version", ""),
-			  fw_json_str(e, "foliowatch_version", ""));
-		fact_line(b, "  profile %s, %.0f rounds per boot, %.0f boots in all, workloads %s",
+		double vcpus = fw_json_num(e, "vcpus", 0);
+		strbuf_addf(b, "\nEnvironment (host %s):\n", fw_json_str(e, "host", ""));
+		fact_line(b, "%s, %.0f vCPU%s, %.0f MiB guest, QEMU %s", fw_json_str(e, "accel", ""), vcpus,
+			  vcpus == 1 ? "" : "s", fw_json_num(e, "memory_mib", 0), fw_json_str(e, "qemu_version", ""));
+		fact_line(b, "host kernel %s, CPU %s", fw_json_str(e, "host_kernel", ""), fw_json_str(e, "cpu_model", ""));
+		fact_line(b, "kernel %s, %s, config %.*s, %s, foliowatch %s", fw_json_str(e, "kernel_version", ""),
+			  fw_json_str(e, "compiler", ""), UTF8_CUT(fw_json_str(e, "config_hash", ""), 12),
+			  fw_json_str(e, "fio_version", ""), fw_json_str(e, "foliowatch_version", ""));
+		fact_line(b, "profile %s, %.0f rounds per boot, %.0f boots in all, workloads %s",
 			  fw_json_str(e, "profile", ""), fw_json_num(e, "rounds", 0), fw_json_num(e, "boots", 0),
 			  fw_json_str(e, "workloads", ""));
 	}
-	for (int i = 0; i < 6; i++)
-		free(u[i]);
 }
 
 static void add_body(struct strbuf *b, const cJSON *s, const cJSON *facts, const struct fw_email_opts *o,
@@ -291,9 +180,11 @@ static void add_body(struct strbuf *b, const cJSON *s, const cJSON *facts, const
 			      "series' thread: it has no In-Reply-To or References header.\n\n");
 	summary(b, s, npatches);
 	table(b, s, npatches, base_pos);
-	strbuf_addstr(b, "\nverdict: Mann-Whitney U with Benjamini-Hochberg over the series, or a\n"
-		      "noise floor for deterministic metrics; 95% CI of the shift in percent;\n"
-		      "boots: before/after. Counters under a row moved with it.\n");
+	strbuf_addstr(b, "\nbetter/worse: a decided change (Mann-Whitney U with Benjamini-Hochberg\n"
+		      "over the series, or a noise floor for deterministic metrics); same:\n"
+		      "decided, within the floor or the minimum effect; unsure: more boots\n"
+		      "needed. %stddev: the spread of the boots compared, in % of Before.\n"
+		      "Counters under a row moved with it.\n");
 	reproduce(b, s, facts, parent);
 	if (o->base_url) {
 		size_t n = strlen(o->base_url);

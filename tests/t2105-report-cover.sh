@@ -46,6 +46,26 @@ is "$(grep -c 'Mann-Whitney\|harmonic mean\|folio_batch_move_lru_calls' "$R")" 0
 like "$(cat "$TMP_T/long.txt")" 'Mann-Whitney' '--verbose: the long table'
 like "$(cat "$TMP_T/long.txt")" 'folio_batch_move_lru_calls 81920 -> 2688.5' '... with the counters'
 
+# The mail (issue 29): the same tables at 78 columns with a %stddev column; nothing cut mid-word.
+"$SERVER" report --db "$DB" --series demo --format email >"$TMP_T/mail.eml" 2>"$TMP_T/mail.err"
+is $? 0 'report --format email exits 0'
+"$SERVER" report --db "$DB" --series demo --format json >"$TMP_T/demo.json"
+is "$(/usr/bin/python3 - "$TMP_T/mail.eml" "$TMP_T/demo.json" <<'PY'
+import email, json, re, sys
+msg = email.message_from_binary_file(open(sys.argv[1], "rb"))
+body = msg.get_payload(decode=True).decode()
+rep = json.load(open(sys.argv[2]))
+flat = re.sub(r"\s+", " ", body)
+whole = {r["subject"] for r in rep["rows"]} | {"QEMU 7.2.22 (Debian 1:7.2+dfsg-7+deb12u18+b3)",
+                                                 "workloads split,mthp,lazyfree,filemap", "icount, 1 vCPU, "}
+print("%d over 78, cut: %s, '1 vCPUs': %d" % (sum(len(l) > 78 for l in body.splitlines()),
+      sorted(w for w in whole if w not in flat), body.count("1 vCPUs")))
+PY
+)" "0 over 78, cut: [], '1 vCPUs': 0" 'mail: every line <= 78 columns, subjects and facts whole (wrapped at words), "1 vCPU"'
+like "$(cat "$TMP_T/mail.eml")" '  mthp/16k                          Before      After    delta %stddev verdict
+  lru_lock_per_fault   1/fault           1    0.03282  -96.72%    0.0% better' \
+	'mail: Before/After with units and a %stddev column, as the text report'
+
 start_server "$DB" || bail "server did not start"
 code /api/v1/series/demo/report.txt >/dev/null
 cmp -s "$TMP_T/body" "$R"

@@ -66,11 +66,28 @@ subj=$(/usr/bin/python3 -c 'import json,sys; print(json.load(open(sys.argv[1]))[
 $CHECK "$TMP_T/s1.eml" "$(/usr/bin/python3 -c 'import json,sys; print(json.dumps({
 	"in_reply_to": sys.argv[1], "subject": "Re: " + sys.argv[2], "to": ["dev@example.org"],
 	"to_names": [sys.argv[3]], "cc": ["linux-mm@kvack.org", "jane@example.org"],
-	"body": [r"^\[2/2\] mm: commit c2 \(c2c2c2c2c2c2\)$", r"split/pmd-to-0 split_ms +regression +\+1\d\.\d%",
+	"body": [r"^\[2/2\] mm: commit c2 \(c2c2c2c2c2c2\)$", r"^  split/pmd-to-0 +Before +After +delta %stddev verdict$",
+		 r"^  split_ms +ms +[0-9.]+ +[0-9.]+ +\+1\d\.\d\d% +[0-9.]+% worse$",
 		 r"thp_split_page 256 -> 512", r"^  foliowatch-collect run --series s1 ",
 		 r"--base b{40}", r"^Environment \(host runner-1\):", r"kernel 6\.12\.117",
 		 r"^  https://fw\.example\.org/series/s1\?revision=1$", r"b4 am -n series .<cover\."]}))' "$cover_id" "$subj" "$author_name")"
 ok $? "Python's email parser: In-Reply-To/References = the cover's Message-ID, Re: subject, To/Cc, body"
+# Lines under 79 columns without cutting a word: every fact the mail prints is there whole
+# (lines joined), and one vCPU is "1 vCPU".
+"$SERVER" report --db "$DB" --series s1 --format json >"$TMP_T/s1.json"
+is "$(/usr/bin/python3 - "$TMP_T/s1.eml" "$TMP_T/s1.json" <<'PY'
+import email, json, re, sys
+msg = email.message_from_binary_file(open(sys.argv[1], "rb"))
+body = msg.get_payload(decode=True).decode()
+rep = json.load(open(sys.argv[2]))
+bad = [l for l in body.splitlines() if len(l) > 78]
+flat = re.sub(r"\s+", " ", body)
+want = {r["subject"] for r in rep["rows"]} | {"tcg, 2 vCPUs, 2048 MiB guest"}
+missing = [w for w in want if w not in flat]
+print("%d long, missing %s, 1 vCPUs %d" % (len(bad), missing, len(re.findall(r"\b1 vCPUs", body))))
+PY
+)" "0 long, missing [], 1 vCPUs 0" 'every body line <= 78 columns, every subject and fact whole (wrapped, not cut), no "1 vCPUs"'
+
 
 mkdir -p "$TMP_T/mi"
 git mailinfo "$TMP_T/mi/msg" "$TMP_T/mi/patch" < "$TMP_T/s1.eml" > "$TMP_T/mi/info"

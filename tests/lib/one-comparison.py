@@ -100,7 +100,8 @@ for r in rows:
         check("report-cover", k, True, any(l.startswith("  %s " % r["metric"]) and
                                            " %s " % pct2(r["delta_pct"]) in l for l in cover))
     if r["against"] == "parent":  # the mail's table is each patch against its parent
-        check("report-email", k, True, any(one in l for l in lines_with(email, r)))
+        check("report-email", k, True, any(l.startswith("  %s " % r["metric"]) and
+                                           " %s " % pct2(r["delta_pct"]) in l for l in email))
     c = csv_rows.get((r["sha"], r["ref_sha"], env, r["workload"], r["variant"], r["metric"]), {})
     check("report-csv", k, r["delta_pct"], float(c["delta_pct"]) if c.get("delta_pct") else None)
     cpage = texts(get("/series/%s/compare?base=%s&head=%s" % (q(series, safe=""), r["ref_sha"], r["sha"])))
