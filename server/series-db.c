@@ -58,15 +58,6 @@ int fw_metric_nsamples(const struct fw_series *s, const struct fw_metric *m)
 	return n;
 }
 
-int fw_delta_sign(const struct fw_metric *m, double d)
-{
-	if (isnan(d) || d == 0)
-		return 0;
-	if (!strcmp(m->direction, "higher_is_better"))
-		return d > 0 ? 1 : -1;
-	return d < 0 ? 1 : -1;
-}
-
 /* ?2 = 0: the newest revision; otherwise exactly that one. */
 static const char sql_series[] =
 	"SELECT id, name, revision, base FROM series WHERE name = ?1 AND (?2 = 0 OR revision = ?2) "

@@ -69,7 +69,5 @@ int fw_series_find_metric(const struct fw_series *s, const char *wvm, const char
 double fw_cell_run_median(const struct fw_cell *c, long long run);
 /* Samples of a metric over all commits (0: nothing to plot). */
 int fw_metric_nsamples(const struct fw_series *s, const struct fw_metric *m);
-/* 1 when a delta of this sign is an improvement for the metric, -1 worse, 0 none. */
-int fw_delta_sign(const struct fw_metric *m, double delta_pct);
 
 #endif

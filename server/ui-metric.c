@@ -138,7 +138,6 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 		const cJSON *lo = row ? cJSON_GetObjectItemCaseSensitive(row, "ci_lo_pct") : NULL;
 		const cJSON *hi = row ? cJSON_GetObjectItemCaseSensitive(row, "ci_hi_pct") : NULL;
 		const char *v = row ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "verdict")) : NULL;
-		int sign = fw_delta_sign(m, cell->delta_pct);
 		strbuf_addf(sb, "<tr><td>%d</td><td><a class=\"mono\" href=\"", s->commits[c].position);
 		ui_href_commit(sb, ui, s->name, s->commits[c].sha);
 		strbuf_addstr(sb, "\">");
@@ -147,14 +146,14 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 		html_txt(sb, s->commits[c].subject);
 		strbuf_addstr(sb, "</td><td class=\"num\">");
 		html_num(sb, cell->median);
-		strbuf_addf(sb, "</td><td class=\"num %s\">", sign > 0 ? "better" : sign < 0 ? "worse" : "");
+		/* colours mean one thing: the verdict's (a decided change red or green, unsure yellow) */
+		strbuf_addf(sb, "</td><td class=\"num v-%s\">", ui_verdict_class(v));
 		if (!isnan(cell->delta_pct))
 			strbuf_addf(sb, "%+.2f%%", cell->delta_pct);
 		strbuf_addstr(sb, "</td><td class=\"num\">");
 		if (cJSON_IsNumber(lo) && cJSON_IsNumber(hi))
 			strbuf_addf(sb, "[%+.2f%%, %+.2f%%]", lo->valuedouble, hi->valuedouble);
-		strbuf_addf(sb, "</td><td class=\"verdict %s\">", !v ? "muted" : !strcmp(v, "regression") ? "worse"
-			    : !strcmp(v, "improvement") ? "better" : "muted");
+		strbuf_addf(sb, "</td><td class=\"verdict v-%s\">", ui_verdict_class(v));
 		html_txt(sb, v ? v : "");
 		ui_decided(sb, row);
 		ui_attribution(sb, ui, s->name, row);

@@ -106,7 +106,6 @@ static void metric_section(struct strbuf *sb, const struct fw_ui *ui, const stru
 		      "<th>commit</th><th>median</th><th>delta</th><th>n</th><th>verdict</th></tr></thead><tbody>\n");
 	for (int c = 0; c < s->ncommits; c++) {
 		const struct fw_cell *cell = &m->cells[c];
-		int sign = fw_delta_sign(m, cell->delta_pct);
 		const cJSON *row = an_index_row(ix, s->commits[c].sha, m);
 		const char *v = row ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "verdict")) : NULL;
 		const cJSON *p = row ? cJSON_GetObjectItemCaseSensitive(row, "p") : NULL;
@@ -118,13 +117,13 @@ static void metric_section(struct strbuf *sb, const struct fw_ui *ui, const stru
 			strbuf_addstr(sb, cell->errors ? "<span class=\"bad\">error</span>" : "-");
 		else
 			html_num(sb, cell->median);
-		strbuf_addf(sb, "</td><td class=\"num %s\">", sign > 0 ? "better" : sign < 0 ? "worse" : "");
+		/* colours mean one thing: the verdict's (a decided change red or green, unsure yellow) */
+		strbuf_addf(sb, "</td><td class=\"num v-%s\">", ui_verdict_class(v));
 		if (!isnan(cell->delta_pct))
 			strbuf_addf(sb, "%+.2f%%", cell->delta_pct);
 		strbuf_addf(sb, "</td><td class=\"num\">%d</td>", cell->n);
 		if (v) {
-			strbuf_addf(sb, "<td class=\"verdict %s\">", !strcmp(v, "regression") ? "worse"
-				    : !strcmp(v, "improvement") ? "better" : "muted");
+			strbuf_addf(sb, "<td class=\"verdict v-%s\">", ui_verdict_class(v));
 			html_txt(sb, v);
 			/* A floor row's verdict does not come from p. */
 			if (cJSON_IsNumber(p) && !cJSON_GetObjectItemCaseSensitive(row, "floor_pct"))

@@ -41,6 +41,16 @@ is "$(jget "$TMP_T/body" '[m["delta_pct"] for c in d["commits"] if c["sha"] == "
 code "/api/v1/compare?series=demo&base=$BASE&head=$LRU" >/dev/null
 is "$(jget "$TMP_T/body" '[m["delta_pct"] for m in d["metrics"] if m["metric"] == "mthp/16k/cpu_s"]')" \
 	'[-1.08]' '... in the compare answer'
+# Colours mean one thing (issue 29): a delta is coloured as its verdict, never by its sign alone.
+code /series/demo >/dev/null
+is "$("$PY" - "$TMP_T/body" <<'PY'
+import re, sys
+page = open(sys.argv[1]).read()
+cells = re.findall(r'<td class="num (v-\w+|better|worse|)">([^<]*)</td><td class="num">\d+</td><td class="verdict ([\w -]+)">([\w ]+)', page)
+bad = [(d, c, v) for c, d, vc, v in cells if d and c != vc]
+print("%d rows, %d coloured unlike their verdict %s" % (len(cells), len(bad), bad[:2]))
+PY
+)" "30 rows, 0 coloured unlike their verdict []" 'series page: every delta coloured as its verdict (no change neutral, unsure yellow)'
 code /series/demo/metric/mthp/16k/cpu_s >/dev/null
 like "$(grep -o '[-+][0-9.]*%' "$TMP_T/body" | head -3 | tr '\n' ' ')" '-1\.08%' '... and on its metric page'
 stop_server
