@@ -19,13 +19,29 @@ static const char *col(sqlite3_stmt *st, int i)
 	return t ? (const char *)t : "";
 }
 
+/* A console or build log: its CR of CR LF line ends dropped (they showed as U+FFFD). */
 static void pre(struct strbuf *sb, const char *title, const char *text)
 {
+	struct strbuf t = STRBUF_INIT;
+
+	for (const char *p = text; *p; p++)
+		if (*p != '\r')
+			strbuf_addch(&t, *p);
 	strbuf_addstr(sb, "<details><summary>");
 	html_txt(sb, title);
 	strbuf_addstr(sb, "</summary><pre>");
-	html_txt(sb, text);
+	html_txt(sb, t.buf);
 	strbuf_addstr(sb, "</pre></details>\n");
+	strbuf_release(&t);
+}
+
+/* Seconds, or "unknown" when not measured (NULL): never a made-up 0.0. */
+static void seconds(struct strbuf *sb, sqlite3_stmt *st, int i)
+{
+	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+		strbuf_addstr(sb, "<span class=\"muted\">unknown</span>");
+	else
+		strbuf_addf(sb, "%.1f", sqlite3_column_double(st, i));
 }
 
 /*
@@ -40,7 +56,7 @@ static int builds(struct strbuf *sb, const struct fw_ui *ui, sqlite3 *db, long l
 	int rc;
 
 	strbuf_addstr(sb, "<h2>Build</h2>\n");
-	if (sqlite3_prepare_v2(db, "SELECT b.status, max(coalesce(b.seconds, 0)), b.kernel_version, b.compiler,"
+	if (sqlite3_prepare_v2(db, "SELECT b.status, max(b.seconds), b.kernel_version, b.compiler,"
 			       " b.config_hash, b.log_tail, group_concat(e.fingerprint, char(31)),"
 			       " (SELECT count(*) FROM configs k WHERE k.hash = b.config_hash)"
 			       " FROM builds b JOIN environments e ON e.id = b.env_id WHERE b.commit_id = ?1"
@@ -67,8 +83,9 @@ static int builds(struct strbuf *sb, const struct fw_ui *ui, sqlite3 *db, long l
 				p++;
 			}
 		}
-		strbuf_addf(sb, "</td></tr><tr><th>seconds</th><td>%.1f</td></tr><tr><th>compiler</th><td>",
-			    sqlite3_column_double(st, 1));
+		strbuf_addstr(sb, "</td></tr><tr><th>seconds</th><td>");
+		seconds(sb, st, 1);
+		strbuf_addstr(sb, "</td></tr><tr><th>compiler</th><td>");
 		html_txt(sb, col(st, 3));
 		strbuf_addstr(sb, "</td></tr><tr><th>config</th><td class=\"mono\">");
 		if (sqlite3_column_int(st, 7)) {
@@ -186,8 +203,9 @@ static int runs(struct strbuf *sb, sqlite3 *db, long long cid, const struct ui_e
 		html_txt(sb, col(st, 2));
 		strbuf_addf(sb, "</td></tr><tr><th>taint</th><td class=\"%s\">%d</td></tr>",
 			    sqlite3_column_int(st, 3) ? "bad" : "good", sqlite3_column_int(st, 3));
-		strbuf_addf(sb, "<tr><th>seconds</th><td>%.1f</td></tr><tr><th>profile</th><td>",
-			    sqlite3_column_double(st, 4));
+		strbuf_addstr(sb, "<tr><th>seconds</th><td>");
+		seconds(sb, st, 4);
+		strbuf_addstr(sb, "</td></tr><tr><th>profile</th><td>");
 		html_txt(sb, col(st, 8));
 		strbuf_addstr(sb, "</td></tr><tr><th>environment</th><td>");
 		ui_env_html(sb, ev, col(st, 12));
@@ -276,7 +294,15 @@ int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, 
 	strbuf_addstr(sb, "</h1>\n<table class=\"kv\"><tr><th>sha</th><td class=\"mono\">");
 	html_txt(sb, c->sha);
 	strbuf_addstr(sb, "</td></tr><tr><th>parent</th><td class=\"mono\">");
-	html_txt(sb, c->parent);
+	if (c->parent && *c->parent && fw_series_find_commit(s, c->parent) >= 0) {  /* measured: its page */
+		strbuf_addstr(sb, "<a href=\"");
+		ui_href_commit(sb, ui, s->name, c->parent);
+		strbuf_addstr(sb, "\">");
+		html_txt(sb, c->parent);
+		strbuf_addstr(sb, "</a>");
+	} else {
+		html_txt(sb, c->parent);
+	}
 	strbuf_addstr(sb, "</td></tr><tr><th>author</th><td>");
 	html_txt(sb, c->author);
 	strbuf_addstr(sb, "</td></tr></table>\n");
