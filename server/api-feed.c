@@ -33,7 +33,7 @@ static void put_metric(struct strbuf *sb, const cJSON *g)
 	put(sb, g, "workload");
 	strbuf_addch(sb, '/');
 	put(sb, g, "variant");
-	strbuf_addch(sb, ' ');
+	strbuf_addch(sb, '/');  /* the metric's id as the pages and the API write it */
 	put(sb, g, "metric");
 }
 

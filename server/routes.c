@@ -208,7 +208,12 @@ enum MHD_Result fw_dispatch(struct fw_req *r)
 		break;
 	case 405:
 		r->allow = allow.buf;
-		ret = reply_error(r, 405, "method_not_allowed", "method", allow.buf);
+		{
+			struct strbuf why = STRBUF_INIT;
+			strbuf_addf(&why, "this path allows only %s", allow.buf);
+			ret = reply_error(r, 405, "method_not_allowed", "method", why.buf);
+			strbuf_release(&why);
+		}
 		r->allow = NULL;
 		break;
 	default:

@@ -60,6 +60,9 @@ is "$(jget "$TMP_T/body" '"|".join(h["status"] + " " + h["by"] for h in d["regre
 	'new analysis|acknowledged alice é|fixed bob' 'history: created by the analysis, acknowledged by alice, fixed by bob'
 is "$(jget "$TMP_T/body" 'd["regressions"][0]["history"][1]["note"]')" "$NOTE" '... with alice'"'"'s note'
 like "$(jget "$TMP_T/body" 'd["regressions"][0]["history"][2]["at"]')" '^20[0-9]{2}-[0-9]{2}-[0-9]{2}T' '... and when'
+is "$(code "/api/v1/regressions/$ID" -X POST -H "$AUTH" --data-binary '{"status":"acknowledged"}')" 200 'a change without "by"'
+code "/api/v1/regressions/$ID" >/dev/null
+is "$(jget "$TMP_T/body" 'd["history"][-1]["by"]')" 'ci' '... is recorded as by the token'"'"'s name'
 code "/series/s1/metric/split/pmd-to-0/split_ms" >/dev/null
 like "$(tr '\n' ' ' <"$TMP_T/body")" 'acknowledged by <bdi>alice é</bdi> at [^<]*: <bdi class="note">looking: &lt;b&gt;bisect&lt;/b&gt; &amp; &quot;retry&quot;' \
 	'the metric page shows the history, note escaped'
@@ -70,7 +73,7 @@ y' >/dev/null 2>"$TMP_T/err"
 is $? 1 'CLI --by with a newline: refused'
 like "$(cat "$TMP_T/err")" '^regressions: by: control characters' '... saying why'
 is "$(sqlite3 "$DB" "SELECT group_concat(changed_by || ':' || note, '|') FROM regression_history WHERE regression_id = $ID")" \
-	"analysis:|alice é:$NOTE|bob:|carol:dup of #3" 'the history table holds every change'
+	"analysis:|alice é:$NOTE|bob:|ci:|carol:dup of #3" 'the history table holds every change'
 stop_server
 is $? 0 'server exits 0'
 

@@ -91,7 +91,7 @@ ok(any("\ufffd" in s for s in got), "U+FFFE/U+FFFF (not XML characters) came bac
 ok(len(better) == len(want), "one improvement entry per series (bw +10%% at c3: %d of %d)" % (len(better), len(want)))
 bt = [e.findtext(A + "title") for e in better]
 ok({s for s in want for t in bt if (" in %s: " % s) in t} == want, "every hostile series name comes back exactly in an improvement's title")
-ok(all(" bw_mib_s +" in t and t.endswith("[improvement]") for t in bt), "... each a bw gain, marked [improvement]")
+ok(all("/4k/bw_mib_s +" in t and t.endswith("[improvement]") for t in bt), "... each a bw gain, marked [improvement]")
 bids = [e.findtext(A + "id") for e in better]
 ok(len(set(bids)) == len(bids) and all(len(i.rsplit("/", 1)[1]) == 64 for i in bids), "... with distinct hash ids")
 ok(all("/api/v1/trend?" in e.findall(A + "link")[1].get("href") for e in better), "... and their trend as the related link")
