@@ -4,7 +4,11 @@
  * parent -- the attribution of its analysis row (analysis/profile-diff.c) --
  * with the link to the whole diff. Absent when either commit has no profile
  * of the workload/variant, or for a regression combined over hosts.
+ * Beside it, at the top level, how the regression was decided (issue 29):
+ * the parent it was compared with, Before and After with the unit, the
+ * interval, the mode, the floor and the boots it was decided at.
  */
+#include <math.h>
 #include <string.h>
 #include "routes.h"
 #include "analysis.h"
@@ -27,6 +31,23 @@ static const cJSON *find_row(const cJSON *an, const cJSON *g)
 	return NULL;
 }
 
+/* The analysis row's decision at the top level (nulls where the row has none). */
+static void decision(cJSON *root, const cJSON *row)
+{
+	const cJSON *at = cJSON_GetObjectItemCaseSensitive(row, "decided_at_boots");
+
+	cJSON_AddStringToObject(root, "parent_sha", fw_json_str(row, "ref_sha", ""));
+	cJSON_AddStringToObject(root, "unit", fw_json_str(row, "unit", ""));
+	fw_json_num_or_null(root, "before", fw_json_num_at(row, "a", "median", NAN));
+	fw_json_num_or_null(root, "after", fw_json_num_at(row, "b", "median", NAN));
+	json_pct(root, "ci_low_pct", fw_json_num(row, "ci_lo_pct", NAN));
+	json_pct(root, "ci_high_pct", fw_json_num(row, "ci_hi_pct", NAN));
+	json_prob(root, "q_value", fw_json_num(row, "q", NAN));
+	cJSON_AddStringToObject(root, "mode", fw_json_str(row, "mode", ""));
+	json_pct(root, "floor_pct", fw_json_num(row, "floor_pct", NAN));
+	fw_json_num_or_null(root, "decided_at_boots", cJSON_IsNumber(at) ? at->valuedouble : NAN);
+}
+
 void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root)
 {
 	cJSON *an = fw_ui_analysis(db, fw_json_str(g, "series", ""), fw_json_int(g, "revision", 0));
@@ -34,6 +55,8 @@ void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root)
 	struct strbuf link = STRBUF_INIT;
 	cJSON *p;
 
+	if (row)
+		decision(root, row);
 	if (!cJSON_IsArray(attr))
 		goto cleanup;
 	p = cJSON_AddObjectToObject(root, "profile");

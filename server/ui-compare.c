@@ -90,6 +90,31 @@ static const struct fw_cell *base_cell(const struct fw_series *bs, const struct 
 	return bm >= 0 ? &bs->metrics[bm].cells[bi] : &none;
 }
 
+/*
+ * Where the decision is made, its evidence (issue 29): the interval of the
+ * shift, boots a side, and what decided it: the mode with its floor, or the
+ * rank test's p and q.
+ */
+static void confidence(struct strbuf *sb, const cJSON *r)
+{
+	const char *mode = fw_json_str(r, "mode", "");
+	double lo = fw_json_num(r, "ci_lo_pct", NAN), hi = fw_json_num(r, "ci_hi_pct", NAN);
+
+	strbuf_addstr(sb, "<td class=\"num\">");
+	if (!isnan(lo) && !isnan(hi))
+		strbuf_addf(sb, "[%+.2f%%,&nbsp;%+.2f%%]", lo, hi);
+	strbuf_addstr(sb, "</td><td class=\"num\">");
+	if (r)
+		strbuf_addf(sb, "%.0f/%.0f", fw_json_num_at(r, "a", "boots", NAN), fw_json_num_at(r, "b", "boots", NAN));
+	strbuf_addstr(sb, "</td><td>");
+	if (r && strcmp(mode, "rank"))
+		strbuf_addf(sb, "%s, floor %.2f%%", !strcmp(mode, "exact") ? "exact count" : mode,
+			    fw_json_num(r, "floor_pct", NAN));
+	else if (r)
+		strbuf_addf(sb, "rank test, p %.2g, q %.2g", fw_json_num(r, "p", NAN), fw_json_num(r, "q", NAN));
+	strbuf_addstr(sb, "</td>");
+}
+
 static void row(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s, const struct fw_metric *m,
 		const struct fw_cell *b, int hi, const cJSON *r, const struct ui_envs *ev)
 {
@@ -115,8 +140,11 @@ static void row(struct strbuf *sb, const struct fw_ui *ui, const struct fw_serie
 	strbuf_addstr(sb, "</td><td class=\"num\">");
 	if (!isnan(d))
 		strbuf_addf(sb, "%+.2f%%", d);
-	strbuf_addf(sb, "</td><td class=\"v-%s\">", ui_verdict_class(v));
+	strbuf_addstr(sb, "</td>");
+	confidence(sb, r);
+	strbuf_addf(sb, "<td class=\"v-%s\">", ui_verdict_class(v));
 	html_txt(sb, v ? v : "not analysed");
+	ui_decided(sb, r);
 	strbuf_addstr(sb, "</td></tr>\n");
 }
 
@@ -152,7 +180,8 @@ void ui_compare_render(const struct fw_ui *ui, const struct fw_series *bs, const
 	}
 	ui_matrix_legend(sb);
 	strbuf_addstr(sb, "<table class=\"grid\" id=\"compare\"><thead><tr><th>metric</th><th>environment</th>"
-		      "<th>unit</th><th>base median</th><th>head median</th><th>delta</th><th>verdict</th>"
+		      "<th>unit</th><th>base median</th><th>head median</th><th>delta</th><th>interval</th>"
+		      "<th>boots</th><th>decided by</th><th>verdict</th>"
 		      "</tr></thead><tbody>\n");
 	for (int i = 0; i < s->nmetrics; i++)
 		row(sb, ui, s, &s->metrics[i], base_cell(bs, s, &s->metrics[i], bi), hi,

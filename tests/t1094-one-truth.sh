@@ -51,6 +51,11 @@ bad = [(d, c, v) for c, d, vc, v in cells if d and c != vc]
 print("%d rows, %d coloured unlike their verdict %s" % (len(cells), len(bad), bad[:2]))
 PY
 )" "30 rows, 0 coloured unlike their verdict []" 'series page: every delta coloured as its verdict (no change neutral, unsure yellow)'
+# Confidence where the decision is made (issue 29): the compare page's row says how it was decided.
+code "/series/demo/compare?base=$BASE&head=$LRU" >/dev/null
+like "$(grep -o 'mthp/16k/cpu_s</a>.*' "$TMP_T/body" | head -1)" \
+	'<td class="num">-1\.08%</td><td class="num">\[-1\.[0-9]{2}%,&nbsp;-1\.[0-9]{2}%\]</td><td class="num">3/2</td><td>deterministic, floor 0\.50%</td><td class="v-imp">improvement <span class="muted">at 2 boots' \
+	'compare page: delta, interval, boots a side, mode and floor, decided at'
 code /series/demo/metric/mthp/16k/cpu_s >/dev/null
 like "$(grep -o '[-+][0-9.]*%' "$TMP_T/body" | head -3 | tr '\n' ' ')" '-1\.08%' '... and on its metric page'
 stop_server
@@ -72,6 +77,12 @@ DB=$TMP_T/s1.db
 "$SERVER" import -q --db "$DB" "$TMP_T"/sealed/*.json || bail "import s1"
 start_server "$DB" || bail "server did not start"
 check_series "$DB" s1
+code /api/v1/regressions/1 >/dev/null
+is "$(jget "$TMP_T/body" '" ".join(str(d.get(k)) for k in ("parent_sha", "unit", "mode", "floor_pct", "decided_at_boots"))')" \
+	"c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1c1 ms deterministic 0.5 3" \
+	'GET /api/v1/regressions/{id}: parent, unit, mode, floor and decided-at at the top level'
+is "$(jget "$TMP_T/body" 'round(100 * (d["after"] - d["before"]) / d["before"], 3) == d["delta_pct"]')" True \
+	'... with Before and After whose change is its delta'
 # c4's declared parent c3 has no samples: the analysis compares c4 with the base only, and
 # no surface makes up a delta against "the previous row" (c2) that no analysis computed.
 is "$(jget "$TMP_T/s1.json" 'sorted({r["against"] + ":" + r["ref_sha"][:2] for r in d["rows"] if r["sha"].startswith("c4")})')" \
