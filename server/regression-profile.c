@@ -15,7 +15,7 @@
 #include "html.h"
 #include "ui.h"
 
-static const cJSON *find_row(const cJSON *an, const cJSON *g)
+const cJSON *fw_regression_row(const cJSON *an, const cJSON *g)
 {
 	static const char *const keys[] = { "env_fingerprint", "workload", "variant", "metric" };
 	const cJSON *row;
@@ -51,7 +51,7 @@ static void decision(cJSON *root, const cJSON *row)
 void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root)
 {
 	cJSON *an = fw_ui_analysis(db, fw_json_str(g, "series", ""), fw_json_int(g, "revision", 0));
-	const cJSON *row = find_row(an, g), *attr = cJSON_GetObjectItemCaseSensitive(row, "attribution");
+	const cJSON *row = fw_regression_row(an, g), *attr = cJSON_GetObjectItemCaseSensitive(row, "attribution");
 	struct strbuf link = STRBUF_INIT;
 	cJSON *p;
 

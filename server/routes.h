@@ -89,6 +89,8 @@ void json_prob(cJSON *obj, const char *key, double v);
 cJSON *fw_regression_json(const cJSON *g);
 /* Adds "profile" (the regression's kernel function attribution) to its API answer (regression-profile.c). */
 void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root);
+/* The analysis row (against the parent) a stored regression g came from, in series analysis an, or NULL. */
+const cJSON *fw_regression_row(const cJSON *an, const cJSON *g);
 /*
  * server/feed-improvements.c: the improvements (verdict against the parent) of
  * the newest revision of series (NULL: of the series with the newest runs),

@@ -6,6 +6,7 @@
  * run a query: it has one page per filter value instead (ui_reg_facets), and
  * links to them where the server has its form, saying why they do not combine.
  */
+#include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -160,7 +161,75 @@ static void filter_links(struct strbuf *sb, const struct fw_ui *ui, const cJSON 
 	cJSON_Delete(fs);
 }
 
-static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const cJSON *it, const struct ui_envs *ev)
+/* The analyses of the series the list shows, each loaded once per page (cached by the analysis). */
+struct an_cache {
+	char **key;
+	cJSON **an;
+	int n;
+};
+
+static const cJSON *analysis_of(struct an_cache *c, sqlite3 *db, const cJSON *it)
+{
+	struct strbuf k = STRBUF_INIT;
+	int i;
+
+	strbuf_addf(&k, "%d\x1f%s", fw_json_int(it, "revision", 0), fw_json_str(it, "series", ""));
+	for (i = 0; i < c->n && strcmp(c->key[i], k.buf); i++)
+		;
+	if (i == c->n) {
+		c->key = xrealloc(c->key, sizeof(*c->key) * (size_t)(c->n + 1));
+		c->an = xrealloc(c->an, sizeof(*c->an) * (size_t)(c->n + 1));
+		c->key[c->n] = strbuf_detach(&k, NULL);
+		c->an[c->n++] = db ? fw_ui_analysis(db, fw_json_str(it, "series", ""), fw_json_int(it, "revision", 0))
+				   : NULL;
+	}
+	strbuf_release(&k);
+	return c->an[i];
+}
+
+static void an_cache_free(struct an_cache *c)
+{
+	for (int i = 0; i < c->n; i++) {
+		free(c->key[i]);
+		cJSON_Delete(c->an[i]);
+	}
+	free(c->key);
+	free(c->an);
+}
+
+/*
+ * How it was decided (issue 29): Before -> After with the unit, the mode
+ * with its floor or the rank test's q, the boots it was decided at, and the
+ * day it was found. Blank cells for a regression combined over hosts.
+ */
+static void reg_decision(struct strbuf *sb, const cJSON *it, const cJSON *row)
+{
+	const char *mode = fw_json_str(row, "mode", "");
+
+	strbuf_addstr(sb, "<td class=\"num\">");
+	if (row) {
+		html_num(sb, fw_json_num_at(row, "a", "median", NAN));
+		strbuf_addstr(sb, "&nbsp;&rarr; ");
+		html_num(sb, fw_json_num_at(row, "b", "median", NAN));
+		strbuf_addch(sb, ' ');
+		html_txt(sb, fw_json_str(row, "unit", ""));
+	}
+	strbuf_addstr(sb, "</td><td>");
+	if (row && strcmp(mode, "rank"))
+		strbuf_addf(sb, "%s, floor %.2f%%", !strcmp(mode, "exact") ? "exact count" : mode,
+			    fw_json_num(row, "floor_pct", NAN));
+	else if (row)
+		strbuf_addf(sb, "rank test, q %.2g", fw_json_num(row, "q", NAN));
+	strbuf_addstr(sb, "</td><td class=\"num\">");
+	if (row && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(row, "decided_at_boots")))
+		strbuf_addf(sb, "%.0f boots", fw_json_num(row, "decided_at_boots", NAN));
+	strbuf_addstr(sb, "</td><td class=\"num\">");
+	html_txt_short(sb, fw_json_str(it, "created_at", ""), 10);
+	strbuf_addstr(sb, "</td>");
+}
+
+static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const cJSON *it, const struct ui_envs *ev,
+		    const cJSON *row)
 {
 	const char *series = fw_json_str(it, "series", ""), *env = fw_json_str(it, "env_fingerprint", "");
 	struct fw_series s = { 0 };
@@ -205,7 +274,9 @@ static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const cJSON *it, 
 	strbuf_addstr(sb, "</td><td class=\"num v-reg\">");
 	if (cJSON_IsNumber(d))
 		strbuf_addf(sb, "%+.2f%%", d->valuedouble);
-	strbuf_addstr(sb, "</td><td>");
+	strbuf_addstr(sb, "</td>");
+	reg_decision(sb, it, row);
+	strbuf_addstr(sb, "<td>");
 	html_txt(sb, fw_json_str(it, "status", ""));
 	strbuf_addstr(sb, "</td></tr>\n");
 	free(s.name);
@@ -218,6 +289,7 @@ static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const cJSON *it, 
 void ui_regressions_render(const struct fw_ui *ui, const cJSON *all, const struct ui_reg_filter *f,
 			   struct strbuf *sb)
 {
+	struct an_cache ac = { 0 };
 	struct ui_envs ev;
 	const cJSON *it;
 	int n = 0;
@@ -237,13 +309,15 @@ void ui_regressions_render(const struct fw_ui *ui, const cJSON *all, const struc
 			continue;
 		if (!n++)
 			strbuf_addstr(sb, "<table class=\"grid\" id=\"regressions\"><thead><tr><th>id</th><th>series</th>"
-				      "<th>commit</th><th>metric</th><th>environment</th><th>delta</th><th>status</th>"
-				      "</tr></thead><tbody>\n");
-		reg_row(sb, ui, it, &ev);
+				      "<th>commit</th><th>metric</th><th>environment</th><th>delta</th>"
+				      "<th>before &rarr; after</th><th>decided by</th><th>decided at</th><th>found</th>"
+				      "<th>status</th></tr></thead><tbody>\n");
+		reg_row(sb, ui, it, &ev, fw_regression_row(analysis_of(&ac, ui->db, it), it));
 	}
 	strbuf_addstr(sb, n ? "</tbody></table>\n" : "<p class=\"muted\" id=\"none\">No regression matches.</p>\n");
 	html_page_end(sb);
 	ui_envs_free(&ev);
+	an_cache_free(&ac);
 }
 
 /* An empty parameter means "any" (what the form sends for its first option). */

@@ -83,6 +83,11 @@ is "$(jget "$TMP_T/body" '" ".join(str(d.get(k)) for k in ("parent_sha", "unit",
 	'GET /api/v1/regressions/{id}: parent, unit, mode, floor and decided-at at the top level'
 is "$(jget "$TMP_T/body" 'round(100 * (d["after"] - d["before"]) / d["before"], 3) == d["delta_pct"]')" True \
 	'... with Before and After whose change is its delta'
+code /regressions >/dev/null
+like "$(grep -o '<tr><td>1</td>.*' "$TMP_T/body")" \
+	'<td class="num v-reg">\+10\.02%</td><td class="num">62&nbsp;&rarr; 68\.21 ms</td><td>deterministic, floor 0\.50%</td><td class="num">3 boots</td><td class="num">20[0-9]{2}-[0-9]{2}-[0-9]{2}</td><td>new</td>' \
+	'regressions page: Before -> After with the unit, mode and floor, decided at, the day found'
+
 # c4's declared parent c3 has no samples: the analysis compares c4 with the base only, and
 # no surface makes up a delta against "the previous row" (c2) that no analysis computed.
 is "$(jget "$TMP_T/s1.json" 'sorted({r["against"] + ":" + r["ref_sha"][:2] for r in d["rows"] if r["sha"].startswith("c4")})')" \
