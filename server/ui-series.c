@@ -225,13 +225,14 @@ void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const c
 	strbuf_addstr(sb, "\">regressions</a></p>\n");
 	revisions(sb, ui, s);
 	if (an)
-		strbuf_addstr(sb, "<p class=\"note\">Each commit against its parent: median, delta %, "
-			      "verdict from a Mann-Whitney U test with a minimum effect (BH-adjusted over the series), or, "
-			      "for a metric whose boots of one kernel agree in that environment, against a noise floor; "
-			      "green is better, red is worse for that metric.</p>\n");
+		strbuf_addf(sb, "<p class=\"note\">Each commit against %s: median, delta %%, "
+			    "verdict from a Mann-Whitney U test with a minimum effect (BH-adjusted over the series), or, "
+			    "for a metric whose boots of one kernel agree in that environment, against a noise floor; "
+			    "green is a decided improvement, red a decided regression, yellow unsure.</p>\n",
+			    ui->vs_base ? "the base (the matrix; the tables below: against the parent)" : "its parent");
 	else
-		strbuf_addstr(sb, "<p class=\"note\">Statistics: not analysed. Medians and delta % "
-			      "against the previous commit only; green is better, red is worse for that metric.</p>\n");
+		strbuf_addstr(sb, "<p class=\"note\">Statistics: not analysed: medians only, no deltas "
+			      "or verdicts.</p>\n");
 	if (s->nmetrics)
 		matrices(sb, ui, s, ix, &ev);
 	commits_table(sb, ui, s);
