@@ -69,4 +69,7 @@ void fw_det_table_free(struct fw_det_table *t);
 int fw_det_table_lookup(const struct fw_det_table *t, const char *accel, const char *workload,
 			const char *variant, const char *metric, const char *kind, const char **source);
 
+/* ": MDE 3.1%, needs 8 boots" (or that no number of boots decides it): an unsure row's long form (report.c). */
+void fw_report_needs(struct strbuf *sb, const cJSON *r);
+
 #endif

@@ -133,18 +133,10 @@ static void table_head(struct strbuf *sb, const cJSON *r, int show_host, int spr
 static void long_form(struct strbuf *t, const cJSON *r)
 {
 	const char *mode = fw_json_str(r, "mode", "");
-	double need = fw_json_num(r, "boots_needed", NAN), mde = fw_json_num(r, "mde_pct", NAN);
 
 	strbuf_addstr(t, fw_json_str(r, "verdict", ""));
 	if (!cJSON_IsTrue(obj_of(r, "decided"))) {
-		if (isnan(mde))
-			strbuf_addstr(t, ": MDE -");
-		else
-			strbuf_addf(t, ": MDE %.1f%%", mde);
-		if (isnan(need))
-			strbuf_addstr(t, ", no number of boots decides it");
-		else
-			strbuf_addf(t, ", needs %.0f boots", need);
+		fw_report_needs(t, r);
 		return;
 	}
 	strbuf_addf(t, " at %.0f boots", fw_json_num(r, "decided_at_boots", NAN));

@@ -58,24 +58,28 @@ static void pad_to(struct strbuf *sb, size_t line_start, size_t col)
 	strbuf_addch(sb, ' ');
 }
 
-/* ", decided at 3 boots" or ": MDE 3.1%, needs 8 boots", plus where a floor came from. */
-static void decided_text(struct strbuf *sb, const cJSON *r)
+void fw_report_needs(struct strbuf *sb, const cJSON *r)
 {
 	double need = fw_json_num(r, "boots_needed", NAN), mde = fw_json_num(r, "mde_pct", NAN);
 
-	if (cJSON_IsTrue(obj_of(r, "decided"))) {
+	strbuf_addstr(sb, ": MDE ");
+	if (isnan(mde))
+		strbuf_addstr(sb, "-");
+	else
+		strbuf_addf(sb, "%.1f%%", mde);
+	if (isnan(need))
+		strbuf_addstr(sb, ", no number of boots decides it");
+	else
+		strbuf_addf(sb, ", needs %.0f boots", need);
+}
+
+/* ", decided at 3 boots" or ": MDE 3.1%, needs 8 boots", plus where a floor came from. */
+static void decided_text(struct strbuf *sb, const cJSON *r)
+{
+	if (cJSON_IsTrue(obj_of(r, "decided")))
 		strbuf_addf(sb, ", decided at %.0f boots", fw_json_num(r, "decided_at_boots", NAN));
-	} else {
-		strbuf_addstr(sb, ": MDE ");
-		if (isnan(mde))
-			strbuf_addstr(sb, "-");
-		else
-			strbuf_addf(sb, "%.1f%%", mde);
-		if (isnan(need))
-			strbuf_addstr(sb, ", no number of boots decides it");
-		else
-			strbuf_addf(sb, ", needs %.0f boots", need);
-	}
+	else
+		fw_report_needs(sb, r);
 	if (strcmp(fw_json_str(r, "mode", ""), "rank"))
 		strbuf_addf(sb, " (%s; floor %.2f%% from %.0f boots)", fw_json_str(r, "mode", ""),
 			    fw_json_num(r, "floor_pct", NAN), fw_json_num(r, "floor_boots", NAN));
