@@ -1,4 +1,4 @@
-/* Read-side lookups of series by name (see store.h). */
+/* Read-side lookups of series by name, and the count of runs (see store.h). */
 #include <stddef.h>
 #include "store.h"
 
@@ -13,4 +13,16 @@ int fw_store_series_exists(sqlite3 *db, const char *name)
 	rc = sqlite3_step(st);
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+long long fw_store_run_count(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	long long n = -1;
+
+	if (db && sqlite3_prepare_v2(db, "SELECT count(*) FROM runs", -1, &st, NULL) == SQLITE_OK &&
+	    sqlite3_step(st) == SQLITE_ROW)
+		n = sqlite3_column_int64(st, 0);
+	sqlite3_finalize(st);
+	return n;
 }

@@ -10,6 +10,8 @@
 
 /* 1 when a series of that name is stored, 0 when not, -1 on a database error. */
 int fw_store_series_exists(sqlite3 *db, const char *name);
+/* Runs stored (what /healthz reads to prove the database answers), or -1 when it cannot be read. */
+long long fw_store_run_count(sqlite3 *db);
 
 /*
  * What a report or a mail reply needs besides the analysis: the mail the

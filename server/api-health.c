@@ -2,25 +2,19 @@
 #include "routes.h"
 #include "inflight.h"
 #include "ingest.h"
+#include "store.h"
 
 enum MHD_Result api_healthz(struct fw_req *r)
 {
-	sqlite3 *db = req_db(r);
-	sqlite3_stmt *st = NULL;
+	long long runs = fw_store_run_count(req_db(r));
 	cJSON *root;
-	int ok;
 
-	ok = db && sqlite3_prepare_v2(db, "SELECT count(*) FROM runs", -1, &st, NULL) == SQLITE_OK &&
-	     sqlite3_step(st) == SQLITE_ROW;
-	if (!ok) {
-		sqlite3_finalize(st);
+	if (runs < 0)
 		return reply_error(r, 503, "unhealthy", NULL, "database not readable");
-	}
 	root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "status", "ok");
-	cJSON_AddNumberToObject(root, "runs", sqlite3_column_int(st, 0));
+	cJSON_AddNumberToObject(root, "runs", (double)runs);
 	cJSON_AddStringToObject(root, "version", FW_VERSION);
-	sqlite3_finalize(st);
 	return reply_json(r, 200, root);
 }
 
