@@ -186,8 +186,8 @@ static void table_row(struct strbuf *sb, const cJSON *r, int spread, int counter
 	value(sb, fw_json_num_at(r, "b", "median", NAN));
 	if (isnan(d))
 		strbuf_addstr(&t, "-");
-	else
-		strbuf_addf(&t, "%+.2f%%", d);
+	else  /* four digits before the point lose the decimals, never the '%' */
+		strbuf_addf(&t, fabs(d) < 999.995 ? "%+.2f%%" : "%+.0f%%", d);
 	cell(sb, t.buf, 8, 1);
 	if (spread) {  /* LKP's %stddev: the pooled spread of the units compared, in % of Before */
 		double sd = fw_json_num(r, "noise_pct", NAN);

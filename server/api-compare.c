@@ -11,6 +11,7 @@
 #include <string.h>
 #include "routes.h"
 #include "analysis.h"
+#include "ui.h"
 
 static int find(struct fw_req *r, const struct fw_series *s, const char *field,
 		struct strbuf *sha, enum MHD_Result *ret)
@@ -31,7 +32,6 @@ enum MHD_Result api_compare(struct fw_req *r)
 	enum MHD_Result ret;
 	cJSON *root, *arr, *an = NULL;
 	struct fw_an_index *ix = NULL;
-	struct fw_analysis_opts o;
 	struct strbuf err = STRBUF_INIT;
 	int bi, hi, loaded = 0, bloaded = 0;
 
@@ -63,10 +63,7 @@ enum MHD_Result api_compare(struct fw_req *r)
 	}
 	if ((bi = find(r, bs, "base", &base, &ret)) < 0 || (hi = find(r, &s, "head", &head, &ret)) < 0)
 		goto cleanup;
-	fw_analysis_opts_init(&o);
-	o.use_cache = 1;
-	if (fw_analysis_compare(req_db(r), bs->commits[bi].id, s.commits[hi].id, &o, &an, &err))
-		an = NULL;
+	an = ui_compare_analysis(req_db(r), bs, &s, bi, hi);  /* the series' own rows when it compared them */
 	ix = an_index_new(an);
 	root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "series", s.name);

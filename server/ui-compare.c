@@ -193,6 +193,29 @@ void ui_compare_render(const struct fw_ui *ui, const struct fw_series *bs, const
 	free(revs);
 }
 
+/*
+ * One truth (issue 28): when the series' own analysis compared head with
+ * base (its parent, or the base of the series), its rows, so the compare page
+ * and answer say what the series page says (MDE, boots needed, floor); the
+ * rows of those two commits only. NULL when it has none.
+ */
+static cJSON *series_rows(sqlite3 *db, const struct fw_series *s, int bi, int hi)
+{
+	cJSON *an = fw_ui_analysis(db, s->name, s->revision), *out = NULL, *rows = NULL;
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(an, "rows")) {
+		if (strcmp(fw_json_str(r, "sha", ""), s->commits[hi].sha) ||
+		    strcmp(fw_json_str(r, "ref_sha", ""), s->commits[bi].sha))
+			continue;
+		if (!out)
+			rows = cJSON_AddArrayToObject(out = cJSON_CreateObject(), "rows");
+		cJSON_AddItemToArray(rows, cJSON_Duplicate(r, 1));
+	}
+	cJSON_Delete(an);
+	return out;
+}
+
 /* The analysis of base commit bi (of bs) against head hi (of s); NULL when none. */
 cJSON *ui_compare_analysis(sqlite3 *db, const struct fw_series *bs, const struct fw_series *s, int bi, int hi)
 {
@@ -200,6 +223,8 @@ cJSON *ui_compare_analysis(sqlite3 *db, const struct fw_series *bs, const struct
 	struct strbuf err = STRBUF_INIT;
 	cJSON *an = NULL;
 
+	if (bs->revision == s->revision && !strcmp(bs->name, s->name) && (an = series_rows(db, s, bi, hi)))
+		return an;
 	fw_analysis_opts_init(&o);
 	o.use_cache = 1;
 	if (bs->commits[bi].id == s->commits[hi].id ||

@@ -63,6 +63,24 @@ static void commits_table(struct strbuf *sb, const struct fw_ui *ui, const struc
 }
 
 /* After a verdict: "at 3 boots" or "MDE 3.1%, needs 8 boots"; a floor with the boots it rests on. */
+/*
+ * An unsure rank row whose interval looks tight says why it is still unsure
+ * (issue 29): with this few units the rank test's smallest possible p is
+ * above the alpha of its look, so only more boots can decide it.
+ */
+static void why_unsure(struct strbuf *sb, const cJSON *row)
+{
+	double min_p = fw_json_num(row, "min_p", NAN), alpha = fw_json_num(row, "alpha_used", NAN);
+	const char *unit = fw_json_str(row, "unit_of_comparison", "boots");
+
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "decided")) ||
+	    strcmp(fw_json_str(row, "mode", ""), "rank") || !(min_p > alpha))
+		return;
+	strbuf_addf(sb, "; with %.0f and %.0f %s the rank test's smallest possible p (%.2g) is above "
+		    "its alpha (%.2g): more boots decide it, not a narrower interval",
+		    fw_json_num_at(row, "a", unit, NAN), fw_json_num_at(row, "b", unit, NAN), unit, min_p, alpha);
+}
+
 void ui_decided(struct strbuf *sb, const cJSON *row)
 {
 	const cJSON *floor = cJSON_GetObjectItemCaseSensitive(row, "floor_pct");
@@ -85,6 +103,7 @@ void ui_decided(struct strbuf *sb, const cJSON *row)
 	if (cJSON_IsNumber(floor))
 		strbuf_addf(sb, "; floor %.2f%% from %.0f boots", floor->valuedouble,
 			    cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "floor_boots")));
+	why_unsure(sb, row);
 	strbuf_addstr(sb, "</span>");
 }
 

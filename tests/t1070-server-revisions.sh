@@ -53,7 +53,7 @@ like "$(grep -A2 'id="sides"' "$TMP_T/cmp")" "base: <a class=\"mono\" href=\"/se
 	'... base: the tip of v1, linked in v1'
 like "$(grep -A2 'id="sides"' "$TMP_T/cmp")" "head: <a class=\"mono\" href=\"/series/s1/commit/$C2\\?revision=2\">$C2</a> mm: commit c2 <span class=\"muted\">v2</span>" \
 	'... head: the tip of v2'
-like "$(grep -o '>split/pmd-to-0/split_ms</a></td>.*' "$TMP_T/cmp" | head -1)" '<td class="num">-(9|10)\.[0-9]*%</td><td class="v-imp">improvement</td>' \
+like "$(grep -o '>split/pmd-to-0/split_ms</a></td>.*' "$TMP_T/cmp" | head -1)" '<td class="num">-(9|10)\.[0-9]*%</td><td class="num">\[[^]]*\]</td><td class="num">5/5</td><td>rank test, p [0-9.]+, q [0-9.]+</td><td class="v-imp">improvement ' \
 	'... the fix in v2 is an improvement of about -9%, as the API says'
 like "$(cat "$TMP_T/cmp")" '<ul class="selector" id="base-revisions"><li>base revision:</li><li><strong aria-current="page">v1</strong></li><li><a href="/series/s1/compare\?revision=2&amp;base_revision=2">v2</a></li></ul>' \
 	'... links pick the base revision'
@@ -74,7 +74,7 @@ like "$(grep -A2 'id="sides"' "$TMP_T/body")" 'base: .*mm: commit base <span cla
 "$SERVER" regressions --db "$DB" --series s1 >/dev/null   # v2 is newest: nothing stored for v1 yet
 is "$(code '/series/s1/metric/split/pmd-to-0/split_ms?revision=1')" 200 'metric page of v1'
 like "$(cat "$TMP_T/body")" '<th>interval</th>' '... shows the interval column'
-like "$(grep -c 'class="verdict worse">regression' "$TMP_T/body")" '^1$' '... one regression verdict (c2)'
+like "$(grep -c 'class="verdict v-reg">regression' "$TMP_T/body")" '^1$' '... one regression verdict (c2)'
 is "$(code '/plot/s1/split/pmd-to-0/split_ms/big.svg?revision=1')" 200 'big plot of v1'
 like "$(cat "$TMP_T/body")" 'interval \(vs parent\)' '... with the interval band'
 like "$(cat "$TMP_T/body")" '<text>regression \+1[01]\.[0-9]%</text>' '... and the regression marker (from the analysis rows)'
