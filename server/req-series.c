@@ -64,16 +64,60 @@ int req_revision(struct fw_req *r)
 int req_series(struct fw_req *r, const char *name, const char *field, struct fw_series *s,
 	       enum MHD_Result *ret)
 {
+	return req_series_window(r, name, field, 0, s, ret);
+}
+
+/* A commit position argument: -1 absent, -2 not a number 0..10000000, else it. */
+static int position_arg(struct fw_req *r, const char *key)
+{
+	struct strbuf v = STRBUF_INIT;
+	char *end = NULL;
+	long n = -1;
+	int rc = req_query(r, key, &v);
+
+	if (rc == 0) {
+		n = strtol(v.buf, &end, 10);
+		if (!v.len || *end || n < 0 || n > 10000000)
+			n = -2;
+	} else if (rc == -2) {
+		n = -2;
+	}
+	strbuf_release(&v);
+	return (int)n;
+}
+
+/* ?from=P&to=Q (positions, inclusive): -1 each when absent; 0, or -1 with the 400 sent. */
+static int window_args(struct fw_req *r, int *from, int *to, enum MHD_Result *ret)
+{
+	*from = position_arg(r, "from");
+	*to = position_arg(r, "to");
+	if (*from < -1 || *to < -1 || (*from >= 0 && *to >= 0 && *from > *to)) {
+		*ret = reply_error(r, 400, "bad_parameter", *from < -1 ? "from" : "to",
+				   "from and to are commit positions (0, 1, ...), from <= to");
+		return -1;
+	}
+	return 0;
+}
+
+int req_series_window(struct fw_req *r, const char *name, const char *field, int last_n, struct fw_series *s,
+		      enum MHD_Result *ret)
+{
 	struct strbuf err = STRBUF_INIT;
 	sqlite3 *db = req_db(r);
-	int rc, rev;
+	int rc, rev, from, to, count, first, last;
 
 	rev = req_revision(r);
 	if (rev < 0) {
 		*ret = reply_error(r, 400, "bad_parameter", "revision", "revision must be a positive number");
 		return -1;
 	}
-	rc = fw_series_load_rev(db, name, rev, s, &err);
+	if (window_args(r, &from, &to, ret))
+		return -1;
+	/* A page of a long history shows its newest last_n positions unless asked otherwise. */
+	if (from < 0 && to < 0 && last_n > 0 && !fw_series_span(db, name, rev, &count, &first, &last) &&
+	    count > last_n)
+		from = last - last_n + 1;
+	rc = fw_series_load_window(db, name, rev, from < 0 ? 0 : from, to, s, &err);
 	if (rc == 1 && rev > 0)
 		*ret = reply_error(r, 404, "not_found", "revision", "no such revision of this series");
 	else if (rc == 1)

@@ -65,6 +65,13 @@ int fw_auth_check(struct fw_req *r, unsigned need, enum MHD_Result *ret);
 int req_series(struct fw_req *r, const char *name, const char *field, struct fw_series *s,
 	       enum MHD_Result *ret);
 /*
+ * The same with ?from=P&to=Q (commit positions, inclusive; 400 when bad):
+ * only those commits are loaded. last_n > 0: without from/to, a revision of
+ * more than last_n commits loads its newest last_n positions (a page).
+ */
+int req_series_window(struct fw_req *r, const char *name, const char *field, int last_n, struct fw_series *s,
+		      enum MHD_Result *ret);
+/*
  * Commit of s by sha or prefix for a handler (server/req-series.c): its
  * index, or -1 after replying 404 (none; field named) or 409 listing the
  * commits an ambiguous prefix matches.

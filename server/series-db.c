@@ -72,7 +72,10 @@ static const char sql_commits[] =
 	" (SELECT coalesce(max(taint), 0) FROM runs r WHERE r.commit_id = c.id),"
 	" (SELECT count(*) FROM runs r WHERE r.commit_id = c.id),"
 	" coalesce((SELECT kernel_version FROM builds b WHERE b.commit_id = c.id LIMIT 1), '')"
-	" FROM commits c WHERE c.series_id = ?1 ORDER BY c.position, c.id";
+	" FROM commits c WHERE c.series_id = ?1 AND c.position BETWEEN ?2 AND ?3 ORDER BY c.position, c.id";
+/* The whole revision's commits, whatever window is loaded: for the page's "commits A-B of N". */
+static const char sql_span[] =
+	"SELECT count(*), coalesce(min(position), 0), coalesce(max(position), 0) FROM commits WHERE series_id = ?1";
 static const char sql_samples[] =
 	"SELECT ru.commit_id, ru.id, e.fingerprint, res.workload, res.variant, res.metric,"
 	" res.unit, res.direction, res.min_effect_pct, res.error IS NOT NULL, s.value"
@@ -80,7 +83,7 @@ static const char sql_samples[] =
 	" JOIN environments e ON e.id = ru.env_id"
 	" JOIN results res ON res.run_id = ru.id"
 	" LEFT JOIN samples s ON s.result_id = res.id"
-	" WHERE c.series_id = ?1"
+	" WHERE c.series_id = ?1 AND c.position BETWEEN ?2 AND ?3"
 	" ORDER BY res.workload, res.variant, res.metric, e.fingerprint, c.position, ru.id, s.round";
 
 /*
@@ -123,6 +126,8 @@ static int load_metrics(sqlite3 *db, struct fw_series *s, struct strbuf *err)
 	if (sqlite3_prepare_v2(db, sql_samples, -1, &st, NULL) != SQLITE_OK)
 		goto dberr;
 	sqlite3_bind_int64(st, 1, s->id);
+	sqlite3_bind_int(st, 2, s->from);
+	sqlite3_bind_int(st, 3, s->to);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int ci = commit_index(s, sqlite3_column_int64(st, 0), &last);
 
@@ -198,6 +203,53 @@ int fw_series_load(sqlite3 *db, const char *name, struct fw_series *s, struct st
 int fw_series_load_rev(sqlite3 *db, const char *name, int revision, struct fw_series *s,
 		       struct strbuf *err)
 {
+	return fw_series_load_window(db, name, revision, 0, -1, s, err);
+}
+
+/* The revision's commit count and first and last positions into s. */
+static int load_span(sqlite3 *db, struct fw_series *s)
+{
+	sqlite3_stmt *st = NULL;
+	int ok = sqlite3_prepare_v2(db, sql_span, -1, &st, NULL) == SQLITE_OK;
+
+	if (ok) {
+		sqlite3_bind_int64(st, 1, s->id);
+		ok = sqlite3_step(st) == SQLITE_ROW;
+	}
+	if (ok) {
+		s->total_commits = sqlite3_column_int(st, 0);
+		s->first_position = sqlite3_column_int(st, 1);
+		s->last_position = sqlite3_column_int(st, 2);
+	}
+	sqlite3_finalize(st);
+	return ok ? 0 : -1;
+}
+
+int fw_series_span(sqlite3 *db, const char *name, int revision, int *count, int *first, int *last)
+{
+	struct fw_series s = { 0 };
+	sqlite3_stmt *st = NULL;
+	int rc = -1;
+
+	if (sqlite3_prepare_v2(db, sql_series, -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, name, -1, SQLITE_TRANSIENT);
+		sqlite3_bind_int(st, 2, revision > 0 ? revision : 0);
+		rc = sqlite3_step(st);
+		rc = rc == SQLITE_DONE ? 1 : rc == SQLITE_ROW ? 0 : -1;
+		s.id = rc ? 0 : sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	if (!rc && load_span(db, &s))
+		rc = -1;
+	*count = s.total_commits;
+	*first = s.first_position;
+	*last = s.last_position;
+	return rc;
+}
+
+int fw_series_load_window(sqlite3 *db, const char *name, int revision, int from, int to, struct fw_series *s,
+			  struct strbuf *err)
+{
 	sqlite3_stmt *st = NULL;
 	int rc, ret = -1;
 
@@ -219,10 +271,17 @@ int fw_series_load_rev(sqlite3 *db, const char *name, int revision, struct fw_se
 	s->base = col_dup(st, 3);
 	sqlite3_finalize(st);
 	st = NULL;
+	if (load_span(db, s))
+		goto dberr;
+	s->window = from > s->first_position || (to >= 0 && to < s->last_position);
+	s->from = from;
+	s->to = to < 0 || to > s->last_position ? s->last_position : to;
 
 	if (sqlite3_prepare_v2(db, sql_commits, -1, &st, NULL) != SQLITE_OK)
 		goto dberr;
 	sqlite3_bind_int64(st, 1, s->id);
+	sqlite3_bind_int(st, 2, s->from);
+	sqlite3_bind_int(st, 3, s->to);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct fw_commit *c;
 

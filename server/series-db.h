@@ -52,6 +52,9 @@ struct fw_series {
 	struct fw_metric *metrics;
 	int nmetrics, ametrics;
 	int nenvs;            /* distinct environments among metrics */
+	/* The revision as a whole, and the window of positions loaded (all unless window). */
+	int total_commits, first_position, last_position;
+	int window, from, to; /* window: only commits at positions from..to are loaded */
 };
 
 /* 0 loaded, 1 no such series, -1 DB error (message in err). Latest revision. */
@@ -59,6 +62,15 @@ int fw_series_load(sqlite3 *db, const char *name, struct fw_series *s, struct st
 /* The same for one revision (revision <= 0: the newest); 1 also when that revision does not exist. */
 int fw_series_load_rev(sqlite3 *db, const char *name, int revision, struct fw_series *s,
 		       struct strbuf *err);
+/*
+ * The same, with only the commits at positions from..to (to < 0: the last)
+ * and their samples: a page of a long history (issue 31). total_commits,
+ * first_position and last_position still describe the whole revision.
+ */
+/* Commits of a revision and their first and last positions: 0, 1 no such series/revision, -1 DB error. */
+int fw_series_span(sqlite3 *db, const char *name, int revision, int *count, int *first, int *last);
+int fw_series_load_window(sqlite3 *db, const char *name, int revision, int from, int to, struct fw_series *s,
+			  struct strbuf *err);
 void fw_series_free(struct fw_series *s);
 /* The revision numbers of a series, ascending, in *revs (free it); count, or -1 on a DB error. */
 int fw_series_revisions(sqlite3 *db, const char *name, int **revs);

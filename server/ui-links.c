@@ -165,6 +165,9 @@ void ui_href_plot(struct strbuf *sb, const struct fw_ui *ui, const struct fw_ser
 		html_url_arg(sb, m->env);
 	}
 	rev_arg(sb, ui, s->nenvs > 1 ? "&amp;" : "?");
+	if (s->window)  /* the page's window: its small plots show the same commits */
+		strbuf_addf(sb, "%sfrom=%d&amp;to=%d", s->nenvs > 1 || ui->revision > 0 ? "&amp;" : "?",
+			    s->from, s->to);
 }
 
 void ui_href_compare(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *base,

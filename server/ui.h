@@ -18,7 +18,10 @@ struct fw_ui {
 	int revision;             /* > 0: a revision asked for with ?revision=N (kept in links) */
 	const char *only_series;  /* export --series: the only series that has pages */
 	int vs_base;              /* the series page's matrix against the base (?vs=base) instead of the parent */
+	int from, to;             /* the series page's window of positions (from >= 0), kept in its plots' links */
 };
+/* A series page shows at most this many of the newest positions unless ?from=&to= ask otherwise. */
+#define FW_SERIES_PAGE_COMMITS 50
 
 /* Safe file-name part for any string: [A-Za-z0-9_] slug (<= 32) + '-' + 12 hex of its sha256. */
 void ui_safe_name(struct strbuf *sb, const char *s);
