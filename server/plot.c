@@ -135,8 +135,10 @@ static const char script_head[] =
 	"set key %s\nset xrange [0.5:%d.5]\nset offsets 0,0,graph %s,graph 0.05\n"
 	"set xtics rotate by -35 left\nset lmargin 10\nset style fill transparent solid 0.25 noborder\n"
 	"plot ";
+/* One box per commit (x +- 0.3, lo..hi): an interval belongs to its commit, not to the space between two. */
 static const char script_band[] =
-	"'data' index 'interval band' using 1:2:3 with filledcurves lc rgb '#1f5fa8' title 'interval (vs parent)', \\\n     ";
+	"'data' index 'interval band' using 1:(($2+$3)/2):($1-0.3):($1+0.3):2:3 with boxxyerror "
+	"lc rgb '#1f5fa8' title 'interval (vs parent)', \\\n     ";
 static const char script_main[] =
 	"'data' index 'samples' using 1:2 with points pt 7 ps 0.35 lc rgb '#8aa4bf' title 'samples', \\\n"
 	"     '' index 'boot medians' using 1:2 with points pt 6 ps 0.8 lc rgb '#555555' title 'boot median', \\\n"
