@@ -230,7 +230,7 @@ static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const
 			     const struct ui_envs *ev)
 {
 	const cJSON *rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL, *row, *k;
-	int n = 0;
+	int n = 0, icount_locks = 0;
 
 	strbuf_addstr(sb, "<h2>Counters that changed most against the parent</h2>\n");
 	cJSON_ArrayForEach(row, rows) {
@@ -244,6 +244,8 @@ static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const
 			const cJSON *b = cJSON_GetObjectItemCaseSensitive(k, "b");
 			const cJSON *d = cJSON_GetObjectItemCaseSensitive(k, "delta_pct");
 			const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(k, "name"));
+
+			icount_locks |= name && !strncmp(name, "lock_", 5) && !strcmp(fw_json_str(row, "accel", ""), "icount");
 
 			if (!n++)
 				strbuf_addstr(sb, "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"counters\">"
@@ -272,7 +274,12 @@ static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const
 	}
 	if (n)
 		strbuf_addstr(sb, "</tbody></table></div>\n");
-	else
+	if (icount_locks)  /* README "Measuring a series": what icount can and cannot show */
+		strbuf_addstr(sb, "<p class=\"note\" id=\"icount-locks\">Lock waits and contention measured under icount: "
+			      "one vCPU runs at a time there, so icount cannot show lock contention; read these "
+			      "counters as a count of lock round trips, and measure contention under TCG or KVM with "
+			      "several vCPUs.</p>\n");
+	if (!n)
 		strbuf_addstr(sb, an ? "<p class=\"muted\">No counters compared (no parent measured, "
 			      "or no counters recorded).</p>\n" : "<p class=\"muted\">not analysed</p>\n");
 }

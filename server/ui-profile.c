@@ -273,8 +273,13 @@ static void commit_row(struct strbuf *sb, const struct fw_ui *ui, const char *se
 	strbuf_addf(sb, ": <span class=\"%s\">", strcmp(fw_json_str(row, "verdict", ""), "regression") ? "better" : "worse");
 	html_txt(sb, fw_json_str(row, "verdict", ""));
 	strbuf_addf(sb, " %+.2f%%</span>", fw_json_num(row, "delta_pct", NAN));
+	/* One profile per workload/variant: its functions are listed once, under its first row. */
+	if (seen_before(rows, row)) {
+		strbuf_addstr(sb, " <span class=\"muted\">(the same profile: the functions above)</span></li>\n");
+		return;
+	}
 	ui_attribution(sb, ui, series, row);
-	if (!ui->exported && !seen_before(rows, row)) {
+	if (!ui->exported) {
 		strbuf_addstr(sb, "<img class=\"plot profile\" alt=\"change in time per kernel function, ");
 		html_attr(sb, fw_json_str(row, "workload", ""));
 		strbuf_addch(sb, '/');

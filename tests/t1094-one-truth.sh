@@ -58,6 +58,12 @@ like "$(grep -o 'mthp/16k/cpu_s</a>.*' "$TMP_T/body" | head -1)" \
 	'compare page: delta, interval, boots a side, mode and floor, decided at'
 code '/series/demo?vs=base' >/dev/null
 like "$(cat "$TMP_T/body")" '<p class="note">Each commit against the base \(the matrix' 'the ?vs=base page says "against the base"'
+# The commit page (issue 29): one profile's functions listed once; the icount caveat on lock counters.
+code "/series/demo/commit/$LRU" >/dev/null
+is "$(grep -c 'folio_batch_move_lru  self' "$TMP_T/body") $(grep -c 'the same profile: the functions above' "$TMP_T/body")" '1 2' \
+	'commit page: the mthp profile listed once (three rows share it)'
+like "$(grep -o '<p class="note" id="icount-locks">[^<]*' "$TMP_T/body")" 'icount cannot show lock contention' \
+	'... lock counters measured under icount carry the caveat'
 code /series/demo/metric/mthp/16k/cpu_s >/dev/null
 like "$(grep -o '[-+][0-9.]*%' "$TMP_T/body" | head -3 | tr '\n' ' ')" '-1\.08%' '... and on its metric page'
 stop_server
