@@ -40,6 +40,23 @@ void ui_matrix_legend(struct strbuf *sb)
 	strbuf_addstr(sb, "<span class=\"v-none\">- no verdict</span></p>\n");
 }
 
+/* A metric name that may wrap after each '_' (lru_lock_/per_fault), never inside a word. */
+static void txt_breaking(struct strbuf *sb, const char *name)
+{
+	struct strbuf part = STRBUF_INIT;
+
+	for (const char *p = name; *p; p++) {
+		strbuf_addch(&part, *p);
+		if (*p == '_' && p[1]) {
+			html_txt(sb, part.buf);
+			strbuf_addstr(sb, "<wbr>");
+			strbuf_reset(&part);
+		}
+	}
+	html_txt(sb, part.buf);
+	strbuf_release(&part);
+}
+
 /* Metric order of the columns: environments in order of first appearance, then metrics. */
 static int *column_order(const struct fw_series *s)
 {
@@ -84,7 +101,7 @@ static void header(struct strbuf *sb, const struct fw_series *s, const int *orde
 		strbuf_addstr(sb, "/<wbr>");
 		html_txt(sb, m->variant);
 		strbuf_addstr(sb, "/<wbr>");
-		html_txt(sb, m->metric);
+		txt_breaking(sb, m->metric);
 		strbuf_addstr(sb, " <span class=\"muted\">");
 		html_txt(sb, m->unit);
 		strbuf_addstr(sb, "</span></th>");

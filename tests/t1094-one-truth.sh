@@ -41,6 +41,12 @@ is "$(jget "$TMP_T/body" '[m["delta_pct"] for c in d["commits"] if c["sha"] == "
 code "/api/v1/compare?series=demo&base=$BASE&head=$LRU" >/dev/null
 is "$(jget "$TMP_T/body" '[m["delta_pct"] for m in d["metrics"] if m["metric"] == "mthp/16k/cpu_s"]')" \
 	'[-1.08]' '... in the compare answer'
+# Matrix headers wrap at '/' and '_' only (issue 29), never inside a word.
+code /series/demo >/dev/null
+like "$(cat "$TMP_T/body")" 'mthp/<wbr>16k/<wbr>lru_<wbr>lock_<wbr>per_<wbr>fault <span class="muted">1/fault</span></th>' \
+	'matrix header: break points after / and _'
+like "$(cat static/style.css)" 'table\.matrix tr\.metrics th, table\.matrix tr\.envs th\.envgroup \{ white-space: normal; overflow-wrap: normal; \}' \
+	'... and the style breaks nowhere else (no overflow-wrap: anywhere)'
 # Colours mean one thing (issue 29): a delta is coloured as its verdict, never by its sign alone.
 code /series/demo >/dev/null
 is "$("$PY" - "$TMP_T/body" <<'PY'
