@@ -10,6 +10,18 @@
 
 /* 1 when a series of that name is stored, 0 when not, -1 on a database error. */
 int fw_store_series_exists(sqlite3 *db, const char *name);
+/*
+ * The environments, ordered by host, accelerator, vCPUs and fingerprint.
+ * *out is the caller's (fw_store_envs_free); on -1 (a DB error) it holds the
+ * ones read so far.
+ */
+struct fw_store_env {
+	char *fingerprint, *host, *accel;
+	int vcpus;
+};
+int fw_store_envs(sqlite3 *db, struct fw_store_env **out, int *n);
+void fw_store_envs_free(struct fw_store_env *e, int n);
+
 /* Runs stored (what /healthz reads to prove the database answers), or -1 when it cannot be read. */
 long long fw_store_run_count(sqlite3 *db);
 

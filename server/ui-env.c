@@ -10,28 +10,28 @@
 #include "analysis.h"
 #include "html.h"
 #include "ui.h"
+#include "store.h"
 #include "xalloc.h"
 
 void ui_envs_load(struct ui_envs *ev, sqlite3 *db)
 {
-	sqlite3_stmt *st = NULL;
+	struct fw_store_env *envs = NULL;
+	int n = 0;
 
 	memset(ev, 0, sizeof(*ev));
-	if (!db || sqlite3_prepare_v2(db, "SELECT fingerprint, host, accel, vcpus FROM environments"
-				      " ORDER BY host, accel, vcpus, fingerprint", -1, &st, NULL) != SQLITE_OK)
-		goto cleanup;
-	while (sqlite3_step(st) == SQLITE_ROW) {
+	fw_store_envs(db, &envs, &n);  /* on a DB error, the names read so far; fingerprints for the rest */
+	for (int i = 0; i < n; i++) {
 		struct strbuf name = STRBUF_INIT;
-		int v = sqlite3_column_int(st, 3);
 
 		FW_ALLOC_GROW(ev->e, ev->n + 1, ev->alloc);
-		strbuf_addf(&name, "%s %s, %d vCPU%s", (const char *)sqlite3_column_text(st, 1),
-			    (const char *)sqlite3_column_text(st, 2), v, v == 1 ? "" : "s");
-		ev->e[ev->n].fp = xstrdup((const char *)sqlite3_column_text(st, 0));
+		strbuf_addf(&name, "%s %s, %d vCPU%s", envs[i].host, envs[i].accel, envs[i].vcpus,
+			    envs[i].vcpus == 1 ? "" : "s");
+		ev->e[ev->n].fp = xstrdup(envs[i].fingerprint);
 		ev->e[ev->n].name = strbuf_detach(&name, NULL);
 		ev->e[ev->n].dup = 0;
 		ev->n++;
 	}
+	fw_store_envs_free(envs, n);
 	/* Same name, different fingerprint (another QEMU, another host kernel): add its prefix. */
 	for (int i = 0; i < ev->n; i++)
 		for (int j = 0; j < ev->n; j++)
@@ -46,8 +46,6 @@ void ui_envs_load(struct ui_envs *ev, sqlite3 *db)
 		free(ev->e[i].name);
 		ev->e[i].name = strbuf_detach(&name, NULL);
 	}
-cleanup:
-	sqlite3_finalize(st);
 }
 
 void ui_envs_free(struct ui_envs *ev)
