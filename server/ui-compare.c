@@ -100,13 +100,13 @@ static void confidence(struct strbuf *sb, const cJSON *r)
 	const char *mode = fw_json_str(r, "mode", "");
 	double lo = fw_json_num(r, "ci_lo_pct", NAN), hi = fw_json_num(r, "ci_hi_pct", NAN);
 
-	strbuf_addstr(sb, "<td class=\"num\">");
+	strbuf_addstr(sb, "<td class=\"num\" data-label=\"interval\">");
 	if (!isnan(lo) && !isnan(hi))
 		strbuf_addf(sb, "[%+.2f%%,&nbsp;%+.2f%%]", lo, hi);
-	strbuf_addstr(sb, "</td><td class=\"num\">");
+	strbuf_addstr(sb, "</td><td class=\"num\" data-label=\"boots\">");
 	if (r)
 		strbuf_addf(sb, "%.0f/%.0f", fw_json_num_at(r, "a", "boots", NAN), fw_json_num_at(r, "b", "boots", NAN));
-	strbuf_addstr(sb, "</td><td>");
+	strbuf_addstr(sb, "</td><td data-label=\"decided by\">");
 	if (r && strcmp(mode, "rank"))
 		strbuf_addf(sb, "%s, floor %.2f%%", !strcmp(mode, "exact") ? "exact count" : mode,
 			    fw_json_num(r, "floor_pct", NAN));
@@ -125,24 +125,25 @@ static void row(struct strbuf *sb, const struct fw_ui *ui, const struct fw_serie
 
 	if (!b->n && !h->n)
 		return;
-	strbuf_addstr(sb, "<tr><td><a href=\"");
+	/* data-label: the column's name, shown before the value when a phone stacks the row (style.css) */
+	strbuf_addstr(sb, "<tr><td class=\"card-title\"><a href=\"");
 	ui_href_metric(sb, ui, s, m);
 	strbuf_addstr(sb, "\">");
 	html_txt(sb, m->id);
-	strbuf_addstr(sb, "</a></td><td>");
+	strbuf_addstr(sb, "</a></td><td data-label=\"environment\">");
 	html_txt(sb, ui_env_name(ev, m->env));
-	strbuf_addstr(sb, "</td><td>");
+	strbuf_addstr(sb, "</td><td data-label=\"unit\">");
 	html_txt(sb, m->unit);
-	strbuf_addstr(sb, "</td><td class=\"num\">");
+	strbuf_addstr(sb, "</td><td class=\"num\" data-label=\"base median\">");
 	html_num(sb, fw_json_num_at(r, "a", "median", b->median));
-	strbuf_addstr(sb, "</td><td class=\"num\">");
+	strbuf_addstr(sb, "</td><td class=\"num\" data-label=\"head median\">");
 	html_num(sb, fw_json_num_at(r, "b", "median", h->median));
-	strbuf_addstr(sb, "</td><td class=\"num\">");
+	strbuf_addstr(sb, "</td><td class=\"num\" data-label=\"delta\">");
 	if (!isnan(d))
 		strbuf_addf(sb, "%+.2f%%", d);
 	strbuf_addstr(sb, "</td>");
 	confidence(sb, r);
-	strbuf_addf(sb, "<td class=\"v-%s\">", ui_verdict_class(v));
+	strbuf_addf(sb, "<td class=\"v-%s\" data-label=\"verdict\">", ui_verdict_class(v));
 	html_txt(sb, v ? v : "not analysed");
 	ui_decided(sb, r);
 	strbuf_addstr(sb, "</td></tr>\n");
@@ -179,7 +180,7 @@ void ui_compare_render(const struct fw_ui *ui, const struct fw_series *bs, const
 		strbuf_addstr(sb, "<button type=\"submit\">compare</button></form>\n");
 	}
 	ui_matrix_legend(sb);
-	strbuf_addstr(sb, "<table class=\"grid\" id=\"compare\"><thead><tr><th>metric</th><th>environment</th>"
+	strbuf_addstr(sb, "<table class=\"grid cards\" id=\"compare\"><thead><tr><th>metric</th><th>environment</th>"
 		      "<th>unit</th><th>base median</th><th>head median</th><th>delta</th><th>interval</th>"
 		      "<th>boots</th><th>decided by</th><th>verdict</th>"
 		      "</tr></thead><tbody>\n");

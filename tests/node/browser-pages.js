@@ -122,6 +122,15 @@ async function checkPage(page, name, url, extra) {
       ok(resp && resp.status() === 200, `${tag}: loads`);
       const ov = await overflowing(page);
       ok(ov.scroll <= ov.vw + 1 && ov.bad.length === 0, `${tag}: nothing overflows the viewport outside a scroll container`, JSON.stringify(ov));
+      if (wname === 'phone') {
+        // A table of comparisons is a card per row on a phone: every cell, the verdict too, inside the viewport.
+        const cards = await page.evaluate(() => [...document.querySelectorAll('table.cards td')]
+          .map((td) => ({ right: td.getBoundingClientRect().right, vw: window.innerWidth, label: td.dataset.label || 'title' })));
+        const out = cards.filter((c) => c.right > c.vw + 1);
+        if (cards.length || name === 'compare')  // the compare page must have them
+          ok(out.length === 0 && cards.some((c) => c.label === 'verdict'),
+            `${tag}: every card cell, the verdict too, inside the 390 px viewport (${cards.length} cells)`, JSON.stringify(out.slice(0, 5)));
+      }
       // Environments by name everywhere: a fingerprint is only inside a closed details element.
       const shown = await page.evaluate((fps) => fps.filter((fp) => document.body.innerText.includes(fp)), envFps);
       ok(shown.length === 0, `${tag}: no environment fingerprint shown outside its details element`, shown.join());
