@@ -60,7 +60,7 @@ PY
 # Confidence where the decision is made (issue 29): the compare page's row says how it was decided.
 code "/series/demo/compare?base=$BASE&head=$LRU" >/dev/null
 like "$(grep -o 'mthp/16k/cpu_s</a>.*' "$TMP_T/body" | head -1)" \
-	'<td class="num">-1\.08%</td><td class="num">\[-1\.[0-9]{2}%,&nbsp;-1\.[0-9]{2}%\]</td><td class="num">3/2</td><td>deterministic, floor 0\.50%</td><td class="v-imp">improvement <span class="muted">at 2 boots' \
+	'<td class="num" data-label="delta">-1\.08%</td><td class="num" data-label="interval">\[-1\.[0-9]{2}%,&nbsp;-1\.[0-9]{2}%\]</td><td class="num" data-label="boots">3/2</td><td data-label="decided by">deterministic, floor 0\.50%</td><td class="v-imp" data-label="verdict">improvement <span class="muted">at 2 boots' \
 	'compare page: delta, interval, boots a side, mode and floor, decided at'
 code '/series/demo?vs=base' >/dev/null
 like "$(cat "$TMP_T/body")" '<p class="note">Each commit against the base \(the matrix' 'the ?vs=base page says "against the base"'
