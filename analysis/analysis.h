@@ -253,6 +253,8 @@ const cJSON *fw_report_tables(struct strbuf *sb, const cJSON *r, int show_host, 
 const char *fw_verdict_short(const char *verdict);
 /* text wrapped at spaces under 72 columns, the first line indented by indent, the others by indent + more. */
 void fw_report_wrap(struct strbuf *sb, const char *text, int indent, int more);
+/* The same under width columns (the mail: 78). */
+void fw_report_wrap_to(struct strbuf *sb, const char *text, int indent, int more, int width);
 
 /* Adds key: v, or key: null when v is NaN or infinite (the one writer of numbers that may be NaN). */
 void fw_json_num_or_null(cJSON *obj, const char *key, double v);

@@ -64,6 +64,11 @@ static void cell(struct strbuf *sb, const char *s, size_t w, int right)
 
 void fw_report_wrap(struct strbuf *sb, const char *text, int indent, int more)
 {
+	fw_report_wrap_to(sb, text, indent, more, COVER_WIDTH);
+}
+
+void fw_report_wrap_to(struct strbuf *sb, const char *text, int indent, int more, int width)
+{
 	const char *p = text;
 	int col = 0, at_start = 1;
 
@@ -73,7 +78,7 @@ void fw_report_wrap(struct strbuf *sb, const char *text, int indent, int more)
 
 		if (!n)
 			break;
-		if (!at_start && col + 1 + (int)width_n(w, n) > COVER_WIDTH) {
+		if (!at_start && col + 1 + (int)width_n(w, n) > width) {
 			strbuf_addch(sb, '\n');
 			at_start = 1;
 			indent += more;

@@ -23,16 +23,6 @@ static const cJSON *get(const cJSON *o, const char *k)
 	return cJSON_GetObjectItemCaseSensitive(o, k);
 }
 
-/* Characters (not bytes) of UTF-8 text: what a terminal or mail reader lines up. */
-static size_t chars(const char *s, size_t len)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i < len; i++)
-		n += ((unsigned char)s[i] & 0xc0) != 0x80;
-	return n;
-}
-
 static int is_parent_row(const cJSON *r)
 {
 	return !strcmp(fw_json_str(r, "against", ""), "parent");
@@ -74,28 +64,6 @@ static void table(struct strbuf *b, const cJSON *s, int npatches, int base_pos)
 	}
 }
 
-/* text as lines under WIDTH, broken at spaces; continuation lines indented by indent spaces. */
-static void wrap(struct strbuf *b, const char *text, int indent)
-{
-	size_t line = b->len;
-	struct strbuf t = STRBUF_INIT;
-
-	strbuf_addstr(&t, text);
-	for (char *w = strtok(t.buf, " "); w; w = strtok(NULL, " ")) {
-		size_t n = chars(w, strlen(w));
-		if (b->len > line && chars(b->buf + line, b->len - line) + 1 + n > WIDTH) {
-			strbuf_addch(b, '\n');
-			line = b->len;
-			strbuf_addf(b, "%*s", indent, "");
-		} else if (b->len > line) {
-			strbuf_addch(b, ' ');
-		}
-		strbuf_addstr(b, w);
-	}
-	strbuf_addch(b, '\n');
-	strbuf_release(&t);
-}
-
 /* "Summary: 1 regression, 2 no change (3 patches, each against its parent)." */
 static void summary(struct strbuf *b, const cJSON *s, int npatches)
 {
@@ -113,7 +81,7 @@ static void summary(struct strbuf *b, const cJSON *s, int npatches)
 			strbuf_addf(&t, "%s %d %s%s", any++ ? "," : "", n[i], verdicts[i], n[i] > 1 && i < 2 ? "s" : "");
 	strbuf_addf(&t, "%s (%d patch%s, each against its parent).", any ? "" : " nothing measured yet",
 		    npatches, npatches == 1 ? "" : "es");
-	wrap(b, t.buf, 2);
+	fw_report_wrap_to(b, t.buf, 0, 2, WIDTH);
 	strbuf_release(&t);
 }
 
@@ -127,7 +95,7 @@ static void fact_line(struct strbuf *b, const char *fmt, ...)
 	va_start(ap, fmt);
 	strbuf_vaddf(&l, fmt, ap);
 	va_end(ap);
-	fw_report_wrap(b, l.buf, 2, 4);
+	fw_report_wrap_to(b, l.buf, 2, 4, WIDTH);
 	strbuf_release(&l);
 }
 
