@@ -212,18 +212,29 @@ static void table_row(struct strbuf *sb, const cJSON *r, int spread, int counter
 	strbuf_release(&t);
 }
 
-/* The kernel functions behind the table's first decided change: once, at most three. */
+static int flagged(const cJSON *r)
+{
+	const char *v = fw_json_str(r, "verdict", "");
+
+	return !strcmp(v, "improvement") || !strcmp(v, "regression");
+}
+
+/*
+ * The kernel functions behind the table's first decided change: once, at
+ * most three. A table with a decided change but no profile of both sides
+ * says so (profiles are taken where a row is decided, issue 27).
+ */
 static void table_why(struct strbuf *sb, const cJSON *from, const cJSON *to)
 {
 	struct strbuf t = STRBUF_INIT;
-	int n = 0;
+	int n = 0, asked = 0;
 
 	for (const cJSON *r = from; r && r != to && !n; r = r->next) {
-		const char *v = fw_json_str(r, "verdict", "");
 		const cJSON *e;
 
-		if (strcmp(v, "improvement") && strcmp(v, "regression"))
+		if (!flagged(r))
 			continue;
+		asked = 1;
 		cJSON_ArrayForEach(e, obj_of(r, "attribution")) {
 			const char *k = fw_attribution_key(e);
 			double pct = fw_json_num_at(e, "delta_pct", k, NAN);
@@ -240,6 +251,8 @@ static void table_why(struct strbuf *sb, const cJSON *from, const cJSON *to)
 	}
 	if (n)
 		fw_report_wrap(sb, t.buf, 2, 4);
+	else if (asked)
+		strbuf_addstr(sb, "  why: not profiled (no kernel profile of both sides)\n");
 	strbuf_release(&t);
 }
 
@@ -259,15 +272,21 @@ static int same_comparison(const cJSON *a, const cJSON *b)
 const cJSON *fw_report_tables(struct strbuf *sb, const cJSON *r, int show_host, int mail)
 {
 	const cJSON *start = r;
+	int any = 0;
 
 	while (r && same_comparison(r, start)) {
 		const cJSON *t = r;
 
 		table_head(sb, t, show_host, mail);
-		for (; r && same_comparison(r, start) && same_table(r, t); r = r->next)
+		for (; r && same_comparison(r, start) && same_table(r, t); r = r->next) {
 			table_row(sb, r, mail, mail);
+			any |= flagged(r);
+		}
 		table_why(sb, t, r);
 	}
+	/* profiles are taken only where a row is decided a change: say why there is none */
+	if (!any)
+		strbuf_addstr(sb, "  not profiled: no change\n");
 	return r;
 }
 

@@ -17,6 +17,7 @@ struct boot_job {
 	int group;             /* accelerator group (accel-plan.h) */
 	char workloads[256];   /* what this boot runs: the group's workloads or a part of them */
 	int look;              /* 1..max_looks; 0: a fixed design (no `sequential` in the document) */
+	int profile_only;      /* no timed rounds, the profiling round only (profile-plan.h) */
 };
 
 /*

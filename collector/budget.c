@@ -44,11 +44,11 @@ int fw_budget_parse(const char *s, struct fw_budget *b, char *why, size_t n)
 	return 0;
 }
 
-int fw_budget_allows(const struct fw_budget *b, double spent, int boots)
+int fw_budget_allows(const struct fw_budget *b, double elapsed, double mean_boot, int started)
 {
 	if (b->boots > 0)
-		return boots < b->boots;
+		return started < b->boots;
 	if (b->seconds > 0)
-		return spent + (boots ? spent / boots : 0) <= b->seconds;
+		return elapsed + mean_boot <= b->seconds;
 	return 1;
 }

@@ -58,7 +58,7 @@ int cmd_kernel(int argc, char **argv)
 	struct strbuf cache = STRBUF_INIT, tree = STRBUF_INIT, frag = STRBUF_INIT,
 		      err = STRBUF_INIT;
 	struct fw_kbuild kb;
-	struct fw_lock lock = { -1 };
+	struct fw_lock lock = { .fd = -1 };
 	int opt, jobs = 0, ret = 1;
 
 	fw_kbuild_init(&kb);

@@ -25,12 +25,14 @@
 #include "ingest.h"
 #include "adaptive.h"
 #include "analysis.h"
+#include "boot-pool.h"
 #include "budget.h"
 #include "kernel-build.h"
 #include "lock.h"
 #include "measure.h"
 #include "plan.h"
 #include "post.h"
+#include "profile-plan.h"
 #include "progress.h"
 #include "prune.h"
 #include "runcmd.h"
@@ -45,7 +47,9 @@ struct run_opts {
 	const char *series, *tree, *range, *base, *mbox, *workloads, *profile, *accel, *db;
 	const char *post_url, *token_file, *host, *origin, *shard, *cache, *fragment, *append, *budget;
 	int rounds, boots, interleave, jobs, quiet, vcpus, memory_mib, revision, no_report, max_looks, max_boots;
-	int profile_boots;    /* boots 0..N-1 of each commit also run the profiling round */
+	int profile_boots;    /* boots 0..N-1 of each commit also run the profiling round; 0: where flagged */
+	int no_profile;       /* --no-profile: no profiling at all */
+	int parallel;         /* --parallel; 0: what the host's CPUs hold (fw_default_parallel) */
 	int first_position;   /* position of the base: watch mode continues a history */
 	double timeout;
 	struct fw_budget bud; /* --budget, parsed */
@@ -90,18 +94,25 @@ const struct fw_option fw_run_options[] = {
 	{ "interleave", 0, no_argument, 'i', NULL, "on",
 	  "boot base, p1, p2, ..., base, p1, ... (machine drift spreads evenly)" },
 	{ "no-interleave", 0, no_argument, 'I', NULL, "off", "all boots of a commit in a row" },
+	{ "parallel", 0, required_argument, 'J', "N", "as many as the CPUs hold under icount and tcg, 1 under kvm",
+	  "boots at once (1..64), each its own QEMU; at most one boot per\n"
+	  "host CPU runs at once across every collector (the host lock's\n"
+	  "slots): 2 icount boots on 2 cores, 1 TCG boot of 2 vCPUs" },
 	{ "accel", 0, required_argument, 'a', "MODE", "plan",
 	  "plan, auto, kvm, tcg or icount. plan: kvm if a test boot works,\n"
 	  "else icount for the workloads measured to repeat under icount\n"
 	  "(split, mthp, lazyfree, filemap) and tcg for the others; auto:\n"
 	  "kvm if a test boot works, else tcg; icount: deterministic TCG" },
 	{ "timeout", 0, required_argument, 'x', "SECONDS", "900", "per boot (a profiled boot gets more: --profile-boots)" },
-	{ "profile-boots", 0, required_argument, 'e', "N", "1",
-	  "the first N boots of each commit end with a profiling round:\n"
-	  "every workload once more, untimed, under the ftrace function\n"
-	  "profiler (per-function hits, total and self time; README\n"
-	  "\"Why did it change\"); at most " FW_PROFILE_TIMEOUT_S_STR " guest seconds per workload" },
-	{ "no-profile", 0, no_argument, 'E', NULL, "off", "no profiling round (--profile-boots 0)" },
+	{ "profile-boots", 0, required_argument, 'e', "N", "0",
+	  "0: after the deciding boots, one profile-only boot (the\n"
+	  "workload once more, untimed, under the ftrace function profiler;\n"
+	  "README \"Why did it change\") of each commit with a row decided\n"
+	  "regression or improvement and of the other side of that row,\n"
+	  "only those rows' workloads; within the budget. N > 0: the first\n"
+	  "N boots of every commit end with the profiling round instead.\n"
+	  "At most " FW_PROFILE_TIMEOUT_S_STR " guest seconds per workload" },
+	{ "no-profile", 0, no_argument, 'E', NULL, "off", "no profiling at all" },
 	{ "vcpus", 0, required_argument, 'v', "N", "the usable CPUs under kvm (at most 64), 2 under tcg, 1 under icount",
 	  "guest CPUs (1..256)" },
 	{ "memory", 0, required_argument, 'M', "MiB", "2048", "guest memory (64..1048576)" },
@@ -287,7 +298,7 @@ static void build_all(const struct run_opts *o, const struct fw_patchset *s, con
 	for (int i = 0; i < s->nr; i++) {
 		struct strbuf err = STRBUF_INIT;
 		const struct fw_patchset_commit *c = &s->commits[i];
-		struct fw_lock lock = { -1 };
+		struct fw_lock lock = { .fd = -1 };
 
 		fw_kbuild_init(&b[i].kb);
 		strbuf_init(&b[i].log_tail, 0);
@@ -441,7 +452,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 	o->budget = "45m";
 	o->max_looks = 4;
 	o->max_boots = 24;
-	o->profile_boots = 1;
+	o->profile_boots = 0;
 	o->vcpus = 0; /* decided with the accelerator: fw_default_vcpus() */
 	o->memory_mib = 2048;
 	o->revision = 1;
@@ -460,6 +471,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		case 'B': bad = fw_opt_int(u, "boots", optarg, 1, 1000, &o->boots); break;
 		case 'i': o->interleave = 1; break;
 		case 'I': o->interleave = 0; break;
+		case 'J': bad = fw_opt_int(u, "parallel", optarg, 1, FW_LOCK_MAX_SLOTS, &o->parallel); break;
 		case 'G': o->budget = optarg; break;
 		case 'K': bad = fw_opt_int(u, "max-looks", optarg, 1, 1000, &o->max_looks); break;
 		case 'N': bad = fw_opt_int(u, "max-boots", optarg, 1, 100000, &o->max_boots); break;
@@ -479,7 +491,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		case 'A': o->append = optarg; break;
 		case 'x': bad = fw_opt_double(u, "timeout", optarg, 0, 86400, 1, &o->timeout); break;
 		case 'e': bad = fw_opt_int(u, "profile-boots", optarg, 0, 1000, &o->profile_boots); break;
-		case 'E': o->profile_boots = 0; break;
+		case 'E': o->no_profile = 1; break;
 		case 'v': bad = fw_opt_int(u, "vcpus", optarg, 1, 256, &o->vcpus); break;
 		case 'M': bad = fw_opt_int(u, "memory", optarg, 64, 1 << 20, &o->memory_mib); break;
 		case 'V': bad = fw_opt_int(u, "revision", optarg, 1, 1000000, &o->revision); break;
@@ -552,9 +564,28 @@ struct run_ctx {
 	struct fw_accel_group groups[FW_ACCEL_GROUPS];
 	int ngroups, vcpus[FW_ACCEL_GROUPS];
 	int shard, shards;
+	int parallel;         /* boots at once (--parallel, or what the host's CPUs hold) */
 	int *next_boot;       /* per commit x group: the first boot index an added boot may take */
-	double spent;         /* wall seconds of the boots so far */
-	int booted, measured, skipped, failed, out_of_budget;
+	double first_start;   /* when the first boot started (0: none yet) */
+	double last_end;      /* when the last document was delivered */
+	double boot_seconds;  /* the boots' own durations, summed (their mean judges the budget) */
+	int started, booted, measured, skipped, failed, out_of_budget;
+};
+
+/* One boot from its claim to its delivery (boot-pool.h). */
+struct boot_state {
+	struct boot_job job;
+	struct fw_rundoc_facts f;
+	struct strbuf bootdir, err;
+	cJSON *doc;
+	enum fw_boot_status status;
+	char reason[256];
+	double seconds;
+};
+
+struct boot_batch {
+	struct run_ctx *x;
+	struct boot_state *st;
 };
 
 /* The run id a boot would get (it does not depend on what the boot gives): 0, or -1 said. */
@@ -576,116 +607,172 @@ static int run_id_for(struct fw_rundoc_facts *f, int boot, char *rid, size_t n)
 	return id ? 0 : -1;
 }
 
-/* Measures one boot and delivers its document; counts what happened. */
-static void measure_one(struct run_ctx *x, const struct boot_job *job, struct fw_rundoc_facts *f)
+/* May one more boot start? Wall time from the first boot, plus a mean boot, within the budget. */
+static int budget_allows(const struct run_ctx *x)
 {
-	const struct fw_patchset_commit *c = &x->s->commits[job->commit];
-	struct built *bc = &x->b[job->commit];
-	struct strbuf bootdir = STRBUF_INIT, err = STRBUF_INIT;
-	struct fw_measure m = { 0 };
-	double t0 = fw_now_s();
-	cJSON *doc = NULL;
+	double elapsed = x->first_start > 0 ? fw_now_s() - x->first_start : 0;
 
-	progress_step(x->pr, "boot: commit %d/%d %.12s boot %d (%s, %s)%s", c->position + 1, x->s->nr, c->sha,
-		      f->boot_index, f->accel, job->workloads, job->look > 1 ? " (added: still unsure)" : "");
-	/* a fresh folder per boot: another collector's boot never shares its files */
-	strbuf_addf(&bootdir, "%s/boot-XXXXXX", x->work);
-	if (!mkdtemp(bootdir.buf)) {
-		fprintf(stderr, "run: cannot create a work folder in %s: %s\n", x->work, strerror(errno));
-		x->failed++;
-		progress_boot_done(x->pr, 0);
-		goto cleanup;
-	}
-	m.kernel = bc->kb.bzimage.buf;
-	m.workdir = bootdir.buf;
-	m.workloads = job->workloads;
-	m.profile = x->o->profile;
-	m.append = x->o->append;
-	m.rounds = x->o->rounds;
-	m.vcpus = f->vcpus;
-	m.memory_mib = x->o->memory_mib;
-	m.virtfs = 1;
-	m.timeout = x->o->timeout;
-	m.fprofile = f->boot_index < x->o->profile_boots;
-	m.accel = x->groups[job->group].accel;
-	m.facts = f;
-	doc = fw_measure_boot(&m, &err);
-	x->spent += fw_now_s() - t0;
-	x->booted++;
-	if (!doc) {
-		fprintf(stderr, "run: boot of %.12s failed to run: %s\n", c->sha, err.buf);
-		x->failed++;
-		progress_boot_done(x->pr, 0);
-		goto cleanup;
-	}
-	progress_note(x->pr, "commit %.12s boot %d: %s (%s) in %.0f s", c->sha, f->boot_index,
-		      fw_boot_status_name(m.status), m.reason, m.seconds);
-	if (m.status == FW_BOOT_OK)
-		remove_tree(bootdir.buf); /* a failed boot's console and channel stay for a person */
-	if (deliver(x->o, x->db, x->decide_db, x->archive, doc, x->po))
-		x->failed++;
-	else
-		x->measured++;
-	progress_boot_done(x->pr, 1);
-cleanup:
-	cJSON_Delete(doc);
-	strbuf_release(&bootdir);
-	strbuf_release(&err);
+	return fw_budget_allows(&x->o->bud, elapsed, x->booted ? x->boot_seconds / x->booted : 0, x->started);
 }
 
 /*
- * One boot of a job, unless it is measured already (a resumed run) or the
- * budget does not allow it (then out_of_budget is set). A job without a
- * boot index takes the first of its commit's indices in this shard that no
- * stored boot has.
+ * Under the pool's mutex: does job i boot? Not when its commit did not
+ * build, when it is measured already (a resumed run) or when the budget does
+ * not allow it (then out_of_budget is set). A job without a boot index takes
+ * the first of its commit's indices in this shard that no stored boot has.
  */
-static void boot_job(struct run_ctx *x, const struct boot_job *job)
+static int claim_boot(void *ctx, int i)
 {
+	struct boot_batch *bb = ctx;
+	struct run_ctx *x = bb->x;
+	struct boot_state *st = &bb->st[i];
+	const struct boot_job *job = &st->job;
 	const struct fw_patchset_commit *c = &x->s->commits[job->commit];
 	struct built *bc = &x->b[job->commit];
-	struct fw_rundoc_facts f = { 0 };
+	struct fw_rundoc_facts *f = &st->f;
 	int *next = &x->next_boot[job->commit * FW_ACCEL_GROUPS + job->group], boot = job->boot;
 	char rid[200];
 
 	if (!bc->ok) {
 		progress_boot_done(x->pr, 0);
-		return;
+		return 0;
 	}
-	fill_identity(&f, x->o, x->s, c, x->tree_name);
-	f.vcpus = x->vcpus[job->group];
-	f.build_seconds = bc->kb.reused ? -1 : bc->kb.seconds;
-	f.kernel_version = bc->kf.version;
-	f.config = bc->kf.config.len ? bc->kf.config.buf : NULL;
-	f.config_hash = bc->kf.config_hash;
-	f.compiler = bc->kf.compiler;
-	f.host = x->host;
-	f.accel = fw_accel_name(x->groups[job->group].accel);
-	f.workloads = job->workloads;
-	f.seq_look = job->look;
-	f.seq_max_looks = job->look ? x->o->max_looks : 0;
+	fill_identity(f, x->o, x->s, c, x->tree_name);
+	f->vcpus = x->vcpus[job->group];
+	f->build_seconds = bc->kb.reused ? -1 : bc->kb.seconds;
+	f->kernel_version = bc->kf.version;
+	f->config = bc->kf.config.len ? bc->kf.config.buf : NULL;
+	f->config_hash = bc->kf.config_hash;
+	f->compiler = bc->kf.compiler;
+	f->host = x->host;
+	f->accel = fw_accel_name(x->groups[job->group].accel);
+	f->workloads = job->workloads;
+	f->seq_look = job->look;
+	f->seq_max_looks = job->look ? x->o->max_looks : 0;
 	for (;;) {
-		if (run_id_for(&f, boot < 0 ? *next : boot, rid, sizeof(rid))) {
+		if (run_id_for(f, boot < 0 ? *next : boot, rid, sizeof(rid))) {
 			x->failed++;
 			progress_boot_done(x->pr, 0);
-			return;
+			return 0;
 		}
 		if (!already_measured(x->db, x->archive, rid))
 			break;
 		if (boot >= 0) {
 			x->skipped++;
 			progress_boot_done(x->pr, 0);
-			return;
+			return 0;
 		}
 		*next += x->shards;
 	}
-	if (!fw_budget_allows(&x->o->bud, x->spent, x->booted)) {
+	if (!budget_allows(x)) {
 		x->out_of_budget = 1;
 		progress_boot_done(x->pr, 0);
-		return;
+		return 0;
 	}
 	if (boot < 0)
 		*next += x->shards;
-	measure_one(x, job, &f);
+	if (!x->started++)
+		x->first_start = fw_now_s();
+	f->parallel = x->started - x->booted; /* this one and those still running */
+	progress_step(x->pr, "boot: commit %d/%d %.12s boot %d (%s, %s)%s", c->position + 1, x->s->nr, c->sha,
+		      f->boot_index, f->accel, job->workloads,
+		      job->profile_only ? " (profile only: a row was decided)"
+		      : job->look > 1 ? " (added: still unsure)" : "");
+	return 1;
+}
+
+/* Unlocked, several at once: one boot in a fresh folder (another boot never shares its files). */
+static void work_boot(void *ctx, int i)
+{
+	struct boot_batch *bb = ctx;
+	struct run_ctx *x = bb->x;
+	struct boot_state *st = &bb->st[i];
+	struct fw_measure m = { 0 };
+	double t0 = fw_now_s();
+
+	strbuf_addf(&st->bootdir, "%s/boot-XXXXXX", x->work);
+	if (!mkdtemp(st->bootdir.buf)) {
+		strbuf_addf(&st->err, "cannot create a work folder in %s: %s", x->work, strerror(errno));
+		strbuf_reset(&st->bootdir);
+		return;
+	}
+	m.kernel = x->b[st->job.commit].kb.bzimage.buf;
+	m.workdir = st->bootdir.buf;
+	m.workloads = st->job.workloads;
+	m.profile = x->o->profile;
+	m.append = x->o->append;
+	m.rounds = st->job.profile_only ? 0 : x->o->rounds;
+	m.vcpus = st->f.vcpus;
+	m.memory_mib = x->o->memory_mib;
+	m.virtfs = 1;
+	m.timeout = x->o->timeout;
+	m.fprofile = st->job.profile_only || (!x->o->no_profile && st->f.boot_index < x->o->profile_boots);
+	m.accel = x->groups[st->job.group].accel;
+	m.facts = &st->f;
+	st->doc = fw_measure_boot(&m, &st->err);
+	st->status = m.status;
+	snprintf(st->reason, sizeof(st->reason), "%s", m.reason);
+	st->seconds = fw_now_s() - t0;
+}
+
+/* Under the mutex: counts the boot and delivers its document. */
+static void finish_boot(void *ctx, int i)
+{
+	struct boot_batch *bb = ctx;
+	struct run_ctx *x = bb->x;
+	struct boot_state *st = &bb->st[i];
+	const char *sha = x->s->commits[st->job.commit].sha;
+
+	x->boot_seconds += st->seconds;
+	x->booted++;
+	if (!st->doc) {
+		fprintf(stderr, "run: boot of %.12s failed to run: %s\n", sha, st->err.buf);
+		x->failed++;
+		progress_boot_done(x->pr, 0);
+		return;
+	}
+	progress_note(x->pr, "commit %.12s boot %d: %s (%s) in %.0f s", sha, st->f.boot_index,
+		      fw_boot_status_name(st->status), st->reason, st->seconds);
+	if (st->status == FW_BOOT_OK)
+		remove_tree(st->bootdir.buf); /* a failed boot's console and channel stay for a person */
+	if (deliver(x->o, x->db, x->decide_db, x->archive, st->doc, x->po))
+		x->failed++;
+	else
+		x->measured++;
+	x->last_end = fw_now_s();
+	progress_boot_done(x->pr, 1);
+}
+
+static int budget_spent(void *ctx)
+{
+	return ((struct boot_batch *)ctx)->x->out_of_budget;
+}
+
+static int commit_of_boot(void *ctx, int i)
+{
+	return ((struct boot_batch *)ctx)->st[i].job.commit;
+}
+
+/* Boots a list of jobs, x->parallel at once. */
+static void run_jobs(struct run_ctx *x, const struct boot_job *jobs, int n)
+{
+	static const struct boot_pool_ops ops = { claim_boot, work_boot, finish_boot, budget_spent, commit_of_boot };
+	struct boot_batch bb = { x, calloc((size_t)n + 1, sizeof(struct boot_state)) };
+
+	if (!bb.st)
+		abort();
+	for (int i = 0; i < n; i++) {
+		bb.st[i].job = jobs[i];
+		strbuf_init(&bb.st[i].bootdir, 0);
+		strbuf_init(&bb.st[i].err, 0);
+	}
+	boot_pool_run(x->parallel, n, &ops, &bb);
+	for (int i = 0; i < n; i++) {
+		cJSON_Delete(bb.st[i].doc);
+		strbuf_release(&bb.st[i].bootdir);
+		strbuf_release(&bb.st[i].err);
+	}
+	free(bb.st);
 }
 
 /* The first round: --boots per commit for every accelerator group, in plan order. */
@@ -693,18 +780,23 @@ static void first_round(struct run_ctx *x)
 {
 	struct plan_job *pj = calloc((size_t)(x->s->nr * x->o->boots), sizeof(*pj));
 	struct plan_opts popt = { x->s->nr, x->o->boots, x->o->interleave, x->shard, x->shards };
-	int n;
+	struct boot_job *jobs;
+	int n, nj = 0;
 
 	if (!pj)
 		abort();
 	n = plan_jobs(&popt, pj);
+	if (!(jobs = calloc((size_t)n * (size_t)x->ngroups + 1, sizeof(*jobs))))
+		abort();
 	progress_begin_boots(x->pr, n * x->ngroups);
-	for (int j = 0; j < n && !x->out_of_budget; j++)
-		for (int g = 0; g < x->ngroups && !x->out_of_budget; g++) {
-			struct boot_job job = { pj[j].commit, pj[j].boot, g, "", x->o->bud.none ? 0 : 1 };
+	for (int j = 0; j < n; j++)
+		for (int g = 0; g < x->ngroups; g++) {
+			struct boot_job job = { pj[j].commit, pj[j].boot, g, "", x->o->bud.none ? 0 : 1, 0 };
 			snprintf(job.workloads, sizeof(job.workloads), "%s", x->groups[g].workloads.buf);
-			boot_job(x, &job);
+			jobs[nj++] = job;
 		}
+	run_jobs(x, jobs, nj);
+	free(jobs);
 	free(pj);
 }
 
@@ -741,12 +833,44 @@ static void later_looks(struct run_ctx *x)
 				      x->o->max_looks, cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(u, "rows")), n);
 		cJSON_Delete(u);
 		progress_more_boots(x->pr, n);
-		for (int j = 0; j < n && !x->out_of_budget; j++)
-			boot_job(x, &jobs[j]);
+		run_jobs(x, jobs, n);
 		free(jobs);
 		if (!n || x->measured == before)
 			return;
 	}
+}
+
+/*
+ * Profile-only boots where a verdict needs one (profile-plan.h), after the
+ * deciding boots and within the same budget.
+ */
+static void profile_flagged(struct run_ctx *x)
+{
+	struct fw_analysis_opts ao;
+	struct strbuf err = STRBUF_INIT;
+	struct boot_job *jobs = NULL;
+	cJSON *a = NULL;
+	int n, flagged;
+
+	if (x->o->no_profile || x->o->profile_boots > 0 || x->out_of_budget || !x->decide_db)
+		return;
+	fw_analysis_opts_init(&ao);
+	if (fw_analysis_series(x->decide_db, x->o->series, x->o->revision, &ao, &a, &err)) {
+		fprintf(stderr, "run: cannot tell which rows to profile: %s\n", err.buf);
+		strbuf_release(&err);
+		return;
+	}
+	n = fw_profile_jobs(a, x->s, x->host->host, x->groups, x->ngroups, &jobs, &flagged);
+	cJSON_Delete(a);
+	if (!n)
+		progress_note(x->pr, "profiling: no row decided regression or improvement here, nothing to profile");
+	else
+		progress_note(x->pr, "profiling: %d row(s) decided regression or improvement, %d profile-only boot(s)",
+			      flagged, n);
+	progress_more_boots(x->pr, n);
+	run_jobs(x, jobs, n);
+	free(jobs);
+	strbuf_release(&err);
 }
 
 /*
@@ -789,11 +913,20 @@ static int plan_accels(struct run_ctx *x)
 			break;
 		}
 	x->ngroups = fw_accel_plan(x->o->workloads, x->o->accel, kvm_works, x->groups);
+	x->parallel = x->o->parallel;
 	for (int g = 0; g < x->ngroups; g++) {
+		int par;
 		x->vcpus[g] = x->o->vcpus ? x->o->vcpus : fw_default_vcpus(x->groups[g].accel, fw_usable_cpus());
-		progress_note(x->pr, "%s: %s (%d vCPU%s)", fw_accel_name(x->groups[g].accel), x->groups[g].workloads.buf,
-			      x->vcpus[g], x->vcpus[g] == 1 ? "" : "s");
+		par = fw_default_parallel(x->groups[g].accel, x->vcpus[g], fw_usable_cpus());
+		if (!x->o->parallel && par > x->parallel)
+			x->parallel = par;
+		progress_note(x->pr, "%s: %s (%d vCPU%s, %d boot%s at once)", fw_accel_name(x->groups[g].accel),
+			      x->groups[g].workloads.buf, x->vcpus[g], x->vcpus[g] == 1 ? "" : "s",
+			      x->o->parallel ? x->o->parallel : par, (x->o->parallel ? x->o->parallel : par) == 1 ? "" : "s");
 	}
+	if (x->parallel > fw_lock_slots())
+		progress_note(x->pr, "--parallel %d: at most %d boot(s) run at once here (one per host CPU)", x->parallel,
+			      fw_lock_slots());
 	x->next_boot = calloc((size_t)x->s->nr * FW_ACCEL_GROUPS, sizeof(*x->next_boot));
 	if (!x->next_boot)
 		abort();
@@ -816,8 +949,11 @@ static void measure_all(struct run_ctx *x)
 			x->failed++;
 	first_round(x);
 	later_looks(x);
-	progress_note(x->pr, "done: %d boot(s) measured in %.0f s, %d already there, %d failed%s; documents in %s",
-		      x->measured, x->spent, x->skipped, x->failed,
+	profile_flagged(x);
+	progress_note(x->pr, "done: %d boot(s) measured in %.0f s (first boot to last document, %d at once), "
+		      "%d already there, %d failed%s; documents in %s",
+		      x->measured, x->last_end > x->first_start ? x->last_end - x->first_start : 0, x->parallel,
+		      x->skipped, x->failed,
 		      x->out_of_budget ? "; the budget is spent (rows still unsure say what they need)" : "",
 		      x->archive);
 }
@@ -899,7 +1035,7 @@ cleanup:
 static void restore_default_tree(const char *tree, const char *head_ref)
 {
 	struct strbuf out = STRBUF_INIT;
-	struct fw_lock lock = { -1 };
+	struct fw_lock lock = { .fd = -1 };
 	const char *co[] = { "git", "checkout", "-q", "--force", head_ref + strlen("refs/heads/"), NULL };
 	struct runcmd rc = { 0 };
 
@@ -967,7 +1103,8 @@ int cmd_run(int argc, char **argv)
 		po.spool_dir = spool.buf;
 		po.retries = 4;
 		po.backoff_s = 1;
-		if (!o.bud.none && !(x.decide_db = open_decide_db(archive.buf, &err))) {
+		/* the looks and the profiling read it (profiling also with --budget none) */
+		if (!(x.decide_db = open_decide_db(archive.buf, &err))) {
 			fprintf(stderr, "run: %s\n", err.buf);
 			goto cleanup;
 		}

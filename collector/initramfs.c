@@ -61,16 +61,40 @@ cleanup:
 	return ret;
 }
 
+/*
+ * The folders above path that the archive lacks (the kernel's unpacker
+ * creates no parents): made holds those written so far, one per line,
+ * besides the fixed top folders.
+ */
+static int parents(struct cpio *c, const char *path, struct strbuf *made)
+{
+	static const char *const fixed = "\ndev\nproc\nsys\ntmp\nmnt\nhost\nroot\n";
+	char dir[4096], key[4100];
+
+	for (const char *slash = strchr(path, '/'); slash; slash = strchr(slash + 1, '/')) {
+		snprintf(dir, sizeof(dir), "%.*s", (int)(slash - path), path);
+		snprintf(key, sizeof(key), "\n%s\n", dir);
+		if (strstr(fixed, key) || (made->len && strstr(made->buf, key)))
+			continue;
+		if (entry(c, dir, S_IFDIR | 0755, 0, 0, NULL, 0))
+			return -1;
+		if (!made->len)
+			strbuf_addch(made, '\n');
+		strbuf_addf(made, "%s\n", dir);
+	}
+	return 0;
+}
+
 int fw_initramfs_write(const char *out, const char *init_path,
 		       const struct fw_initramfs_file *extra, int n_extra, struct strbuf *err)
 {
 	static const char *const dirs[] = { "dev", "proc", "sys", "tmp", "mnt", "host", "root", NULL };
-	struct strbuf tmp = STRBUF_INIT;
+	struct strbuf tmp = STRBUF_INIT, made = STRBUF_INIT;
 	struct cpio c = { NULL, 0, 0 };
 	int ret = -1;
 
 	strbuf_addf(&tmp, "%s.tmp.%ld", out, (long)getpid());
-	if (!(c.fp = fopen(tmp.buf, "wb"))) {
+	if (!(c.fp = fopen(tmp.buf, "wbe"))) {
 		strbuf_addf(err, "cannot create %s: %s", tmp.buf, strerror(errno));
 		goto cleanup;
 	}
@@ -92,6 +116,8 @@ int fw_initramfs_write(const char *out, const char *init_path,
 			strbuf_addf(err, "bad archive path \"%s\"", extra[i].dst);
 			goto cleanup;
 		}
+		if (parents(&c, dst, &made))
+			goto write_error;
 		if (file_entry(&c, dst, extra[i].src, extra[i].mode & 07777, err))
 			goto cleanup;
 	}
@@ -118,5 +144,6 @@ cleanup:
 	if (ret)
 		unlink(tmp.buf);
 	strbuf_release(&tmp);
+	strbuf_release(&made);
 	return ret;
 }

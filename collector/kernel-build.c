@@ -439,7 +439,7 @@ int fw_kernel_build(struct fw_kbuild *kb, struct strbuf *err)
 	struct strbuf bdir = STRBUF_INIT, commit = STRBUF_INIT, kernels = STRBUF_INIT, log = STRBUF_INIT,
 		      index = STRBUF_INIT;
 	const char *name = strrchr(kb->tree, '/');
-	struct fw_lock lock = { -1 };
+	struct fw_lock lock = { .fd = -1 };
 	int ret = -1, ccache = have_ccache();
 
 	name = name && name[1] ? name + 1 : kb->tree;

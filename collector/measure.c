@@ -1,5 +1,8 @@
 /* One measured boot: initramfs -> lock -> QEMU -> channel + console -> run document. */
 #include "measure.h"
+#include "adaptive.h"
+#include "guest-tools.h"
+#include "boot-phases.h"
 #include "utf8.h"
 #include "initramfs.h"
 #include "lock.h"
@@ -130,12 +133,47 @@ void fw_kfacts_release(struct fw_kfacts *k)
 	strbuf_release(&k->config);
 }
 
+/* The boot's initramfs; filemap's mkfs.xfs and its libraries ride in it: nothing of filemap comes over 9p. */
+static int write_initramfs(const struct fw_measure *m, const char *initrd, const char *init,
+			   struct fw_guest_tools *tools, struct strbuf *err)
+{
+	if (fw_list_has(m->workloads, "filemap") && fw_guest_tools_collect(tools, FW_GUEST_MKFS, err)) {
+		strbuf_addstr(err, " (filemap needs it in the guest: install xfsprogs)");
+		return -1;
+	}
+	if (fw_initramfs_write(initrd, init, tools->files, tools->n, err)) {
+		strbuf_addstr(err, " (initramfs)");
+		return -1;
+	}
+	return 0;
+}
+
+/* What the guest init reads (kernel/guest/main.c). */
+static void kernel_cmdline(const struct fw_measure *m, const struct fw_guest_tools *tools, struct strbuf *append)
+{
+	/* panic=-1: a panicking guest reboots at once, and -no-reboot turns that into QEMU's exit */
+	strbuf_addf(append, "console=ttyS0 panic=-1 fw.workloads=%s fw.profile=%s fw.rounds=%d",
+		    m->workloads, m->profile, m->rounds);
+	if (m->fprofile)
+		strbuf_addf(append, " fw.fprofile=1 fw.fprofile_timeout_s=%d", FW_PROFILE_TIMEOUT_S);
+	/* under icount a fixed count repeats exactly: no workload runs for a time (issue 27) */
+	if (m->accel == FW_ACCEL_ICOUNT)
+		strbuf_addstr(append, " fw.fixed_work=1");
+	if (tools->n)
+		strbuf_addf(append, " fw.tools=%.16s", tools->hash);
+	if (m->append && *m->append)
+		strbuf_addf(append, " %s", m->append);
+}
+
 cJSON *fw_measure_boot(struct fw_measure *m, struct strbuf *err)
 {
 	struct fw_qemu_opts q = { 0 };
+	struct fw_boot_phases phases;
+	static struct fw_guest_tools no_tools;
+	struct fw_guest_tools tools = no_tools;
 	struct fw_boot b = { 0 };
 	struct fw_chan chan = { 0 };
-	struct fw_lock lock = { -1 };
+	struct fw_lock lock = { .fd = -1 };
 	struct fw_rundoc_facts *f = m->facts;
 	struct fw_error e;
 	struct strbuf append = STRBUF_INIT, tail = STRBUF_INIT;
@@ -150,17 +188,9 @@ cJSON *fw_measure_boot(struct fw_measure *m, struct strbuf *err)
 		snprintf(initp, sizeof(initp), "%s", m->init);
 	else
 		default_init(initp, sizeof(initp));
-	if (fw_initramfs_write(initrd, initp, NULL, 0, err)) {
-		strbuf_addstr(err, " (initramfs)");
+	if (write_initramfs(m, initrd, initp, &tools, err))
 		goto cleanup;
-	}
-	/* panic=-1: a panicking guest reboots at once, and -no-reboot turns that into QEMU's exit */
-	strbuf_addf(&append, "console=ttyS0 panic=-1 fw.workloads=%s fw.profile=%s fw.rounds=%d",
-		    m->workloads, m->profile, m->rounds);
-	if (m->fprofile)
-		strbuf_addf(&append, " fw.fprofile=1 fw.fprofile_timeout_s=%d", FW_PROFILE_TIMEOUT_S);
-	if (m->append && *m->append)
-		strbuf_addf(&append, " %s", m->append);
+	kernel_cmdline(m, &tools, &append);
 	q.accel = m->accel;
 	q.vcpus = m->vcpus;
 	q.memory_mib = m->memory_mib;
@@ -171,8 +201,10 @@ cJSON *fw_measure_boot(struct fw_measure *m, struct strbuf *err)
 	q.chan_path = chanp;
 	q.virtfs = m->virtfs;
 	q.timeout_s = m->timeout + (m->fprofile ? FW_PROFILE_HOST_S * count_items(m->workloads) : 0);
+	q.phases = &phases;
 
-	if (fw_lock_acquire(&lock, NULL, "boot")) {
+	/* an icount guest runs on one host thread whatever its vCPUs; TCG and KVM on one per vCPU */
+	if (fw_lock_acquire_boot(&lock, NULL, "boot", m->accel == FW_ACCEL_ICOUNT ? 1 : m->vcpus)) {
 		strbuf_addstr(err, "cannot take the measurement lock");
 		goto cleanup;
 	}
@@ -181,6 +213,10 @@ cJSON *fw_measure_boot(struct fw_measure *m, struct strbuf *err)
 		goto cleanup;
 	}
 	booted = 1;
+	fw_phases_done(&phases, f->phases);
+	if (!m->fprofile)
+		f->phases[2] = -1; /* no profiling round: its phase would be the end record alone */
+	f->has_phases = 1;
 	/* parse before letting another measurement reuse the host (and any shared file) */
 	fw_chan_parse_file(chanp, &chan);
 	fw_lock_release(&lock);

@@ -16,6 +16,8 @@ enum fw_boot_status {
 	FW_BOOT_OK, FW_BOOT_WARN, FW_BOOT_ERROR, FW_BOOT_TIMEOUT, FW_BOOT_OOPS, FW_BOOT_PANIC,
 };
 
+struct fw_boot_phases;
+
 struct fw_qemu_opts {
 	const char *qemu;          /* NULL: qemu-system-x86_64 from PATH */
 	enum fw_accel accel;
@@ -26,6 +28,7 @@ struct fw_qemu_opts {
 	const char *chan_path;     /* second serial port -> this file (NULL: none) */
 	int virtfs;                /* share / read-only over 9p as mount_tag "host" (fio, mkfs) */
 	double timeout_s;
+	struct fw_boot_phases *phases; /* watch the channel for phase times (boot-phases.h), or NULL */
 };
 
 struct fw_boot {
@@ -47,6 +50,8 @@ int fw_accel_parse(const char *s, enum fw_accel *out);   /* 0 or -1 */
 /* --vcpus when not given: the host's usable CPUs under KVM, 2 under TCG, 1 under icount. */
 int fw_default_vcpus(enum fw_accel accel, int host_cpus);
 int fw_usable_cpus(void); /* CPUs in this process's affinity mask */
+/* Boots at once by default (issue 27): as many as host_cpus hold at the boot's host threads; KVM 1. */
+int fw_default_parallel(enum fw_accel accel, int vcpus, int host_cpus);
 const char *fw_boot_status_name(enum fw_boot_status s);
 
 /* Builds QEMU's argv; free with fw_qemu_argv_free. */

@@ -143,6 +143,15 @@ static cJSON *skeleton(const struct fw_rundoc_facts *f, const char *boot_status)
 	cJSON_AddNumberToObject(o, "taint", (double)f->taint);
 	if (f->boot_seconds >= 0)
 		cJSON_AddNumberToObject(o, "seconds", f->boot_seconds);
+	if (f->parallel > 0)
+		cJSON_AddNumberToObject(o, "parallel", f->parallel);
+	if (f->has_phases) {
+		static const char *const names[4] = { "kernel_up_s", "workloads_s", "profiling_s", "shutdown_s" };
+		cJSON *ph = cJSON_AddObjectToObject(o, "phases");
+		for (int i = 0; i < 4; i++)
+			if (f->phases[i] >= 0) /* to the millisecond: a host's wall clock says no more */
+				cJSON_AddNumberToObject(ph, names[i], round(f->phases[i] * 1000) / 1000);
+	}
 	if (f->qemu_cmdline)
 		cJSON_AddStringToObject(o, "qemu_cmdline", f->qemu_cmdline);
 	if (f->kernel_cmdline)

@@ -45,6 +45,9 @@ struct fw_rundoc_facts {
 	const char *boot_status;   /* ok|panic|oops|warn|timeout|error (not_run is set by build_failed) */
 	unsigned long taint;
 	double boot_seconds;       /* < 0: unknown */
+	double phases[4];          /* kernel up, workloads, profiling, shutdown (s); < 0 unknown; all 0: none */
+	int has_phases;
+	int parallel;              /* boots of this collector at once; 0: not recorded */
 	const char *qemu_cmdline, *kernel_cmdline, *boot_log_tail;
 	const char *profile;
 	int boot_index;

@@ -82,6 +82,11 @@ int runcmd_run(struct runcmd *rc)
 			}
 			timeout_ms = (int)(left * 1000) + 1;
 		}
+		if (rc->tick) {
+			rc->tick(rc->tick_arg);
+			if (timeout_ms < 0 || timeout_ms > rc->tick_ms)
+				timeout_ms = rc->tick_ms;
+		}
 		if (pipefd[0] < 0) {
 			/* no pipe to drain: poll the child */
 			pid_t w = waitpid(pid, &status, WNOHANG);

@@ -17,6 +17,9 @@ struct runcmd {
 	struct strbuf *out;        /* capture stdout here (if no stdout_path), or NULL: inherit */
 	int merge_stderr;          /* 1: stderr goes where stdout goes; 0: inherited */
 	double timeout_s;          /* 0: none; on expiry the process group gets SIGKILL */
+	void (*tick)(void *arg);   /* called at least every tick_ms while the child runs, or NULL */
+	void *tick_arg;
+	int tick_ms;
 	/* results */
 	int timed_out;
 	int exit_code;             /* exit status, or 128+signal */

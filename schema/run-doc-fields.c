@@ -25,7 +25,9 @@ static const struct fw_doc_object objects[] = {
 	{ "environment", KEYS("host", "accel", "qemu_version", "host_kernel", "cpu_model",
 			      "foliowatch_version", "fio_version", "vcpus", "memory_mib",
 			      "fingerprint") },
-	{ "boot", KEYS("status", "taint", "seconds", "qemu_cmdline", "kernel_cmdline", "log_tail") },
+	{ "boot", KEYS("status", "taint", "seconds", "qemu_cmdline", "kernel_cmdline", "log_tail", "parallel",
+		       "phases") },
+	{ "boot.phases", KEYS("kernel_up_s", "workloads_s", "profiling_s", "shutdown_s") },
 	{ "sequential", KEYS("look", "max_looks") },
 	{ "results[]", KEYS("workload", "variant", "metric", "params", "unit", "direction", "kind",
 			    "min_effect_pct", "samples", "counters", "error") },
@@ -103,7 +105,9 @@ int fw_doc_unknown_field(const cJSON *doc, struct strbuf *path)
 	if (unknown_in(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "series"), "cover"),
 		       "series.cover", "series.cover", path) ||
 	    unknown_in(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "commit"), "mail"),
-		       "commit.mail", "commit.mail", path))
+		       "commit.mail", "commit.mail", path) ||
+	    unknown_in(cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, "boot"), "phases"),
+		       "boot.phases", "boot.phases", path))
 		return 1;
 	return unknown_in_array(doc, "results", "results[]", path) ||
 	       unknown_in_array(doc, "profiles", "profiles[]", path);

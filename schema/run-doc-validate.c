@@ -332,6 +332,16 @@ static int check_build_env_boot(struct ctx *c, const cJSON *doc, int *build_fail
 	STR(boot, "boot", "qemu_cmdline", OPTIONAL, 0, 8192, TEXT);
 	STR(boot, "boot", "kernel_cmdline", OPTIONAL, 0, 4096, TEXT);
 	STR(boot, "boot", "log_tail", OPTIONAL, 0, 65536, MULTILINE);
+	NUM(boot, "boot", "parallel", OPTIONAL, 1, 4096, 1, NULL);
+	if (cJSON_GetObjectItemCaseSensitive(boot, "phases")) {
+		const cJSON *ph = get_object(c, boot, "boot", "phases");
+		if (!ph)
+			return -1;
+		NUM(ph, "boot.phases", "kernel_up_s", OPTIONAL, 0, 1e7, 0, NULL);
+		NUM(ph, "boot.phases", "workloads_s", OPTIONAL, 0, 1e7, 0, NULL);
+		NUM(ph, "boot.phases", "profiling_s", OPTIONAL, 0, 1e7, 0, NULL);
+		NUM(ph, "boot.phases", "shutdown_s", OPTIONAL, 0, 1e7, 0, NULL);
+	}
 	return 0;
 }
 

@@ -295,11 +295,15 @@ void ui_commit_profiles(struct strbuf *sb, const struct fw_ui *ui, const struct 
 			const struct fw_commit *c, const cJSON *an, const struct ui_envs *ev)
 {
 	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(an, "rows"), *row;
-	int n = 0;
+	int n = 0, changed = 0, own = 0;
 
 	cJSON_ArrayForEach(row, rows) {
-		if (strcmp(fw_json_str(row, "sha", ""), c->sha) || strcmp(fw_json_str(row, "against", ""), "parent") ||
-		    !cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(row, "attribution")))
+		const char *v = fw_json_str(row, "verdict", "");
+		if (strcmp(fw_json_str(row, "sha", ""), c->sha) || strcmp(fw_json_str(row, "against", ""), "parent"))
+			continue;
+		own++;
+		changed += !strcmp(v, "regression") || !strcmp(v, "improvement");
+		if (!cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(row, "attribution")))
 			continue;
 		if (!n++)
 			strbuf_addstr(sb, "<h2>Kernel functions that changed most against the parent</h2>\n"
@@ -310,4 +314,11 @@ void ui_commit_profiles(struct strbuf *sb, const struct fw_ui *ui, const struct 
 	}
 	if (n)
 		strbuf_addstr(sb, "</ul>\n");
+	/* profiles are taken where a row is decided a change (issue 27): say why there are none */
+	else if (own && !changed)
+		strbuf_addstr(sb, "<p class=\"note\" id=\"profiles\">Kernel functions: not profiled: no change "
+				  "against the parent.</p>\n");
+	else if (changed)
+		strbuf_addstr(sb, "<p class=\"note\" id=\"profiles\">Kernel functions: not profiled (no kernel "
+				  "profile of both sides of the decided change).</p>\n");
 }

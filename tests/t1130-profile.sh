@@ -88,8 +88,10 @@ PYEOF
 ok $? '... well-formed SVG naming the function'
 is "$(code "/series/s1/profile.svg?head=c2c2&workload=split&limit=x")" 400 '... a bad parameter is a 400'
 is "$(code "/series/s1/commit/$C1")" 200 'the commit page of c1 (no change)'
-grep -q 'id="profiles"' "$TMP_T/body"
+grep -q '<ul id="profiles"' "$TMP_T/body"
 is $? 1 '... has no kernel functions section'
+like "$(cat "$TMP_T/body")" 'Kernel functions: not profiled: no change against the parent' \
+	'... and says why (profiles are taken where a row is decided a change)'
 is "$(code "/series/s1/metric/split/pmd-to-0/split_ms")" 200 'the metric page'
 like "$(cat "$TMP_T/body")" '<ul class="attribution"><li class="mono">__split_huge_page  self' '... the attribution in the verdict cell'
 like "$(cat "$TMP_T/body")" 'href="/series/s1/profile\?head=c2c2' '... links the whole profile'

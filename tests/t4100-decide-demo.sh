@@ -15,26 +15,33 @@ SERIES="t4100-$$"
 BUDGET_S=600
 cat kernel/series/demo/*.patch > "$TMP_T/series.mbox"
 start=$(date +%s)
-# --no-profile: the budget is for deciding here (t4350 tests the profiling round)
-"$COLLECT" run --series "$SERIES" --mbox "$TMP_T/series.mbox" --workloads split,lazyfree --no-profile \
+# the default profiling: profile-only boots for the rows decided a change (issue 27)
+"$COLLECT" run --series "$SERIES" --mbox "$TMP_T/series.mbox" --workloads split,lazyfree \
 	--budget "$((BUDGET_S / 60))m" --db "$DB" > "$TMP_T/run.log" 2>&1
 is "$?" 0 "series measured"
 diag "measured in $(( $(date +%s) - start )) s"
 grep -E "^\[" "$TMP_T/run.log" | grep -v "boot: commit" | sed 's/^/# /'
 sed -n '/^series /,$p' "$TMP_T/run.log" | sed 's/^/# /'
-like "$(grep -E '^\[[0-9:]+\] icount: ' "$TMP_T/run.log")" "icount: split,lazyfree \(1 vCPU\)" \
-	"the plan: split and lazyfree on icount, 1 vCPU (kvm does not work here)"
+like "$(grep -E '^\[[0-9:]+\] icount: ' "$TMP_T/run.log")" "icount: split,lazyfree \(1 vCPU, $(nproc) boots at once\)" \
+	"the plan: split and lazyfree on icount, 1 vCPU, one boot per host CPU at once (kvm does not work here)"
 # the boots stayed within the budget: a boot starts only if the mean boot still fits
 spent=$(sed -n 's/.*done: [0-9]* boot(s) measured in \([0-9]*\) s.*/\1/p' "$TMP_T/run.log")
 ok $([ -n "$spent" ] && [ "$spent" -le $((BUDGET_S + 60)) ]; echo $?) "boots spent ${spent:-?} s of a ${BUDGET_S} s budget"
 
 "$SERVER" report --db "$DB" --series "$SERIES" --format json > "$TMP_T/report.json"
 is "$?" 0 "report as JSON"
-sqlite3 "$DB" "SELECT COALESCE(look, 0), COALESCE(max_looks, 0), count(*) FROM runs GROUP BY 1, 2" > "$TMP_T/looks.txt"
+# profile-only boots (no results) are not looks: they come after deciding
+sqlite3 "$DB" "SELECT COALESCE(look, 0), COALESCE(max_looks, 0), count(*) FROM runs
+	WHERE EXISTS (SELECT 1 FROM results WHERE results.run_id = runs.id) GROUP BY 1, 2" > "$TMP_T/looks.txt"
+# per profile-only boot: position and the workloads it profiled
+sqlite3 "$DB" "SELECT c.position, group_concat(DISTINCT p.workload) FROM runs r JOIN commits c ON c.id = r.commit_id
+	JOIN profiles p ON p.run_id = r.id WHERE NOT EXISTS (SELECT 1 FROM results WHERE results.run_id = r.id)
+	GROUP BY r.id ORDER BY 1" > "$TMP_T/profiled.txt"
 grep -c "look [0-9]* of 4" "$TMP_T/run.log" > "$TMP_T/looks-run.txt"
-/usr/bin/python3 - "$TMP_T/report.json" "$TMP_T/looks.txt" "$TMP_T/run.log" > "$TMP_T/check.tap" <<'PY'
+/usr/bin/python3 - "$TMP_T/report.json" "$TMP_T/looks.txt" "$TMP_T/run.log" "$TMP_T/profiled.txt" > "$TMP_T/check.tap" <<'PY'
 import json, re, sys
 r = json.load(open(sys.argv[1]))
+profiled = [l.strip().split("|") for l in open(sys.argv[4]) if l.strip()]
 looks = [tuple(int(v) for v in l.split("|")) for l in open(sys.argv[2]) if l.strip()]
 log = open(sys.argv[3]).read()
 rows = [x for x in r["rows"] if x["against"] == "parent"]
@@ -76,6 +83,23 @@ noop = [x for x in rows if x["position"] == 3]
 ok(len(noop) >= 3, "rows for the comment-only patch")
 alarms = [x for x in noop if x["verdict"] in ("regression", "improvement")]
 ok(not alarms, "comment-only patch: no metric is a regression or an improvement")
+# profiles where a verdict needs one: exactly both sides of each decided change
+# (against the parent, or the base for the whole series), its workloads only
+pos = {c["sha"]: c["position"] for c in r["commits"]}
+want = {}
+for x in r["rows"]:
+    if x["verdict"] in ("regression", "improvement"):
+        for p in (x["position"], pos[x["ref_sha"]]):
+            want.setdefault(p, set()).add(x["workload"])
+got = {}
+for p, w in profiled:
+    got.setdefault(int(p), set()).update(w.split(","))
+print("# profile-only boots: %s; asked by decided rows: %s" % (sorted(got.items()), sorted(want.items())))
+ok(got == want, "profile-only boots: both sides of every decided change, its workloads, nothing else")
+ok(all(len([1 for p, w in profiled if int(p) == q]) == 1 for q in got), "... one boot per commit")
+ok(lz is not None and lz.get("attribution"), "the lazyfree improvement has its attribution (profiles of both sides)")
+split_flagged = any(x["workload"] == "split" and x["verdict"] in ("regression", "improvement") for x in r["rows"])
+ok(split_flagged or not any("split" in w for w in got.values()), "split, decided no change everywhere, is profiled nowhere")
 det = [x for x in noop if x.get("mode") == "deterministic"]
 ok(det and all(x["verdict"] == "no change" for x in det), "comment-only patch: every floor-rule row is 'no change'")
 print("1..%d" % n)

@@ -31,8 +31,9 @@ hits() { jq -r --arg f "$2" '[.profiles[]? | select(.workload == "split" and .fu
 
 # The slow-split series first: its base boot is the base kernel's second profile.
 P=$(ls kernel/series/slow-split/*.patch)
+# --profile-boots 1: every commit's first boot profiled (the old default), decided or not
 "$COLLECT" run --series "t4350-slow-$$" --mbox "$P" --workloads split --accel icount --boots 1 --rounds 1 \
-	--budget none --db "$TMP_T/slow.db" --no-report > "$TMP_T/slow.log" 2>&1
+	--profile-boots 1 --budget none --db "$TMP_T/slow.db" --no-report > "$TMP_T/slow.log" 2>&1
 is "$?" 0 'slow-split: base and patch measured, profiled'
 docs() { ls "$CACHE"/runs/"$1"-*/*.json; }
 jq -s '.[] | select(.commit.position == 0)' $(docs "t4350-slow-$$") > "$TMP_T/prof2.json"
@@ -114,7 +115,7 @@ stop_server
 # The lazyfree patch: reclaim no longer splits the PMD.
 P=$(ls kernel/series/demo/0002-*.patch)
 "$COLLECT" run --series "t4350-lazy-$$" --mbox "$P" --workloads lazyfree --accel icount --boots 1 --rounds 1 \
-	--budget none --db "$TMP_T/lazy.db" --no-report > "$TMP_T/lazy.log" 2>&1
+	--profile-boots 1 --budget none --db "$TMP_T/lazy.db" --no-report > "$TMP_T/lazy.log" 2>&1
 is "$?" 0 'lazyfree patch: base and patch measured, profiled'
 calls() { # position function: its hits in the lazyfree profile (0 when absent)
 	jq -rn --arg f "$2" --argjson p "$1" '[inputs | select(.commit.position == $p) | .profiles[]? |

@@ -1,8 +1,14 @@
 /*
  * filemap (seed 004): XFS on a brd ramdisk, a file twice the memcg limit
- * (the seed: 16 GiB file, 8 GiB cgroup), drop_caches, then host fio
- * (--ioengine=mmap --rw=randread --buffered=1) with numjobs in the v1 memcg,
- * run in a chroot of the host's / shared read-only over 9p.
+ * (the seed: 16 GiB file, 8 GiB cgroup), drop_caches, then the reader
+ * (filemap-reader.c: what the seed's fio --ioengine=mmap --rw=randread
+ * --buffered=1 does, with numjobs processes in the v1 memcg) in the guest
+ * init: nothing comes over 9p from the end of setup to the end of the timed
+ * section (issue 27; under icount each 9p reply moved the guest's timeline),
+ * nor in setup: mkfs.xfs and its libraries are packed into the initramfs
+ * (collector/guest-tools.c), their hash in the params. Under
+ * icount (fw.fixed_work=1) the reads are a fixed count, which repeats; under
+ * TCG and KVM they run for a time, as fio's --time_based.
  * Variant 4k: the seed's first test. Variant thp: the seed's second test,
  * whose +12.5% headline is its thp=1 --readonly randread phase (the 4K tail
  * after it read 64 KiB in all and was noise): that phase is what is measured.
@@ -20,15 +26,16 @@
 #include <sys/mount.h>
 #include <unistd.h>
 #include "checks.h"
+#include "filemap-reader.h"
 #include "fw.h"
 
 #define WL "filemap"
 #define CG "fw-filemap"
-#define HOST "/host"
-#define MNT "/tmp/fw"                /* inside the chroot */
+#define MNT "/fw-filemap"            /* the guest's own root: no 9p on the way */
 #define IMG MNT "/test.img"
-#define FIO "/usr/bin/fio"
 #define MKFS "/usr/sbin/mkfs.xfs"
+#define FILEMAP_FIXED_READS_4K 65536   /* per job: 2 jobs read the 256 MiB file twice over */
+#define FILEMAP_FIXED_READS_THP 8192
 
 static const struct fw_metric m_bw = { "bw_mib_s", "MiB/s", "higher_is_better", "rate" };
 static const struct fw_metric m_iops = { "iops", "IO/s", "higher_is_better", "rate" };
@@ -37,9 +44,8 @@ struct filemap_cfg {
 	uint64_t limit_mib, file_mib;
 	int numjobs, ramp_s, runtime_s;     /* ramp of both variants, runtime of 4k */
 	int thp_runtime_s;                  /* the thp=1 --readonly phase */
+	uint64_t reads_4k, reads_thp;       /* per job under fixed work (fw.fixed_work=1); 0: time-based */
 };
-
-static char fio_out[1 << 20];
 
 static int mount_at(const char *src, const char *dir, const char *type, unsigned long fl,
 		    const char *opts)
@@ -49,29 +55,15 @@ static int mount_at(const char *src, const char *dir, const char *type, unsigned
 	return 0;
 }
 
-/* Host / read-only at /host with the pseudo filesystems a chroot needs. */
-static int host_setup(void)
+/* mkfs.xfs, packed into the initramfs by the collector with its libraries (guest-tools.h). */
+static int mkfs_ram0(void)
 {
-	if (access(HOST FIO, X_OK) == 0)
-		return 0;
-	if (mkdir_p(HOST) < 0 ||
-	    mount_at("host", HOST, "9p", MS_RDONLY, "trans=virtio,version=9p2000.L") < 0 ||
-	    mount_at("devtmpfs", HOST "/dev", "devtmpfs", 0, NULL) < 0 ||
-	    mount_at("proc", HOST "/proc", "proc", 0, NULL) < 0 ||
-	    mount_at("sysfs", HOST "/sys", "sysfs", 0, NULL) < 0 ||
-	    mount_at("tmpfs", HOST "/tmp", "tmpfs", 0, "size=16m") < 0)
-		return -1;
-	if (access(HOST FIO, X_OK) < 0)
-		return fail("no %s on the host (install fio)", FIO);
-	if (access(HOST MKFS, X_OK) < 0)
-		return fail("no %s on the host (install xfsprogs)", MKFS);
-	return 0;
-}
+	static const char *const mkfs[] = { MKFS, "-f", "-q", "/dev/ram0", NULL };
+	struct spawn sp = { mkfs, NULL, NULL, NULL, 0, 0 };
 
-static int run_host(const char *const *argv, const char *memcg, char *out, size_t out_size)
-{
-	struct spawn sp = { argv, HOST, memcg, out, out_size, 0 };
-
+	if (access(MKFS, X_OK) < 0)
+		return fail("no %s in the guest: the collector packs it with its libraries "
+			    "(xfsprogs on the host)", MKFS);
 	return spawn_run(&sp);
 }
 
@@ -107,14 +99,9 @@ cleanup:
 
 static int setup(const struct filemap_cfg *cfg)
 {
-	static const char *const mkfs[] = { MKFS, "-f", "-q", "/dev/ram0", NULL };
-	static const char *const version[] = { FIO, "--version", NULL };
 	uint64_t sectors;
-	char ver[128];
 	int ret = -1;
 
-	if (host_setup() < 0)
-		goto cleanup;
 	if (read_u64("/sys/block/ram0/size", &sectors) < 0)
 		goto cleanup;
 	if ((sectors >> 11) < cfg->file_mib + cfg->file_mib / 8 + 320) {
@@ -123,14 +110,9 @@ static int setup(const struct filemap_cfg *cfg)
 		     (unsigned long long)(cfg->file_mib + cfg->file_mib / 8 + 320));
 		goto cleanup;
 	}
-	if (run_host(version, NULL, ver, sizeof(ver)) < 0)
+	if (mkfs_ram0() < 0 || mkdir_p(MNT) < 0 || mount_at("/dev/ram0", MNT, "xfs", 0, NULL) < 0)
 		goto cleanup;
-	ver[strcspn(ver, "\n")] = '\0';
-	emit_info("fio_version", ver);
-	if (run_host(mkfs, NULL, NULL, 0) < 0 || mkdir_p(HOST MNT) < 0 ||
-	    mount_at("/dev/ram0", HOST MNT, "xfs", 0, NULL) < 0)
-		goto cleanup;
-	if (write_file(HOST IMG, cfg->file_mib << 20) < 0)
+	if (write_file(IMG, cfg->file_mib << 20) < 0)
 		goto cleanup;
 	if (memcg_create(CG, cfg->limit_mib << 20) < 0)
 		goto cleanup;
@@ -139,68 +121,13 @@ cleanup:
 	return ret;
 }
 
-/* The number after "key" : in fio's JSON, searching from p. */
-static int json_num(const char *p, const char *key, double *v)
+static int read_phase(const struct filemap_cfg *cfg, int thp, double *bw_mib, double *iops)
 {
-	char quoted[64];
-	char *end;
+	struct reader_cfg rc = { IMG, cfg->file_mib << 20, CG, cfg->numjobs, thp,
+				 thp ? cfg->reads_thp : cfg->reads_4k, cfg->ramp_s,
+				 thp ? cfg->thp_runtime_s : cfg->runtime_s };
 
-	snprintf(quoted, sizeof(quoted), "\"%s\"", key);
-	p = strstr(p, quoted);
-	if (!p)
-		return fail("fio JSON has no %s", key);
-	p = strchr(p + strlen(quoted), ':');
-	if (!p)
-		return fail("fio JSON: no value for %s", key);
-	*v = strtod(p + 1, &end);
-	if (end == p + 1)
-		return fail("fio JSON: %s is not a number", key);
-	return 0;
-}
-
-static int fio_run(const struct filemap_cfg *cfg, int thp_fill, int ramp_s, int runtime_s,
-		   double *bw_mib, double *iops)
-{
-	char numjobs[32], ramp[32], runtime[32];
-	const char *argv[20];
-	const char *rd;
-	double io_bytes, bw_bytes;
-	int n = 0;
-
-	snprintf(numjobs, sizeof(numjobs), "--numjobs=%d", cfg->numjobs);
-	snprintf(ramp, sizeof(ramp), "--ramp_time=%ds", ramp_s);
-	snprintf(runtime, sizeof(runtime), "--runtime=%ds", runtime_s);
-	argv[n++] = FIO;
-	argv[n++] = "--name=cached";
-	argv[n++] = numjobs;
-	argv[n++] = "--filename=" IMG;
-	argv[n++] = "--buffered=1";
-	argv[n++] = "--ioengine=mmap";
-	if (thp_fill) {
-		argv[n++] = "--thp=1";
-		argv[n++] = "--readonly";
-	}
-	argv[n++] = "--rw=randread";
-	argv[n++] = "--time_based";
-	if (ramp_s)
-		argv[n++] = ramp;
-	argv[n++] = runtime;
-	argv[n++] = "--group_reporting";
-	argv[n++] = "--output-format=json";
-	argv[n] = NULL;
-	if (run_host(argv, CG, fio_out, sizeof(fio_out)) < 0)
-		return -1;
-	rd = strstr(fio_out, "\"jobs\"");
-	rd = rd ? strstr(rd, "\"read\"") : NULL;
-	if (!rd)
-		return fail("fio printed no JSON read section");
-	if (json_num(rd, "io_bytes", &io_bytes) < 0 || json_num(rd, "bw_bytes", &bw_bytes) < 0 ||
-	    json_num(rd, "iops", iops) < 0)
-		return -1;
-	if (io_bytes <= 0)
-		return fail("fio read nothing");
-	*bw_mib = bw_bytes / 1048576.0;
-	return 0;
+	return reader_run(&rc, bw_mib, iops);
 }
 
 /* 4k: read the whole file once inside the memcg, so the measured randread
@@ -251,13 +178,13 @@ static int one_round(const struct filemap_cfg *cfg, const char *variant, int rou
 	sync();
 	if (write_text("/proc/sys/vm/drop_caches", "3") < 0)
 		goto cleanup;
-	if (!thp && prefill(HOST IMG) < 0)
+	if (!thp && prefill(IMG) < 0)
 		goto cleanup;
 	if (vmstat_read(&a) < 0 || memcg_failcnt(CG, &fail0) < 0)
 		goto cleanup;
 	/* thp: the seed's headline is the thp=1 --readonly randread phase itself. */
 	kprof_section_begin();
-	if (fio_run(cfg, thp, cfg->ramp_s, thp ? cfg->thp_runtime_s : cfg->runtime_s, &bw, &iops) < 0)
+	if (read_phase(cfg, thp, &bw, &iops) < 0)
 		goto cleanup;
 	kprof_section_end(variant);
 	if (vmstat_read(&b) < 0 || memcg_failcnt(CG, &fail1) < 0)
@@ -293,7 +220,7 @@ cleanup:
 	return ret;
 }
 
-static int emit_params(const struct filemap_cfg *cfg, const char *variant)
+static int emit_params(const struct filemap_cfg *cfg, const char *variant, const char *ctx_tools)
 {
 	struct fw_rec r;
 	int thp = !strcmp(variant, "thp");
@@ -307,8 +234,12 @@ static int emit_params(const struct filemap_cfg *cfg, const char *variant)
 	rec_kvu(&r, "memcg_limit_mib", cfg->limit_mib);
 	rec_kv(&r, "memcg", "v1");
 	rec_kvi(&r, "numjobs", cfg->numjobs);
-	rec_kvi(&r, "ramp_s", cfg->ramp_s);
-	rec_kvi(&r, "runtime_s", thp ? cfg->thp_runtime_s : cfg->runtime_s);
+	if (cfg->reads_4k) { /* fixed work: a count of 4 KiB reads per job, no ramp */
+		rec_kvu(&r, "reads_per_job", thp ? cfg->reads_thp : cfg->reads_4k);
+	} else {
+		rec_kvi(&r, "ramp_s", cfg->ramp_s);
+		rec_kvi(&r, "runtime_s", thp ? cfg->thp_runtime_s : cfg->runtime_s);
+	}
 	/* the measured phase: 4k randread, or the thp=1 --readonly randread
 	 * (rows of the old 4K tail after a fill had no phase: never compared) */
 	rec_kv(&r, "phase", thp ? "thp" : "4k");
@@ -318,7 +249,9 @@ static int emit_params(const struct filemap_cfg *cfg, const char *variant)
 		rec_kv(&r, "fio_thp", "thp=1,readonly");
 		rec_kv(&r, "large_folios", "xfs-readahead-verified-FileHugePages");
 	}
-	rec_kv(&r, "fio", "host-9p-chroot");
+	/* the reader, not the host's fio, and the packed mkfs: rows measured with fio stay apart */
+	rec_kv(&r, "reader", FW_READER_VERSION);
+	rec_kv(&r, "tools", ctx_tools);
 	return rec_emit(&r);
 }
 
@@ -329,15 +262,21 @@ int wl_filemap(const struct fw_ctx *ctx)
 	 * phase 10 min (samples=18976 over 16 jobs in the seed's table);
 	 * quick keeps the 2:1 ratio at 128/256 MiB, 1 s ramp + 3 s. */
 	struct filemap_cfg cfg = ctx->seed ?
-		(struct filemap_cfg){ 8192, 16384, 16, 30, 300, 600 } :
-		(struct filemap_cfg){ 128, 256, 2, 1, 3, 3 };
+		(struct filemap_cfg){ 8192, 16384, 16, 30, 300, 600, 0, 0 } :
+		(struct filemap_cfg){ 128, 256, 2, 1, 3, 3, 0, 0 };
 	size_t v;
 	int round, ret = -1, bad = 0;
 
 	if (ctx->filemap_limit_mib >= 0)
 		cfg.limit_mib = (uint64_t)ctx->filemap_limit_mib; /* tests: 0 = no limit */
+	/* fixed work (icount, quick): a half pass of the file per job for 4k, and
+	 * for thp what its 3 s read on TCG; sized in kernel/guest-notes.md */
+	if (ctx->fixed_work && !ctx->seed) {
+		cfg.reads_4k = FILEMAP_FIXED_READS_4K;
+		cfg.reads_thp = FILEMAP_FIXED_READS_THP;
+	}
 	for (v = 0; v < 2; v++)
-		if (emit_params(&cfg, variants[v]) < 0)
+		if (emit_params(&cfg, variants[v], *ctx->tools ? ctx->tools : "none") < 0)
 			goto cleanup;
 	if (setup(&cfg) < 0) {
 		for (v = 0; v < 2; v++)
@@ -356,8 +295,8 @@ int wl_filemap(const struct fw_ctx *ctx)
 	ret = bad ? -1 : 0;
 	/* unmounted again: the profiling round runs setup() once more (mkfs on a
 	 * mounted ram0 fails) */
-	if (umount(HOST MNT) < 0)
-		logmsg("filemap: umount %s: %s", HOST MNT, strerror(errno));
+	if (umount(MNT) < 0)
+		logmsg("filemap: umount %s: %s", MNT, strerror(errno));
 cleanup:
 	return ret;
 }

@@ -145,6 +145,8 @@ struct fw_ctx {
 	int diag;              /* fw.diag=0: no untimed diagnostic round */
 	long filemap_limit_mib; /* fw.filemap_limit_mib=N overrides the profile's (tests); -1: not set */
 	int mthp_fail_pct;     /* fw.mthp_fail_pct=N: inject N% order>=2 allocation failures (tests) */
+	int fixed_work;        /* fw.fixed_work=1 (icount): fixed counts where a workload would run for a time */
+	char tools[24];        /* fw.tools=HASH: the packed host programs' hash (guest-tools.h), for params */
 	int seed;              /* profile == seed */
 	int fprofile;          /* fw.fprofile=1: the profiling round after the timed ones */
 	int fprofile_top;      /* fw.fprofile_top=N: functions kept per variant (300) */

@@ -3,8 +3,9 @@
  *
  * Reads fw.workloads=a,b fw.profile=quick|seed fw.rounds=N fw.locktrace=0|1
  * fw.diag=0|1 fw.fprofile=0|1 fw.fprofile_top=N fw.fprofile_timeout_s=N
- * fw.channel=/dev/ttyS1 and, for tests, fw.filemap_limit_mib=N
- * fw.mthp_fail_pct=N from /proc/cmdline, writes begin, runs each workload
+ * fw.channel=/dev/ttyS1 fw.fixed_work=0|1 (the collector sets 1 under
+ * icount) fw.tools=HASH (of the packed host programs) and, for tests, fw.filemap_limit_mib=N fw.mthp_fail_pct=N from
+ * /proc/cmdline, writes begin, runs each workload
  * in its own child (a crash becomes an error record, not a dead PID 1),
  * writes end and calls reboot() so that QEMU -no-reboot exits.
  */
@@ -60,7 +61,7 @@ static void cmdline_value(const char *cmdline, const char *key, char *out, size_
 static int parse_opts(struct opts *o)
 {
 	char cmdline[4096], rounds[16] = "1", lt[8] = "1", diag[8] = "1", limit[16] = "-1",
-	     failpct[8] = "0", fprof[8] = "0", ftop[16] = "300", ftimeout[16] = "300";
+	     failpct[8] = "0", fprof[8] = "0", ftop[16] = "300", ftimeout[16] = "300", fixed[8] = "0";
 
 	snprintf(o->workloads, sizeof(o->workloads), "split,mthp,lazyfree,filemap");
 	snprintf(o->channel, sizeof(o->channel), "/dev/ttyS1");
@@ -79,6 +80,8 @@ static int parse_opts(struct opts *o)
 	cmdline_value(cmdline, "fw.diag", diag, sizeof(diag));
 	cmdline_value(cmdline, "fw.filemap_limit_mib", limit, sizeof(limit));
 	cmdline_value(cmdline, "fw.mthp_fail_pct", failpct, sizeof(failpct));
+	cmdline_value(cmdline, "fw.fixed_work", fixed, sizeof(fixed));
+	cmdline_value(cmdline, "fw.tools", o->ctx.tools, sizeof(o->ctx.tools));
 	cmdline_value(cmdline, "fw.fprofile", fprof, sizeof(fprof));
 	cmdline_value(cmdline, "fw.fprofile_top", ftop, sizeof(ftop));
 	cmdline_value(cmdline, "fw.fprofile_timeout_s", ftimeout, sizeof(ftimeout));
@@ -90,9 +93,11 @@ static int parse_opts(struct opts *o)
 	o->ctx.diag = atoi(diag) != 0;
 	o->ctx.filemap_limit_mib = atol(limit);
 	o->ctx.mthp_fail_pct = atoi(failpct);
+	o->ctx.fixed_work = atoi(fixed) != 0;
 	o->ctx.seed = !strcmp(o->ctx.profile, "seed");
-	if (o->ctx.rounds < 1 || o->ctx.rounds > 1000)
-		return fail("fw.rounds=%s out of range 1..1000", rounds);
+	/* 0 rounds: a profile-only boot (issue 27), profiling where a verdict asked for it */
+	if (o->ctx.rounds < 0 || o->ctx.rounds > 1000 || (o->ctx.rounds == 0 && !o->ctx.fprofile))
+		return fail("fw.rounds=%s out of range 1..1000 (0 only with fw.fprofile=1)", rounds);
 	if (!o->ctx.seed && strcmp(o->ctx.profile, "quick"))
 		return fail("fw.profile=%s: not quick or seed", o->ctx.profile);
 	if (o->ctx.fprofile_top < 1 || o->ctx.fprofile_top > 1000)
@@ -259,7 +264,7 @@ int main(void)
 		snprintf(facts, sizeof(facts), "%lld", (long long)meminfo_kb("MemTotal"));
 		emit_info("mem_total_kb", facts);
 		snprintf(list, sizeof(list), "%s", o.workloads);
-		for (name = strtok_r(list, ",", &save); name; name = strtok_r(NULL, ",", &save)) {
+		for (name = strtok_r(list, ",", &save); o.ctx.rounds > 0 && name; name = strtok_r(NULL, ",", &save)) {
 			workload_fn fn = find_workload(name);
 
 			if (!fn)

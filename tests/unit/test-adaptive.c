@@ -22,13 +22,15 @@ static void budget(void)
 	ok(fw_budget_parse("m", &b, why, sizeof(why)) && strstr(why, "'m'"), "no number: refused, quoting the value");
 	ok(fw_budget_parse("inf", &b, why, sizeof(why)), "inf refused");
 	fw_budget_parse("10m", &b, why, sizeof(why));
-	ok(fw_budget_allows(&b, 0, 0), "nothing spent: a boot may start");
-	ok(fw_budget_allows(&b, 400, 4), "400 s for 4 boots: a fifth fits in 600 s");
-	ok(!fw_budget_allows(&b, 550, 5), "550 s for 5 boots: a sixth (110 s) would end after 600 s");
+	ok(fw_budget_allows(&b, 0, 0, 0), "nothing spent: a boot may start");
+	ok(fw_budget_allows(&b, 400, 100, 4), "400 s for 4 boots: a fifth fits in 600 s");
+	ok(!fw_budget_allows(&b, 550, 110, 5), "550 s for 5 boots: a sixth (110 s) would end after 600 s");
+	ok(fw_budget_allows(&b, 400, 100, 8) && !fw_budget_allows(&b, 520, 100, 10),
+	   "2 at once: 8 boots of 100 s in 400 s wall leave room for a ninth; at 520 s a boot would end after 600 s");
 	fw_budget_parse("3boots", &b, why, sizeof(why));
-	ok(fw_budget_allows(&b, 1e6, 2) && !fw_budget_allows(&b, 0, 3), "3boots: the fourth is refused");
+	ok(fw_budget_allows(&b, 1e6, 1e6, 2) && !fw_budget_allows(&b, 0, 0, 3), "3boots: the fourth is refused");
 	fw_budget_parse("none", &b, why, sizeof(why));
-	ok(fw_budget_allows(&b, 1e9, 100000), "none: the first round is never cut");
+	ok(fw_budget_allows(&b, 1e9, 1e9, 100000), "none: the first round is never cut");
 }
 
 static void plan(void)

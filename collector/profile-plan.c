@@ -1,0 +1,73 @@
+/* Which commits and workloads get a profile-only boot (see profile-plan.h). */
+#include "profile-plan.h"
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "run-doc.h"
+#include "xalloc.h"
+
+static int commit_index(const struct fw_patchset *s, const char *sha)
+{
+	for (int i = 0; sha && i < s->nr; i++)
+		if (!strcmp(s->commits[i].sha, sha))
+			return i;
+	return -1;
+}
+
+static int group_index(const struct fw_accel_group *g, int n, const char *accel)
+{
+	for (int i = 0; accel && i < n; i++)
+		if (!strcmp(fw_accel_name(g[i].accel), accel))
+			return i;
+	return -1;
+}
+
+/* Adds workload w to the wanted list of commit c (if it is one of ours), group g. */
+static void want(char *lists, int ngroups, int c, int g, const char *w)
+{
+	char *list = lists + ((size_t)c * (size_t)ngroups + (size_t)g) * 256;
+	size_t len = strlen(list);
+
+	if (c < 0 || fw_list_has(list, w) || len + strlen(w) + 2 > 256)
+		return;
+	snprintf(list + len, 256 - len, "%s%s", len ? "," : "", w);
+}
+
+int fw_profile_jobs(const cJSON *analysis, const struct fw_patchset *s, const char *host,
+		    const struct fw_accel_group *groups, int ngroups, struct boot_job **jobs, int *flagged)
+{
+	char *lists = calloc((size_t)s->nr * (size_t)ngroups + 1, 256);
+	const cJSON *r;
+	size_t n = 0, alloc = 0;
+
+	if (!lists)
+		abort();
+	*jobs = NULL;
+	*flagged = 0;
+	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(analysis, "rows")) {
+		const char *v = fw_json_str(r, "verdict", ""), *h = fw_json_str(r, "host", NULL),
+			   *w = fw_json_str(r, "workload", NULL);
+		int g = group_index(groups, ngroups, fw_json_str(r, "accel", NULL));
+
+		if ((strcmp(v, "regression") && strcmp(v, "improvement")) || !h || strcmp(h, host) || g < 0 || !w ||
+		    !fw_list_has(groups[g].workloads.buf, w))
+			continue;
+		if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "attribution")) > 0)
+			continue; /* both sides profiled already */
+		++*flagged;
+		want(lists, ngroups, commit_index(s, fw_json_str(r, "sha", NULL)), g, w);
+		want(lists, ngroups, commit_index(s, fw_json_str(r, "ref_sha", NULL)), g, w);
+	}
+	for (int c = 0; c < s->nr; c++)
+		for (int g = 0; g < ngroups; g++) {
+			const char *list = lists + ((size_t)c * (size_t)ngroups + (size_t)g) * 256;
+			struct boot_job j = { .commit = c, .boot = -1, .group = g, .look = 0, .profile_only = 1 };
+			if (!*list)
+				continue;
+			snprintf(j.workloads, sizeof(j.workloads), "%s", list);
+			FW_ALLOC_GROW(*jobs, n + 1, alloc);
+			(*jobs)[n++] = j;
+		}
+	free(lists);
+	return (int)n;
+}
