@@ -41,7 +41,7 @@ static const struct fw_option boot_options[] = {
 	{ "memory", 0, required_argument, 'M', "MiB", "2048", "guest memory (64..1048576)" },
 	{ "append", 0, required_argument, 'A', "ARGS", "none", "more kernel command line arguments" },
 	{ "init", 0, required_argument, 'i', "PATH", "guest/fw-init beside this program", "the guest's init program" },
-	{ "no-virtfs", 0, no_argument, 'V', NULL, "off", "do not share the host's / read-only over 9p (filemap needs it: fio)" },
+	{ "no-virtfs", 0, no_argument, 'V', NULL, "off", "do not share the host's / read-only over 9p (no workload needs it now)" },
 	{ .help = "Where the run document goes (neither: printed on stdout):" },
 	{ "out", 0, required_argument, 'o', "FILE", "none", "write it to FILE" },
 	{ "db", 0, required_argument, 'd', "FILE", "none", "store it in the database (created if missing)" },

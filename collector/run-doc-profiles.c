@@ -2,7 +2,8 @@
  * The run document's profiles[] from a complete capture's `profile` records
  * (kernel/result-channel.md): one entry per workload, variant and kernel
  * function, only for a workload/variant with a result without error in the
- * same document (a profile explains numbers; none, nothing to explain), no
+ * same document (a profile explains numbers; none, nothing to explain; a
+ * profile-only boot, 0 rounds, explains its commit's other boots), no
  * duplicates, at most FW_PROFILE_MAX_PER_WV per workload/variant and
  * FW_PROFILE_MAX in all (what the document's validator allows). A workload
  * whose profiling round failed or was cut (an info profile_error=<wl>:why)
@@ -84,7 +85,9 @@ cJSON *fw_rundoc_profiles(const struct fw_chan *c, const cJSON *results)
 		cJSON *p;
 
 		/* the parser checked every profile record's keys and numbers */
-		if (r->type != FW_REC_PROFILE || !has_clean_result(results, w, v) || profile_failed(c, w) ||
+		/* a profile-only boot (0 rounds) has no results by design: its profiles stand alone */
+		if (r->type != FW_REC_PROFILE || (c->rounds != 0 && !has_clean_result(results, w, v)) ||
+		    profile_failed(c, w) ||
 		    count_wv(arr, w, v, fn, &dup) >= FW_PROFILE_MAX_PER_WV || dup)
 			continue;
 		p = cJSON_CreateObject();

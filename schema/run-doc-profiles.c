@@ -42,11 +42,22 @@ static const char *number_problem(const cJSON *v, int required, int integer)
 	return NULL;
 }
 
+/*
+ * A profile explains a result of its run; a profile-only boot (issue 27: no
+ * results, booted for the profiles of a decided change) explains its
+ * commit's other boots, so there any workload the boot ran will do.
+ */
 static int has_result(const cJSON *doc, const char *w, const char *v)
 {
-	const cJSON *r;
+	const cJSON *r, *results = cJSON_GetObjectItemCaseSensitive(doc, "results");
 
-	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "results"))
+	if (!cJSON_GetArraySize(results)) {
+		cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(doc, "workloads"))
+			if (cJSON_IsString(r) && !strcmp(r->valuestring, w))
+				return 1;
+		return 0;
+	}
+	cJSON_ArrayForEach(r, results)
 		if (!strcmp(fw_json_str(r, "workload", ""), w) && !strcmp(fw_json_str(r, "variant", ""), v))
 			return 1;
 	return 0;
@@ -88,7 +99,9 @@ static int check_entry(const cJSON *doc, const cJSON *p, int i, struct fw_error 
 	}
 	if (!has_result(doc, fw_json_str(p, "workload", ""), fw_json_str(p, "variant", ""))) {
 		snprintf(path, sizeof(path), "profiles[%d].variant", i);
-		fw_error_set(e, path, "no result of this run has this workload/variant");
+		fw_error_set(e, path, cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(doc, "results"))
+					      ? "no result of this run has this workload/variant"
+					      : "a profile-only run (no results) profiles only the workloads it ran");
 		return -1;
 	}
 	return 0;

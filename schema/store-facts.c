@@ -59,11 +59,39 @@ static const char *const sql_envs =
 	"FROM runs r JOIN commits c ON c.id = r.commit_id JOIN environments e ON e.id = r.env_id "
 	"JOIN builds b ON b.id = r.build_id WHERE c.series_id = ?1 GROUP BY e.id, r.profile ORDER BY e.host, e.id";
 
+/*
+ * group_concat joins each boot's list: a boot of some workloads only (an
+ * added or a profile-only one) repeats names. Each name once, first seen first.
+ */
+static void unique_workloads(cJSON *env)
+{
+	const char *all = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(env, "workloads"));
+	struct strbuf out = STRBUF_INIT, item = STRBUF_INIT;
+
+	for (const char *p = all; p && *p;) {
+		size_t len = strcspn(p, ",");
+		strbuf_reset(&item);
+		strbuf_addf(&item, ",%.*s,", (int)len, p);
+		if (len && !strstr(out.len ? out.buf : "", item.buf)) {
+			if (!out.len)
+				strbuf_addch(&out, ',');
+			strbuf_addf(&out, "%.*s,", (int)len, p);
+		}
+		p += len + (p[len] == ',');
+	}
+	if (all && out.len) {
+		out.buf[out.len - 1] = '\0';
+		cJSON_ReplaceItemInObjectCaseSensitive(env, "workloads", cJSON_CreateString(out.buf + 1));
+	}
+	strbuf_release(&out);
+	strbuf_release(&item);
+}
+
 int fw_mail_facts(sqlite3 *db, const char *series, int revision, cJSON **out, struct strbuf *err)
 {
 	sqlite3_stmt *st = NULL;
 	long long sid = -1;
-	cJSON *o = NULL, *a;
+	cJSON *o = NULL, *a, *e;
 
 	*out = NULL;
 	if (sqlite3_prepare_v2(db, "SELECT id FROM series WHERE name = ? AND revision = ?", -1, &st, NULL) ==
@@ -90,6 +118,8 @@ int fw_mail_facts(sqlite3 *db, const char *series, int revision, cJSON **out, st
 	cJSON_AddItemToObject(o, "patches", a);
 	if (!(a = rows_of(db, sql_envs, sid, err)))
 		goto fail;
+	cJSON_ArrayForEach(e, a)
+		unique_workloads(e);
 	cJSON_AddItemToObject(o, "envs", a);
 	*out = o;
 	return 0;
