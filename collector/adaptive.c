@@ -18,7 +18,7 @@ int fw_list_has(const char *list, const char *name)
 	return 0;
 }
 
-static int commit_index(const struct fw_patchset *s, const char *sha)
+int fw_commit_index(const struct fw_patchset *s, const char *sha)
 {
 	for (int i = 0; sha && i < s->nr; i++)
 		if (!strcmp(s->commits[i].sha, sha))
@@ -26,7 +26,7 @@ static int commit_index(const struct fw_patchset *s, const char *sha)
 	return -1;
 }
 
-static int group_index(const struct fw_accel_group *g, int n, const char *accel)
+int fw_group_index(const struct fw_accel_group *g, int n, const char *accel)
 {
 	for (int i = 0; accel && i < n; i++)
 		if (!strcmp(fw_accel_name(g[i].accel), accel))
@@ -67,8 +67,8 @@ int fw_adaptive_jobs(const cJSON *undecided, const struct fw_patchset *s, const 
 		for (int want = 0; want < s->nr; want++) /* in series order: base, p1, p2, ... */
 			cJSON_ArrayForEach(e, commits) {
 				const char *h = fw_json_str(e, "host", NULL);
-				int c = commit_index(s, fw_json_str(e, "sha", NULL)),
-				    g = group_index(groups, ngroups, fw_json_str(e, "accel", NULL));
+				int c = fw_commit_index(s, fw_json_str(e, "sha", NULL)),
+				    g = fw_group_index(groups, ngroups, fw_json_str(e, "accel", NULL));
 				struct boot_job j = { .commit = c, .boot = -1, .group = g, .look = look };
 
 				if (c != want || g < 0 || !h || strcmp(h, host) ||

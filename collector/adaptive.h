@@ -31,6 +31,11 @@ struct boot_job {
 int fw_adaptive_jobs(const cJSON *undecided, const struct fw_patchset *s, const char *host,
 		     const struct fw_accel_group *groups, int ngroups, int look, struct boot_job **jobs);
 
+/* The index of the commit with this sha in the series, or -1. */
+int fw_commit_index(const struct fw_patchset *s, const char *sha);
+/* The index of the group of this accelerator name, or -1. */
+int fw_group_index(const struct fw_accel_group *g, int n, const char *accel);
+
 /* Is name one of the comma-separated list's entries? */
 int fw_list_has(const char *list, const char *name);
 

@@ -6,22 +6,6 @@
 #include "run-doc.h"
 #include "xalloc.h"
 
-static int commit_index(const struct fw_patchset *s, const char *sha)
-{
-	for (int i = 0; sha && i < s->nr; i++)
-		if (!strcmp(s->commits[i].sha, sha))
-			return i;
-	return -1;
-}
-
-static int group_index(const struct fw_accel_group *g, int n, const char *accel)
-{
-	for (int i = 0; accel && i < n; i++)
-		if (!strcmp(fw_accel_name(g[i].accel), accel))
-			return i;
-	return -1;
-}
-
 /* Adds workload w to the wanted list of commit c (if it is one of ours), group g. */
 static void want(char *lists, int ngroups, int c, int g, const char *w)
 {
@@ -47,7 +31,7 @@ int fw_profile_jobs(const cJSON *analysis, const struct fw_patchset *s, const ch
 	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(analysis, "rows")) {
 		const char *v = fw_json_str(r, "verdict", ""), *h = fw_json_str(r, "host", NULL),
 			   *w = fw_json_str(r, "workload", NULL);
-		int g = group_index(groups, ngroups, fw_json_str(r, "accel", NULL));
+		int g = fw_group_index(groups, ngroups, fw_json_str(r, "accel", NULL));
 
 		if ((strcmp(v, "regression") && strcmp(v, "improvement")) || !h || strcmp(h, host) || g < 0 || !w ||
 		    !fw_list_has(groups[g].workloads.buf, w))
@@ -55,8 +39,8 @@ int fw_profile_jobs(const cJSON *analysis, const struct fw_patchset *s, const ch
 		if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "attribution")) > 0)
 			continue; /* both sides profiled already */
 		++*flagged;
-		want(lists, ngroups, commit_index(s, fw_json_str(r, "sha", NULL)), g, w);
-		want(lists, ngroups, commit_index(s, fw_json_str(r, "ref_sha", NULL)), g, w);
+		want(lists, ngroups, fw_commit_index(s, fw_json_str(r, "sha", NULL)), g, w);
+		want(lists, ngroups, fw_commit_index(s, fw_json_str(r, "ref_sha", NULL)), g, w);
 	}
 	for (int c = 0; c < s->nr; c++)
 		for (int g = 0; g < ngroups; g++) {
