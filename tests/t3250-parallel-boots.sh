@@ -3,10 +3,11 @@
 # (two `boot` processes, each taking a slot of the host lock), under icount.
 # The exact counts must be identical and the exact times within the noise of
 # boots of one kernel (<= 0.1% here; guest-notes.md measured 0.00-0.10%) for
-# split, mthp wall/cpu, lazyfree, lru_lock_per_fault and filemap (its reader
-# runs in the guest and mkfs.xfs rides in the initramfs: no 9p): a parallel
-# boot measures what a lone one does. (Its refault counts may differ a little:
-# the guest's clock starts from the host's, kernel/guest-notes.md.) Prints the wall time of the two at once
+# split, mthp wall/cpu, lazyfree and lru_lock_per_fault, and filemap (its
+# reader runs in the guest and mkfs.xfs rides in the initramfs: no 9p) within
+# 0.5%: the guest's clock starts from the host's, and boots started at
+# different times differ by up to 0.19% there. A parallel boot measures what
+# a lone one does. Prints the wall time of the two at once
 # against one alone (a ratio from this run: 2.0 means no gain).
 . tests/lib/tap.sh
 . tests/lib/kernel.sh
@@ -48,10 +49,15 @@ for wm in split:split_ms split:split_cpu_ms mthp:wall_s mthp:cpu_s lazyfree:recl
 	w=${wm%%:*} m=${wm#*:}
 	a=$(med "$TMP_T/alone.json" "$w" "$m") b=$(med "$TMP_T/par1.json" "$w" "$m") c=$(med "$TMP_T/par2.json" "$w" "$m")
 	diag "$w $m: alone $a, at once $b and $c"
-	ok "$(awk -v a="$a" -v b="$b" -v c="$c" 'BEGIN {
+	# filemap is not exact with the host's clock: boots started at different
+	# times differ by up to 0.19% (guest-notes.md), so its bound is the 0.5%
+	# determinism bound; everything else 0.1%
+	bound=0.001
+	[ "$w" = filemap ] && bound=0.005
+	ok "$(awk -v a="$a" -v b="$b" -v c="$c" -v bound="$bound" 'BEGIN {
 		if (a == "none" || a + 0 <= 0 && a != b) exit 1
-		for (i = 0; i < 2; i++) { x = i ? c : b; d = a - x; if (d < 0) d = -d; if (a > 0 && d / a > 0.001) exit 1 }
-	}'; echo $?)" "$w $m: two boots at once within 0.1% of one alone"
+		for (i = 0; i < 2; i++) { x = i ? c : b; d = a - x; if (d < 0) d = -d; if (a > 0 && d / a > bound) exit 1 }
+	}'; echo $?)" "$w $m: two boots at once within $(awk -v b="$bound" 'BEGIN { print b * 100 }')% of one alone"
 done
 # counters are counts: identical
 cnt() { jq -c --arg w "$2" '[.results[] | select(.workload == $w) | .counters[]? |
