@@ -195,17 +195,10 @@ static void remove_tree(const char *dir)
 /* Is this run id stored already? In --post mode the local document archive answers. */
 static int already_measured(sqlite3 *db, const char *archive, const char *run_id)
 {
-	sqlite3_stmt *st = NULL;
 	int found = 0;
 
-	if (db) {
-		if (sqlite3_prepare_v2(db, "SELECT 1 FROM runs WHERE run_id = ?", -1, &st, NULL) == SQLITE_OK) {
-			sqlite3_bind_text(st, 1, run_id, -1, SQLITE_STATIC);
-			found = sqlite3_step(st) == SQLITE_ROW;
-		}
-		sqlite3_finalize(st);
-		return found;
-	}
+	if (db)
+		return fw_store_run_exists(db, run_id) == 1;
 	struct strbuf path = STRBUF_INIT;
 	const char *hex = strchr(run_id, ':');
 	strbuf_addf(&path, "%s/%s.posted", archive, hex ? hex + 1 : run_id);

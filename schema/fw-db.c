@@ -188,3 +188,13 @@ sqlite3 *fw_db_open_existing(const char *path, struct strbuf *err)
 	/* without SQLITE_OPEN_CREATE: a file removed since stat() is not made again */
 	return open_db(path, -1, 0, err);
 }
+
+const char *fw_db_errmsg(sqlite3 *db)
+{
+	return db ? sqlite3_errmsg(db) : "no database";
+}
+
+int fw_db_in_transaction(sqlite3 *db)
+{
+	return db && !sqlite3_get_autocommit(db);
+}

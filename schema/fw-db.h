@@ -43,6 +43,10 @@ int fw_db_begin(sqlite3 *db, struct strbuf *err);
  */
 int fw_db_analyze_if_grown(sqlite3 *db, struct strbuf *err);
 int fw_db_end(sqlite3 *db, int ok, struct strbuf *err);
+/* The last error of this handle, for messages (never NULL). */
+const char *fw_db_errmsg(sqlite3 *db);
+/* 1 when the handle is inside a transaction (an error path left it open). */
+int fw_db_in_transaction(sqlite3 *db);
 /* Current UTC time as ISO 8601 "YYYY-MM-DDTHH:MM:SSZ". */
 void fw_now_iso(char out[32]);
 

@@ -1,6 +1,7 @@
 /* Read-side: the environments, for the pages' names of them (see store.h). */
 #include <stdlib.h>
 #include <string.h>
+#include "stmt-cache.h"
 #include "store.h"
 #include "xalloc.h"
 
@@ -43,4 +44,33 @@ void fw_store_envs_free(struct fw_store_env *e, int n)
 		free(e[i].accel);
 	}
 	free(e);
+}
+
+int fw_store_env_get(sqlite3 *db, const char *fingerprint, struct fw_store_env *e)
+{
+	sqlite3_stmt *st = db ? fw_stmt_get(db, FW_CACHED("SELECT host, accel, vcpus FROM environments"
+							  " WHERE fingerprint = ?1")) : NULL;
+	int rc;
+
+	memset(e, 0, sizeof(*e));
+	if (!st)
+		return -1;
+	sqlite3_bind_text(st, 1, fingerprint, -1, SQLITE_STATIC);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		e->fingerprint = xstrdup(fingerprint);
+		e->host = col_dup(st, 0);
+		e->accel = col_dup(st, 1);
+		e->vcpus = sqlite3_column_int(st, 2);
+	}
+	fw_stmt_done(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+void fw_store_env_release(struct fw_store_env *e)
+{
+	free(e->fingerprint);
+	free(e->host);
+	free(e->accel);
+	memset(e, 0, sizeof(*e));
 }

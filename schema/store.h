@@ -22,6 +22,13 @@ struct fw_store_env {
 int fw_store_envs(sqlite3 *db, struct fw_store_env **out, int *n);
 void fw_store_envs_free(struct fw_store_env *e, int n);
 
+/* 1 when a run of that id is stored, 0 when not, -1 on a database error. */
+int fw_store_run_exists(sqlite3 *db, const char *run_id);
+/* The environment of a fingerprint into *e (its strings the caller's: fw_store_env_release):
+ * 1 found, 0 no such environment (e zeroed), -1 on a database error. */
+int fw_store_env_get(sqlite3 *db, const char *fingerprint, struct fw_store_env *e);
+void fw_store_env_release(struct fw_store_env *e);
+
 /* Runs stored (what /healthz reads to prove the database answers), or -1 when it cannot be read. */
 long long fw_store_run_count(sqlite3 *db);
 

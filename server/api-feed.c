@@ -11,6 +11,7 @@
 #include <math.h>
 #include <stdio.h>
 #include <string.h>
+#include "fw-db.h"
 #include "routes.h"
 #include "analysis.h"
 #include "html.h"
@@ -133,7 +134,7 @@ static enum MHD_Result feed(struct fw_req *r, const char *series)
 		goto cleanup;
 	}
 	if (fw_feed_improvements(db, series, FEED_MAX_IMPROVEMENTS, better) < 0) {
-		ret = reply_error(r, 503, "db_error", NULL, sqlite3_errmsg(db));
+		ret = reply_error(r, 503, "db_error", NULL, fw_db_errmsg(db));
 		goto cleanup;
 	}
 	strbuf_addstr(&sb, "<?xml version=\"1.0\" encoding=\"utf-8\"?>\n"

@@ -13,6 +13,7 @@
 #include <errno.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fw-db.h"
 #include "routes.h"
 #include "store.h"
 #include "analysis.h"
@@ -36,7 +37,7 @@ enum MHD_Result api_regressions_list(struct fw_req *r)
 	}
 	/* An unknown series is an error, not an empty list: a CI gate on a typo must not pass. */
 	if (has_series && (known = fw_store_series_exists(db, series.buf)) != 1) {
-		ret = known < 0 ? reply_error(r, 503, "db_error", NULL, sqlite3_errmsg(db))
+		ret = known < 0 ? reply_error(r, 503, "db_error", NULL, fw_db_errmsg(db))
 				: reply_error(r, 404, "not_found", "series", "no such series");
 		goto cleanup;
 	}

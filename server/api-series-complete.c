@@ -5,6 +5,7 @@
  * time. A run stored after this call opens the hold again. 200 with what was
  * held, 404 unknown series or revision, 400 a bad revision.
  */
+#include "fw-db.h"
 #include "routes.h"
 
 enum MHD_Result api_series_complete(struct fw_req *r)
@@ -21,7 +22,7 @@ enum MHD_Result api_series_complete(struct fw_req *r)
 	if (rc == 1)
 		return reply_error(r, 404, "not_found", "name", "no such series");
 	if (rc < 0)
-		return reply_error(r, 503, "db_error", NULL, sqlite3_errmsg(req_db(r)));
+		return reply_error(r, 503, "db_error", NULL, fw_db_errmsg(req_db(r)));
 	fw_notify_kick(&r->srv->notify);  /* the delivery thread releases it when due */
 	root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "series", r->args[0]);

@@ -188,7 +188,7 @@ static int list_and_gate(sqlite3 *db, struct regr_args *a)
 	/* a mistyped series has no regressions either: the gate must not pass on it */
 	if (a->series && (known = fw_store_series_exists(db, a->series)) != 1) {
 		if (known < 0)
-			fprintf(stderr, "regressions: %s\n", sqlite3_errmsg(db));
+			fprintf(stderr, "regressions: %s\n", fw_db_errmsg(db));
 		else
 			fprintf(stderr, "regressions: no such series '%s'\n", a->series);
 		goto cleanup;

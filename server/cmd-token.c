@@ -6,25 +6,21 @@
 #include "fw-db.h"
 #include "token-db.h"
 
+static void print_token(const struct fw_token_info *t, void *ctx)
+{
+	(void)ctx;
+	printf("%s\t%s\t%s\t%s\n", t->name, t->created_at, t->revoked_at ? t->revoked_at : "active", t->scopes);
+}
+
 static int list(sqlite3 *db)
 {
-	sqlite3_stmt *st = NULL;
-	int rc;
+	struct strbuf err = STRBUF_INIT;
+	int ret = fw_token_list(db, print_token, NULL, &err) ? 1 : 0;
 
-	if (sqlite3_prepare_v2(db, "SELECT name, created_at, coalesce(revoked_at, ''), scopes FROM api_tokens "
-			       "ORDER BY name",
-			       -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "token: %s\n", sqlite3_errmsg(db));
-		return 1;
-	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *rev = (const char *)sqlite3_column_text(st, 2);
-
-		printf("%s\t%s\t%s\t%s\n", sqlite3_column_text(st, 0), sqlite3_column_text(st, 1),
-		       rev && *rev ? rev : "active", sqlite3_column_text(st, 3));
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : 1;
+	if (ret)
+		fprintf(stderr, "token: %s\n", err.buf);
+	strbuf_release(&err);
+	return ret;
 }
 
 int cmd_token(int argc, char **argv)

@@ -13,25 +13,23 @@
 #include "fw-db.h"
 #include "webhook-db.h"
 
+/* never the secret: id, state, deliveries done and waiting, URL */
+static void print_webhook(const struct fw_webhook_info *w, void *ctx)
+{
+	(void)ctx;
+	printf("%lld\t%s\t%s\tdelivered %d\twaiting %d\t%s\n", w->id, w->created_at,
+	       w->active ? "active" : "inactive", w->delivered, w->waiting, w->url);
+}
+
 static int list(sqlite3 *db)
 {
-	sqlite3_stmt *st = NULL;
-	int rc;
+	struct strbuf err = STRBUF_INIT;
+	int ret = fw_webhook_list(db, print_webhook, NULL, &err) ? 1 : 0;
 
-	/* never the secret: id, state, deliveries done and waiting, URL */
-	if (sqlite3_prepare_v2(db, "SELECT w.id, w.created_at, w.active, "
-			       "(SELECT count(*) FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.delivered_at IS NOT NULL), "
-			       "(SELECT count(*) FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.delivered_at IS NULL), "
-			       "w.url FROM webhooks w ORDER BY w.id", -1, &st, NULL) != SQLITE_OK) {
-		fprintf(stderr, "webhook: %s\n", sqlite3_errmsg(db));
-		return 1;
-	}
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		printf("%lld\t%s\t%s\tdelivered %d\twaiting %d\t%s\n", sqlite3_column_int64(st, 0),
-		       sqlite3_column_text(st, 1), sqlite3_column_int(st, 2) ? "active" : "inactive",
-		       sqlite3_column_int(st, 3), sqlite3_column_int(st, 4), sqlite3_column_text(st, 5));
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : 1;
+	if (ret)
+		fprintf(stderr, "webhook: %s\n", err.buf);
+	strbuf_release(&err);
+	return ret;
 }
 
 /* The secret from --secret-file (one line), or a new one (*shown = 1: print it). 0, or -1 said. */

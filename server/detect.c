@@ -8,6 +8,7 @@
 #include <string.h>
 #include <time.h>
 #include "notify.h"
+#include "webhook-db.h"
 #include "analysis.h"
 #include "fw-db.h"
 #include "xalloc.h"
@@ -87,7 +88,7 @@ static void detect_one(sqlite3 *db, const char *series, struct strbuf *err)
 		fprintf(stderr, "serve: detecting regressions of %s: %s\n", series ? series : "every series", err->buf);
 	if (!marked || fw_holds_detect_end(db, series))
 		fprintf(stderr, "serve: marking the held runs of %s seen: %s\n", series ? series : "every series",
-			sqlite3_errmsg(db));
+			fw_db_errmsg(db));
 }
 
 static void *detect_main(void *arg)
@@ -137,13 +138,8 @@ static int needs_sweep(const char *dbpath)
 {
 	struct strbuf err = STRBUF_INIT;
 	sqlite3 *db = fw_db_open(dbpath, &err);
-	sqlite3_stmt *st = NULL;
-	int yes = 0;
+	int yes = fw_store_needs_sweep(db) == 1;
 
-	if (db && sqlite3_prepare_v2(db, "SELECT EXISTS (SELECT 1 FROM webhooks WHERE active = 1) "
-					"OR EXISTS (SELECT 1 FROM series_holds WHERE detected_seq < seq)", -1, &st, NULL) == SQLITE_OK)
-		yes = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
 	fw_db_close(db);
 	strbuf_release(&err);
 	return yes;

@@ -9,7 +9,7 @@
  */
 #include <stdlib.h>
 #include <string.h>
-#include "stmt-cache.h"
+#include "store.h"
 #include "ui.h"
 #include "xalloc.h"
 
@@ -53,24 +53,19 @@ void fw_env_keys_free(const struct fw_series *s, char **keys)
 /* {"fingerprint", "host", "accel", "vcpus"}; the last three null for an unknown fingerprint. */
 cJSON *fw_env_json(sqlite3 *db, const char *fp)
 {
-	sqlite3_stmt *st = db ? fw_stmt_get(db, FW_CACHED("SELECT host, accel, vcpus FROM environments"
-							  " WHERE fingerprint = ?1")) : NULL;
+	struct fw_store_env e;
 	cJSON *o = cJSON_CreateObject();
-	int found;
 
 	cJSON_AddStringToObject(o, "fingerprint", fp);
-	if (st)
-		sqlite3_bind_text(st, 1, fp, -1, SQLITE_STATIC);
-	found = st && sqlite3_step(st) == SQLITE_ROW;
-	if (found) {
-		cJSON_AddStringToObject(o, "host", (const char *)sqlite3_column_text(st, 0));
-		cJSON_AddStringToObject(o, "accel", (const char *)sqlite3_column_text(st, 1));
-		cJSON_AddNumberToObject(o, "vcpus", sqlite3_column_int(st, 2));
+	if (fw_store_env_get(db, fp, &e) == 1) {
+		cJSON_AddStringToObject(o, "host", e.host);
+		cJSON_AddStringToObject(o, "accel", e.accel);
+		cJSON_AddNumberToObject(o, "vcpus", e.vcpus);
 	} else {
 		cJSON_AddNullToObject(o, "host");
 		cJSON_AddNullToObject(o, "accel");
 		cJSON_AddNullToObject(o, "vcpus");
 	}
-	fw_stmt_done(st);
+	fw_store_env_release(&e);
 	return o;
 }

@@ -103,7 +103,7 @@ static void req_db_put(struct fw_req *r)
 	if (!r->db)
 		return;
 	/* A handle left inside a transaction by an error path must not be reused. */
-	if (!sqlite3_get_autocommit(r->db)) {
+	if (fw_db_in_transaction(r->db)) {
 		fw_db_close(r->db);
 		r->db = NULL;
 		return;

@@ -166,3 +166,30 @@ cleanup:
 	sqlite3_finalize(st);
 	return ret;
 }
+
+int fw_token_list(sqlite3 *db, void (*each)(const struct fw_token_info *t, void *ctx), void *ctx,
+		  struct strbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT name, created_at, revoked_at, scopes FROM api_tokens ORDER BY name",
+			       -1, &st, NULL) != SQLITE_OK) {
+		strbuf_addstr(err, sqlite3_errmsg(db));
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const char *rev = (const char *)sqlite3_column_text(st, 2);
+		struct fw_token_info t = {
+			.name = (const char *)sqlite3_column_text(st, 0),
+			.created_at = (const char *)sqlite3_column_text(st, 1),
+			.revoked_at = rev && *rev ? rev : NULL,
+			.scopes = (const char *)sqlite3_column_text(st, 3),
+		};
+		each(&t, ctx);
+	}
+	if (rc != SQLITE_DONE)
+		strbuf_addstr(err, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}

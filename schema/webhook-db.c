@@ -92,3 +92,46 @@ cleanup:
 	sqlite3_finalize(st);
 	return ret;
 }
+
+int fw_webhook_list(sqlite3 *db, void (*each)(const struct fw_webhook_info *w, void *ctx), void *ctx,
+		    struct strbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (sqlite3_prepare_v2(db, "SELECT w.id, w.created_at, w.active, "
+			       "(SELECT count(*) FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.delivered_at IS NOT NULL), "
+			       "(SELECT count(*) FROM webhook_deliveries d WHERE d.webhook_id = w.id AND d.delivered_at IS NULL), "
+			       "w.url FROM webhooks w ORDER BY w.id", -1, &st, NULL) != SQLITE_OK) {
+		strbuf_addstr(err, sqlite3_errmsg(db));
+		return -1;
+	}
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct fw_webhook_info w = {
+			.id = sqlite3_column_int64(st, 0),
+			.created_at = (const char *)sqlite3_column_text(st, 1),
+			.active = sqlite3_column_int(st, 2),
+			.delivered = sqlite3_column_int(st, 3),
+			.waiting = sqlite3_column_int(st, 4),
+			.url = (const char *)sqlite3_column_text(st, 5),
+		};
+		each(&w, ctx);
+	}
+	if (rc != SQLITE_DONE)
+		strbuf_addstr(err, sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int fw_store_needs_sweep(sqlite3 *db)
+{
+	sqlite3_stmt *st = NULL;
+	int yes = -1;
+
+	if (db && sqlite3_prepare_v2(db, "SELECT EXISTS (SELECT 1 FROM webhooks WHERE active = 1) "
+				     "OR EXISTS (SELECT 1 FROM series_holds WHERE detected_seq < seq)",
+				     -1, &st, NULL) == SQLITE_OK && sqlite3_step(st) == SQLITE_ROW)
+		yes = sqlite3_column_int(st, 0) != 0;
+	sqlite3_finalize(st);
+	return yes;
+}

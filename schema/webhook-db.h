@@ -18,4 +18,20 @@ int fw_webhook_add(sqlite3 *db, const char *url, const char *secret, long long *
 /* Removes it and its pending deliveries: 0, 1 when there is no such id, -1 with err. */
 int fw_webhook_remove(sqlite3 *db, long long id, struct strbuf *err);
 
+/* One webhook as `webhook list` shows it (never the secret): valid during the callback. */
+struct fw_webhook_info {
+	long long id;
+	const char *created_at, *url;
+	int active, delivered, waiting;  /* deliveries done and still waiting */
+};
+/* Calls each() for every webhook, ordered by id. 0, or -1 with err. */
+int fw_webhook_list(sqlite3 *db, void (*each)(const struct fw_webhook_info *w, void *ctx), void *ctx,
+		    struct strbuf *err);
+/*
+ * 1 when the DB has an active webhook or a hold with runs detection has not
+ * seen (a restart then sweeps for changes missed by a crash), 0 when not,
+ * -1 when it cannot be read.
+ */
+int fw_store_needs_sweep(sqlite3 *db);
+
 #endif

@@ -23,4 +23,12 @@ int fw_token_revoke(sqlite3 *db, const char *name, struct strbuf *err);
 /* 1 valid (name copied to name_out, its scopes to *scopes), 0 not valid, -1 DB error. */
 int fw_token_check(sqlite3 *db, const char *token, char name_out[128], unsigned *scopes);
 
+/* One token as `token list` shows it (never the hash): pointers valid during the callback. */
+struct fw_token_info {
+	const char *name, *created_at, *revoked_at, *scopes;  /* revoked_at NULL: active */
+};
+/* Calls each() for every token, ordered by name. 0, or -1 with err. */
+int fw_token_list(sqlite3 *db, void (*each)(const struct fw_token_info *t, void *ctx), void *ctx,
+		  struct strbuf *err);
+
 #endif
