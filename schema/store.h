@@ -22,6 +22,32 @@ struct fw_store_env {
 int fw_store_envs(sqlite3 *db, struct fw_store_env **out, int *n);
 void fw_store_envs_free(struct fw_store_env *e, int n);
 
+/*
+ * Lists handed row by row to a callback (schema/store-lists.c): the struct's
+ * strings live until the callback returns; a callback returning non-zero
+ * stops the list. Each returns 0, or -1 when the DB cannot be read.
+ */
+/* Every environment with its facts and how many runs it holds, by host and fingerprint. */
+struct fw_store_env_info {
+	const char *fingerprint, *host, *accel, *qemu_version, *host_kernel;
+	int vcpus, memory_mib, runs;
+};
+int fw_store_env_table(sqlite3 *db, int (*each)(const struct fw_store_env_info *e, void *ctx), void *ctx);
+/* The newest `limit` new or acknowledged regressions of the series' newest revisions. */
+struct fw_store_regression_brief {
+	const char *series, *workload, *variant, *metric, *sha, *status, *env_fingerprint;
+	double delta_pct;
+};
+int fw_store_open_regressions(sqlite3 *db, int limit,
+			      int (*each)(const struct fw_store_regression_brief *g, void *ctx), void *ctx);
+/* The newest revision of each series (only `name` when not NULL), the newest ingest first, at most limit. */
+struct fw_store_series_brief {
+	const char *name, *last_ingest;  /* last_ingest NULL: no runs */
+	int revision;
+};
+int fw_store_newest_series(sqlite3 *db, const char *name, int limit,
+			   int (*each)(const struct fw_store_series_brief *s, void *ctx), void *ctx);
+
 /* 1 when a run of that id is stored, 0 when not, -1 on a database error. */
 int fw_store_run_exists(sqlite3 *db, const char *run_id);
 /* The environment of a fingerprint into *e (its strings the caller's: fw_store_env_release):

@@ -12,6 +12,7 @@
 #include "routes.h"
 #include "analysis.h"
 #include "run-doc.h"
+#include "store.h"
 #include "ui.h"
 
 #define FEED_MAX_SERIES 50
@@ -71,29 +72,28 @@ static int add_rows(cJSON *out, const cJSON *an, const char *when, int max)
 	return n;
 }
 
+struct feed_rows {
+	sqlite3 *db;
+	cJSON *out;
+	int n, max;
+};
+
+static int series_rows(const struct fw_store_series_brief *s, void *ctx)
+{
+	struct feed_rows *t = ctx;
+	cJSON *an = fw_ui_analysis(t->db, s->name, s->revision);
+
+	if (an)
+		t->n = add_rows(t->out, an, s->last_ingest ? s->last_ingest : "1970-01-01T00:00:00Z", t->max);
+	cJSON_Delete(an);
+	return t->n >= t->max;
+}
+
 int fw_feed_improvements(sqlite3 *db, const char *series, int max, cJSON *out)
 {
-	sqlite3_stmt *st = NULL;
-	int n = 0;
+	struct feed_rows t = { .db = db, .out = out, .max = max };
 
-	if (sqlite3_prepare_v2(db,
-			       "SELECT s.name, s.revision, (SELECT max(r.ingested_at) FROM runs r JOIN commits c "
-			       "ON c.id = r.commit_id WHERE c.series_id = s.id) AS t FROM series s "
-			       "WHERE (?1 IS NULL OR s.name = ?1) AND s.revision = "
-			       "(SELECT max(revision) FROM series x WHERE x.name = s.name) ORDER BY t DESC LIMIT ?2",
-			       -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	if (series)
-		sqlite3_bind_text(st, 1, series, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_int(st, 2, FEED_MAX_SERIES);
-	while (n < max && sqlite3_step(st) == SQLITE_ROW) {
-		const char *when = (const char *)sqlite3_column_text(st, 2);
-		cJSON *an = fw_ui_analysis(db, (const char *)sqlite3_column_text(st, 0), sqlite3_column_int(st, 1));
-
-		if (an)
-			n = add_rows(out, an, when ? when : "1970-01-01T00:00:00Z", max);
-		cJSON_Delete(an);
-	}
-	sqlite3_finalize(st);
-	return n;
+	if (max <= 0)
+		return 0;
+	return fw_store_newest_series(db, series, FEED_MAX_SERIES, series_rows, &t) ? -1 : t.n;
 }

@@ -4,83 +4,90 @@
 #include "routes.h"
 #include "analysis.h"
 #include "html.h"
+#include "store.h"
 #include "ui.h"
+
+struct env_rows {
+	struct strbuf *sb;
+	struct ui_envs ev;
+};
+
+static int env_row(const struct fw_store_env_info *e, void *ctx)
+{
+	struct env_rows *t = ctx;
+	struct strbuf *sb = t->sb;
+
+	strbuf_addstr(sb, "<tr><td>");
+	ui_env_html(sb, &t->ev, e->fingerprint);
+	strbuf_addstr(sb, "</td><td>");
+	html_txt(sb, e->host);
+	strbuf_addstr(sb, "</td><td>");
+	html_txt(sb, e->accel);
+	strbuf_addf(sb, "</td><td>%d</td><td>%d MiB</td><td>", e->vcpus, e->memory_mib);
+	html_txt(sb, e->qemu_version);
+	strbuf_addstr(sb, "</td><td>");
+	html_txt(sb, e->host_kernel);
+	strbuf_addf(sb, "</td><td>%d</td></tr>\n", e->runs);
+	return 0;
+}
 
 static void environments(struct strbuf *sb, sqlite3 *db)
 {
-	sqlite3_stmt *st = NULL;
-	struct ui_envs ev;
+	struct env_rows t = { .sb = sb };
 
-	ui_envs_load(&ev, db);
+	ui_envs_load(&t.ev, db);
 	/* A focusable region: the table scrolls sideways on a phone and has no link to take the focus. */
 	strbuf_addstr(sb, "<h2>Environments</h2>\n<div class=\"scroll\" tabindex=\"0\" role=\"region\" "
 		      "aria-label=\"environments\"><table class=\"grid\" id=\"environments\"><thead><tr><th>name</th>"
 		      "<th>host</th><th>accel</th><th>vCPUs</th><th>memory</th><th>QEMU</th><th>host kernel</th>"
 		      "<th>runs</th></tr></thead><tbody>\n");
-	if (sqlite3_prepare_v2(db, "SELECT e.fingerprint, e.host, e.accel, e.vcpus, e.memory_mib, e.qemu_version,"
-			       " e.host_kernel, (SELECT count(*) FROM runs r WHERE r.env_id = e.id)"
-			       " FROM environments e ORDER BY e.host, e.fingerprint", -1, &st, NULL) == SQLITE_OK) {
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			strbuf_addstr(sb, "<tr><td>");
-			ui_env_html(sb, &ev, (const char *)sqlite3_column_text(st, 0));
-			strbuf_addstr(sb, "</td><td>");
-			html_txt(sb, (const char *)sqlite3_column_text(st, 1));
-			strbuf_addstr(sb, "</td><td>");
-			html_txt(sb, (const char *)sqlite3_column_text(st, 2));
-			strbuf_addf(sb, "</td><td>%d</td><td>%d MiB</td><td>", sqlite3_column_int(st, 3),
-				    sqlite3_column_int(st, 4));
-			html_txt(sb, (const char *)sqlite3_column_text(st, 5));
-			strbuf_addstr(sb, "</td><td>");
-			html_txt(sb, (const char *)sqlite3_column_text(st, 6));
-			strbuf_addf(sb, "</td><td>%d</td></tr>\n", sqlite3_column_int(st, 7));
-		}
-	}
-	sqlite3_finalize(st);
+	fw_store_env_table(db, env_row, &t);
 	strbuf_addstr(sb, "</tbody></table></div>\n");
-	ui_envs_free(&ev);
+	ui_envs_free(&t.ev);
+}
+
+struct regression_items {
+	struct strbuf *sb;
+	const struct fw_ui *ui;
+	int n;
+};
+
+static int regression_item(const struct fw_store_regression_brief *g, void *ctx)
+{
+	struct regression_items *t = ctx;
+	struct strbuf *sb = t->sb;
+
+	/* An export with --series has no pages for the others: no dead links to them. */
+	if (!ui_has_series(t->ui, g->series))
+		return 0;
+	if (!t->n++)
+		strbuf_addstr(sb, "<ul>\n");
+	strbuf_addstr(sb, "<li><a href=\"");
+	ui_href_commit(sb, t->ui, g->series, g->sha);
+	strbuf_addstr(sb, "\">");
+	html_txt(sb, g->series);
+	strbuf_addstr(sb, " ");
+	html_txt(sb, g->workload);
+	strbuf_addch(sb, '/');
+	html_txt(sb, g->variant);
+	strbuf_addch(sb, '/');
+	html_txt(sb, g->metric);
+	strbuf_addf(sb, "</a> <span class=\"worse\">%+.2f%%</span>%s (", g->delta_pct,
+		    strcmp(g->env_fingerprint, FW_ENV_COMBINED) ? "" : " all hosts");
+	html_txt(sb, g->status);
+	strbuf_addstr(sb, ")</li>\n");
+	return 0;
 }
 
 static void regressions(struct strbuf *sb, const struct fw_ui *ui, sqlite3 *db)
 {
-	sqlite3_stmt *st = NULL;
-	int n = 0;
+	struct regression_items t = { .sb = sb, .ui = ui };
 
 	strbuf_addstr(sb, "<h2>Newest regressions</h2>\n<p><a id=\"all-regressions\" href=\"");
 	ui_href_regressions(sb, ui);
 	strbuf_addstr(sb, "\">all regressions, with filters</a></p>\n");
-	if (sqlite3_prepare_v2(db, "SELECT s.name, g.workload, g.variant, g.metric, c.sha, g.delta_pct, g.status,"
-			       " g.env_fingerprint = '" FW_ENV_COMBINED "'"
-			       " FROM regressions g JOIN series s ON s.id = g.series_id"
-			       " JOIN commits c ON c.id = g.commit_id WHERE g.status IN ('new', 'acknowledged')"
-			       /* Newest revision only: commit links lead to the revision the pages show. */
-			       " AND s.revision = (SELECT max(t.revision) FROM series t WHERE t.name = s.name)"
-			       " ORDER BY g.created_at DESC, g.id DESC LIMIT 10", -1, &st, NULL) == SQLITE_OK) {
-		while (sqlite3_step(st) == SQLITE_ROW) {
-			const char *name = (const char *)sqlite3_column_text(st, 0);
-
-			/* An export with --series has no pages for the others: no dead links to them. */
-			if (!ui_has_series(ui, name))
-				continue;
-			if (!n++)
-				strbuf_addstr(sb, "<ul>\n");
-			strbuf_addstr(sb, "<li><a href=\"");
-			ui_href_commit(sb, ui, name, (const char *)sqlite3_column_text(st, 4));
-			strbuf_addstr(sb, "\">");
-			html_txt(sb, (const char *)sqlite3_column_text(st, 0));
-			strbuf_addstr(sb, " ");
-			html_txt(sb, (const char *)sqlite3_column_text(st, 1));
-			strbuf_addch(sb, '/');
-			html_txt(sb, (const char *)sqlite3_column_text(st, 2));
-			strbuf_addch(sb, '/');
-			html_txt(sb, (const char *)sqlite3_column_text(st, 3));
-			strbuf_addf(sb, "</a> <span class=\"worse\">%+.2f%%</span>%s (", sqlite3_column_double(st, 5),
-				    sqlite3_column_int(st, 7) ? " all hosts" : "");
-			html_txt(sb, (const char *)sqlite3_column_text(st, 6));
-			strbuf_addstr(sb, ")</li>\n");
-		}
-	}
-	sqlite3_finalize(st);
-	strbuf_addstr(sb, n ? "</ul>\n" : "<p class=\"muted\">None recorded (regressions come from the analysis).</p>\n");
+	fw_store_open_regressions(db, 10, regression_item, &t);
+	strbuf_addstr(sb, t.n ? "</ul>\n" : "<p class=\"muted\">None recorded (regressions come from the analysis).</p>\n");
 }
 
 int ui_index_render(const struct fw_ui *ui, struct strbuf *sb)
