@@ -48,6 +48,50 @@ struct fw_store_series_brief {
 int fw_store_newest_series(sqlite3 *db, const char *name, int limit,
 			   int (*each)(const struct fw_store_series_brief *s, void *ctx), void *ctx);
 
+/*
+ * One commit as its page shows it (schema/store-commit.c), callbacks as above.
+ * Seconds not measured are FW_STORE_UNKNOWN (NaN): say "unknown", never 0.
+ */
+#define FW_STORE_UNKNOWN (__builtin_nan(""))
+/* One block per kernel config, in build order; env_fingerprints: the environments that
+ * used it, separated by char 31; seconds: the longest report (reuses report 0). */
+struct fw_store_build {
+	const char *status, *kernel_version, *compiler, *config_hash, *log_tail, *env_fingerprints;
+	double seconds;
+	int config_stored;  /* 1: the .config is stored (fw_store_config) */
+};
+int fw_store_commit_builds(sqlite3 *db, long long commit_id,
+			   int (*each)(const struct fw_store_build *b, void *ctx), void *ctx);
+/* The boots of a commit, by boot index. */
+struct fw_store_boot {
+	long long id;  /* runs.id, for fw_store_run_results */
+	const char *run_id, *status, *qemu_cmdline, *kernel_cmdline, *log_tail, *profile, *accel, *host,
+		*env_fingerprint;
+	double seconds;
+	int taint, boot_index;
+};
+int fw_store_commit_boots(sqlite3 *db, long long commit_id,
+			  int (*each)(const struct fw_store_boot *b, void *ctx), void *ctx);
+/* The results of a boot by workload, variant, metric; error NULL: samples[nsamples] by round. */
+struct fw_store_result {
+	long long id;  /* results.id, for fw_store_result_counters */
+	const char *workload, *variant, *metric, *unit, *params, *error;
+	const double *samples;
+	int nsamples;
+};
+int fw_store_run_results(sqlite3 *db, long long run, int (*each)(const struct fw_store_result *r, void *ctx),
+			 void *ctx);
+/* A result's counters by name, then round. */
+struct fw_store_counter {
+	const char *name;
+	int round;
+	double value;
+};
+int fw_store_result_counters(sqlite3 *db, long long result_id,
+			     int (*each)(const struct fw_store_counter *c, void *ctx), void *ctx);
+/* A stored .config appended to body: 1, 0 no such config, -1 on a DB error. */
+int fw_store_config(sqlite3 *db, const char *hash, struct strbuf *body);
+
 /* 1 when a run of that id is stored, 0 when not, -1 on a database error. */
 int fw_store_run_exists(sqlite3 *db, const char *run_id);
 /* The environment of a fingerprint into *e (its strings the caller's: fw_store_env_release):

@@ -9,15 +9,10 @@
 #include <string.h>
 #include <math.h>
 #include "routes.h"
+#include "fw-db.h"
 #include "html.h"
+#include "store.h"
 #include "ui.h"
-
-static const char *col(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? (const char *)t : "";
-}
 
 /* A console or build log: its CR of CR LF line ends dropped (they showed as U+FFFD). */
 static void pre(struct strbuf *sb, const char *title, const char *text)
@@ -35,13 +30,40 @@ static void pre(struct strbuf *sb, const char *title, const char *text)
 	strbuf_release(&t);
 }
 
-/* Seconds, or "unknown" when not measured (NULL): never a made-up 0.0. */
-static void seconds(struct strbuf *sb, sqlite3_stmt *st, int i)
+/* Seconds, or "unknown" when not measured: never a made-up 0.0. */
+static void seconds(struct strbuf *sb, double v)
 {
-	if (sqlite3_column_type(st, i) == SQLITE_NULL)
+	if (isnan(v))
 		strbuf_addstr(sb, "<span class=\"muted\">unknown</span>");
 	else
-		strbuf_addf(sb, "%.1f", sqlite3_column_double(st, i));
+		strbuf_addf(sb, "%.1f", v);
+}
+
+struct commit_page {
+	struct strbuf *sb;
+	const struct fw_ui *ui;
+	const struct ui_envs *ev;
+	sqlite3 *db;
+	struct strbuf prev;  /* counters: the name of the row being written */
+	int any;
+};
+
+/* The environments (char 31 between fingerprints) by name, "; " between. */
+static void env_names(struct strbuf *sb, const struct ui_envs *ev, const char *list)
+{
+	for (const char *p = list; *p;) {
+		size_t n = strcspn(p, "\x1f");
+		struct strbuf fp = STRBUF_INIT;
+
+		strbuf_add(&fp, p, n);
+		html_txt(sb, ui_env_name(ev, fp.buf));
+		strbuf_release(&fp);
+		p += n;
+		if (*p) {
+			strbuf_addstr(sb, "; ");
+			p++;
+		}
+	}
 }
 
 /*
@@ -49,177 +71,142 @@ static void seconds(struct strbuf *sb, sqlite3_stmt *st, int i)
  * environment that boots it (those report it again, with seconds 0), so the
  * longest report is the build and the environments are listed by name.
  */
-static int builds(struct strbuf *sb, const struct fw_ui *ui, sqlite3 *db, long long cid,
-		  const struct ui_envs *ev)
+static int build_block(const struct fw_store_build *b, void *ctx)
 {
-	sqlite3_stmt *st = NULL;
-	int rc;
+	struct commit_page *pg = ctx;
+	struct strbuf *sb = pg->sb;
 
-	strbuf_addstr(sb, "<h2>Build</h2>\n");
-	if (sqlite3_prepare_v2(db, "SELECT b.status, max(b.seconds), b.kernel_version, b.compiler,"
-			       " b.config_hash, b.log_tail, group_concat(e.fingerprint, char(31)),"
-			       " (SELECT count(*) FROM configs k WHERE k.hash = b.config_hash)"
-			       " FROM builds b JOIN environments e ON e.id = b.env_id WHERE b.commit_id = ?1"
-			       " GROUP BY b.config_hash ORDER BY min(b.id)", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, cid);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		strbuf_addf(sb, "<table class=\"kv build\"><tr><th>status</th><td class=\"%s\">",
-			    strcmp(col(st, 0), "ok") ? "bad" : "good");
-		html_txt(sb, col(st, 0));
-		strbuf_addstr(sb, "</td></tr><tr><th>kernel</th><td>");
-		html_txt(sb, col(st, 2));
-		strbuf_addstr(sb, "</td></tr><tr><th>used by</th><td>");
-		for (const char *p = col(st, 6); *p;) {
-			size_t n = strcspn(p, "\x1f");
-			struct strbuf fp = STRBUF_INIT;
-
-			strbuf_add(&fp, p, n);
-			html_txt(sb, ui_env_name(ev, fp.buf));
-			strbuf_release(&fp);
-			p += n;
-			if (*p) {
-				strbuf_addstr(sb, "; ");
-				p++;
-			}
-		}
-		strbuf_addstr(sb, "</td></tr><tr><th>seconds</th><td>");
-		seconds(sb, st, 1);
-		strbuf_addstr(sb, "</td></tr><tr><th>compiler</th><td>");
-		html_txt(sb, col(st, 3));
-		strbuf_addstr(sb, "</td></tr><tr><th>config</th><td class=\"mono\">");
-		if (sqlite3_column_int(st, 7)) {
-			strbuf_addstr(sb, "<a href=\"");
-			ui_href_config(sb, ui, col(st, 4));
-			strbuf_addstr(sb, "\">");
-			html_txt(sb, col(st, 4));
-			strbuf_addstr(sb, "</a>");
-		} else {
-			html_txt(sb, col(st, 4));
-		}
-		strbuf_addstr(sb, "</td></tr></table>\n");
-		pre(sb, "build log tail", col(st, 5));
+	strbuf_addf(sb, "<table class=\"kv build\"><tr><th>status</th><td class=\"%s\">",
+		    strcmp(b->status, "ok") ? "bad" : "good");
+	html_txt(sb, b->status);
+	strbuf_addstr(sb, "</td></tr><tr><th>kernel</th><td>");
+	html_txt(sb, b->kernel_version);
+	strbuf_addstr(sb, "</td></tr><tr><th>used by</th><td>");
+	env_names(sb, pg->ev, b->env_fingerprints);
+	strbuf_addstr(sb, "</td></tr><tr><th>seconds</th><td>");
+	seconds(sb, b->seconds);
+	strbuf_addstr(sb, "</td></tr><tr><th>compiler</th><td>");
+	html_txt(sb, b->compiler);
+	strbuf_addstr(sb, "</td></tr><tr><th>config</th><td class=\"mono\">");
+	if (b->config_stored) {
+		strbuf_addstr(sb, "<a href=\"");
+		ui_href_config(sb, pg->ui, b->config_hash);
+		strbuf_addstr(sb, "\">");
+		html_txt(sb, b->config_hash);
+		strbuf_addstr(sb, "</a>");
+	} else {
+		html_txt(sb, b->config_hash);
 	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -1;
+	strbuf_addstr(sb, "</td></tr></table>\n");
+	pre(sb, "build log tail", b->log_tail);
+	return 0;
 }
 
-static void counters(struct strbuf *sb, sqlite3 *db, long long result_id)
+static int builds(struct commit_page *pg, long long cid)
 {
-	sqlite3_stmt *st = NULL;
-	const char *last = NULL;
-	struct strbuf prev = STRBUF_INIT;
-	int any = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT name, round, value FROM counters WHERE result_id = ?1"
-			       " ORDER BY name, round", -1, &st, NULL) != SQLITE_OK)
-		return;
-	sqlite3_bind_int64(st, 1, result_id);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		if (!any++)
-			strbuf_addstr(sb, "<table class=\"grid counters\"><thead><tr><th>counter</th>"
-				      "<th>per round</th></tr></thead><tbody>\n");
-		last = col(st, 0);
-		if (strcmp(prev.buf, last)) {
-			if (prev.len)
-				strbuf_addstr(sb, "</td></tr>\n");
-			strbuf_addstr(sb, "<tr><td class=\"mono\">");
-			html_txt(sb, last);
-			strbuf_addstr(sb, "</td><td class=\"samples\">");
-			strbuf_reset(&prev);
-			strbuf_addstr(&prev, last);
-		} else {
-			strbuf_addch(sb, ' ');
-		}
-		html_num(sb, sqlite3_column_double(st, 2));
-	}
-	if (any)
-		strbuf_addstr(sb, "</td></tr>\n</tbody></table>\n");
-	sqlite3_finalize(st);
-	strbuf_release(&prev);
+	strbuf_addstr(pg->sb, "<h2>Build</h2>\n");
+	return fw_store_commit_builds(pg->db, cid, build_block, pg);
 }
 
-static void results(struct strbuf *sb, sqlite3 *db, long long run)
+/* One counter value: a new row for a new name, else the next round beside the last. */
+static int counter_cell(const struct fw_store_counter *c, void *ctx)
 {
-	sqlite3_stmt *st = NULL, *ss = NULL;
+	struct commit_page *pg = ctx;
+	struct strbuf *sb = pg->sb;
 
-	if (sqlite3_prepare_v2(db, "SELECT id, workload, variant, metric, unit, params, error FROM results"
-			       " WHERE run_id = ?1 ORDER BY workload, variant, metric", -1, &st, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "SELECT value FROM samples WHERE result_id = ?1 ORDER BY round",
-			       -1, &ss, NULL) != SQLITE_OK)
-		goto cleanup;
-	sqlite3_bind_int64(st, 1, run);
-	while (sqlite3_step(st) == SQLITE_ROW) {
-		strbuf_addstr(sb, "<h4>");
-		html_txt(sb, col(st, 1));
-		strbuf_addch(sb, '/');
-		html_txt(sb, col(st, 2));
-		strbuf_addch(sb, '/');
-		html_txt(sb, col(st, 3));
-		strbuf_addstr(sb, " <span class=\"muted\">(");
-		html_txt(sb, col(st, 4));
-		strbuf_addstr(sb, ") params <code>");
-		html_txt(sb, col(st, 5));
-		strbuf_addstr(sb, "</code></span></h4>\n");
-		if (sqlite3_column_type(st, 6) != SQLITE_NULL) {
-			strbuf_addstr(sb, "<p class=\"bad\">error: ");
-			html_txt(sb, col(st, 6));
-			strbuf_addstr(sb, "</p>\n");
-			continue;
-		}
-		strbuf_addstr(sb, "<p class=\"samples\">samples: ");
-		sqlite3_reset(ss);
-		sqlite3_bind_int64(ss, 1, sqlite3_column_int64(st, 0));
-		while (sqlite3_step(ss) == SQLITE_ROW) {
-			html_num(sb, sqlite3_column_double(ss, 0));
-			strbuf_addch(sb, ' ');
-		}
+	if (!pg->any++)
+		strbuf_addstr(sb, "<table class=\"grid counters\"><thead><tr><th>counter</th>"
+			      "<th>per round</th></tr></thead><tbody>\n");
+	if (strcmp(pg->prev.buf, c->name)) {
+		if (pg->prev.len)
+			strbuf_addstr(sb, "</td></tr>\n");
+		strbuf_addstr(sb, "<tr><td class=\"mono\">");
+		html_txt(sb, c->name);
+		strbuf_addstr(sb, "</td><td class=\"samples\">");
+		strbuf_reset(&pg->prev);
+		strbuf_addstr(&pg->prev, c->name);
+	} else {
+		strbuf_addch(sb, ' ');
+	}
+	html_num(sb, c->value);
+	return 0;
+}
+
+static void counters(struct commit_page *pg, long long result_id)
+{
+	pg->any = 0;
+	strbuf_reset(&pg->prev);
+	fw_store_result_counters(pg->db, result_id, counter_cell, pg);
+	if (pg->any)
+		strbuf_addstr(pg->sb, "</td></tr>\n</tbody></table>\n");
+}
+
+static int result_block(const struct fw_store_result *r, void *ctx)
+{
+	struct commit_page *pg = ctx;
+	struct strbuf *sb = pg->sb;
+
+	strbuf_addstr(sb, "<h4>");
+	html_txt(sb, r->workload);
+	strbuf_addch(sb, '/');
+	html_txt(sb, r->variant);
+	strbuf_addch(sb, '/');
+	html_txt(sb, r->metric);
+	strbuf_addstr(sb, " <span class=\"muted\">(");
+	html_txt(sb, r->unit);
+	strbuf_addstr(sb, ") params <code>");
+	html_txt(sb, r->params);
+	strbuf_addstr(sb, "</code></span></h4>\n");
+	if (r->error) {
+		strbuf_addstr(sb, "<p class=\"bad\">error: ");
+		html_txt(sb, r->error);
 		strbuf_addstr(sb, "</p>\n");
-		counters(sb, db, sqlite3_column_int64(st, 0));
+		return 0;
 	}
-cleanup:
-	sqlite3_finalize(st);
-	sqlite3_finalize(ss);
+	strbuf_addstr(sb, "<p class=\"samples\">samples: ");
+	for (int i = 0; i < r->nsamples; i++) {
+		html_num(sb, r->samples[i]);
+		strbuf_addch(sb, ' ');
+	}
+	strbuf_addstr(sb, "</p>\n");
+	counters(pg, r->id);
+	return 0;
 }
 
-static int runs(struct strbuf *sb, sqlite3 *db, long long cid, const struct ui_envs *ev)
+static int boot_block(const struct fw_store_boot *b, void *ctx)
 {
-	sqlite3_stmt *st = NULL;
-	int rc;
+	struct commit_page *pg = ctx;
+	struct strbuf *sb = pg->sb;
 
-	strbuf_addstr(sb, "<h2>Boots</h2>\n");
-	if (sqlite3_prepare_v2(db, "SELECT r.id, r.run_id, r.boot_status, r.taint, r.boot_seconds, r.qemu_cmdline,"
-			       " r.kernel_cmdline, r.boot_log_tail, r.profile, r.boot_index, e.accel, e.host,"
-			       " e.fingerprint FROM runs r JOIN environments e ON e.id = r.env_id"
-			       " WHERE r.commit_id = ?1 ORDER BY r.boot_index, r.id", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, cid);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		strbuf_addstr(sb, "<section class=\"run\"><h3>boot ");
-		strbuf_addf(sb, "%d <span class=\"mono muted\">", sqlite3_column_int(st, 9));
-		html_txt(sb, col(st, 1));
-		strbuf_addf(sb, "</span></h3>\n<table class=\"kv\"><tr><th>status</th><td class=\"%s\">",
-			    strcmp(col(st, 2), "ok") ? "bad" : "good");
-		html_txt(sb, col(st, 2));
-		strbuf_addf(sb, "</td></tr><tr><th>taint</th><td class=\"%s\">%d</td></tr>",
-			    sqlite3_column_int(st, 3) ? "bad" : "good", sqlite3_column_int(st, 3));
-		strbuf_addstr(sb, "<tr><th>seconds</th><td>");
-		seconds(sb, st, 4);
-		strbuf_addstr(sb, "</td></tr><tr><th>profile</th><td>");
-		html_txt(sb, col(st, 8));
-		strbuf_addstr(sb, "</td></tr><tr><th>environment</th><td>");
-		ui_env_html(sb, ev, col(st, 12));
-		strbuf_addstr(sb, "</td></tr><tr><th>QEMU</th><td><code>");
-		html_txt(sb, col(st, 5));
-		strbuf_addstr(sb, "</code></td></tr><tr><th>kernel cmdline</th><td><code>");
-		html_txt(sb, col(st, 6));
-		strbuf_addstr(sb, "</code></td></tr></table>\n");
-		pre(sb, "console log tail", col(st, 7));
-		results(sb, db, sqlite3_column_int64(st, 0));
-		strbuf_addstr(sb, "</section>\n");
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -1;
+	strbuf_addstr(sb, "<section class=\"run\"><h3>boot ");
+	strbuf_addf(sb, "%d <span class=\"mono muted\">", b->boot_index);
+	html_txt(sb, b->run_id);
+	strbuf_addf(sb, "</span></h3>\n<table class=\"kv\"><tr><th>status</th><td class=\"%s\">",
+		    strcmp(b->status, "ok") ? "bad" : "good");
+	html_txt(sb, b->status);
+	strbuf_addf(sb, "</td></tr><tr><th>taint</th><td class=\"%s\">%d</td></tr>",
+		    b->taint ? "bad" : "good", b->taint);
+	strbuf_addstr(sb, "<tr><th>seconds</th><td>");
+	seconds(sb, b->seconds);
+	strbuf_addstr(sb, "</td></tr><tr><th>profile</th><td>");
+	html_txt(sb, b->profile);
+	strbuf_addstr(sb, "</td></tr><tr><th>environment</th><td>");
+	ui_env_html(sb, pg->ev, b->env_fingerprint);
+	strbuf_addstr(sb, "</td></tr><tr><th>QEMU</th><td><code>");
+	html_txt(sb, b->qemu_cmdline);
+	strbuf_addstr(sb, "</code></td></tr><tr><th>kernel cmdline</th><td><code>");
+	html_txt(sb, b->kernel_cmdline);
+	strbuf_addstr(sb, "</code></td></tr></table>\n");
+	pre(sb, "console log tail", b->log_tail);
+	fw_store_run_results(pg->db, b->id, result_block, pg);
+	strbuf_addstr(sb, "</section>\n");
+	return 0;
+}
+
+static int runs(struct commit_page *pg, long long cid)
+{
+	strbuf_addstr(pg->sb, "<h2>Boots</h2>\n");
+	return fw_store_commit_boots(pg->db, cid, boot_block, pg);
 }
 
 /*
@@ -289,6 +276,7 @@ int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, 
 {
 	const struct fw_commit *c = &s->commits[ci];
 	struct ui_envs ev;
+	struct commit_page pg = { .sb = sb, .ui = ui, .ev = &ev, .db = ui->db, .prev = STRBUF_INIT };
 	int ret = -1;
 
 	ui_page_begin(sb, ui, c->subject);
@@ -314,15 +302,16 @@ int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, 
 	html_txt(sb, c->author);
 	strbuf_addstr(sb, "</td></tr></table>\n");
 	ui_envs_load(&ev, ui->db);
-	if (builds(sb, ui, ui->db, c->id, &ev))
+	if (builds(&pg, c->id))
 		goto cleanup;
 	counters_changed(sb, c, an, &ev);
 	ui_commit_profiles(sb, ui, s, c, an, &ev);
-	if (runs(sb, ui->db, c->id, &ev))
+	if (runs(&pg, c->id))
 		goto cleanup;
 	html_page_end(sb);
 	ret = 0;
 cleanup:
+	strbuf_release(&pg.prev);
 	ui_envs_free(&ev);
 	return ret;
 }
@@ -360,21 +349,15 @@ enum MHD_Result ui_commit(struct fw_req *r)
 enum MHD_Result ui_config(struct fw_req *r)
 {
 	sqlite3 *db = req_db(r);
-	sqlite3_stmt *st = NULL;
 	struct strbuf sb = STRBUF_INIT;
 	char etag[80];
+	int found = fw_store_config(db, r->args[0], &sb);
 
-	if (sqlite3_prepare_v2(db, "SELECT body FROM configs WHERE hash = ?1", -1, &st, NULL) != SQLITE_OK) {
-		sqlite3_finalize(st);
-		return reply_error(r, 503, "db_error", NULL, sqlite3_errmsg(db));
+	if (found != 1) {
+		strbuf_release(&sb);
+		return found ? reply_error(r, 503, "db_error", NULL, fw_db_errmsg(db))
+			     : reply_error(r, 404, "not_found", "hash", "no such config");
 	}
-	sqlite3_bind_text(st, 1, r->args[0], -1, SQLITE_TRANSIENT);
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		sqlite3_finalize(st);
-		return reply_error(r, 404, "not_found", "hash", "no such config");
-	}
-	strbuf_addstr(&sb, col(st, 0));
-	sqlite3_finalize(st);
 	/* The hash is the content's sha256: a perfect ETag (validated hex, so safe in a header). */
 	snprintf(etag, sizeof(etag), "\"%.64s\"", strspn(r->args[0], "0123456789abcdef") == strlen(r->args[0])
 		 ? r->args[0] : "x");
