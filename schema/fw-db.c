@@ -1,5 +1,6 @@
 #include "fw-db.h"
 #include "fw-migrations.h"
+#include "stmt-cache.h"
 #include <errno.h>
 #include <fcntl.h>
 #include <stdio.h>
@@ -197,4 +198,15 @@ const char *fw_db_errmsg(sqlite3 *db)
 int fw_db_in_transaction(sqlite3 *db)
 {
 	return db && !sqlite3_get_autocommit(db);
+}
+
+long long fw_db_data_version(sqlite3 *db)
+{
+	sqlite3_stmt *st = db ? fw_stmt_get(db, FW_CACHED("PRAGMA data_version")) : NULL;
+	long long v = -1;
+
+	if (st && sqlite3_step(st) == SQLITE_ROW)
+		v = sqlite3_column_int64(st, 0);
+	fw_stmt_done(st);
+	return v;
 }

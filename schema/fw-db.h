@@ -43,6 +43,11 @@ int fw_db_begin(sqlite3 *db, struct strbuf *err);
  */
 int fw_db_analyze_if_grown(sqlite3 *db, struct strbuf *err);
 int fw_db_end(sqlite3 *db, int ok, struct strbuf *err);
+/*
+ * PRAGMA data_version of this connection: it changes when another connection
+ * commits, not with this one's own writes; -1 when it cannot be read.
+ */
+long long fw_db_data_version(sqlite3 *db);
 /* The last error of this handle, for messages (never NULL). */
 const char *fw_db_errmsg(sqlite3 *db);
 /* 1 when the handle is inside a transaction (an error path left it open). */

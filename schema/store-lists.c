@@ -93,3 +93,54 @@ int fw_store_newest_series(sqlite3 *db, const char *name, int limit,
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
 }
+
+int fw_store_series_list(sqlite3 *db, int (*each)(const struct fw_store_series_summary *s, void *ctx), void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (!db || sqlite3_prepare_v2(db, "SELECT s.name, s.revision, s.base, s.created_at,"
+				      " (SELECT count(*) FROM commits c WHERE c.series_id = s.id),"
+				      " (SELECT count(*) FROM runs r JOIN commits c ON c.id = r.commit_id WHERE c.series_id = s.id),"
+				      " (SELECT max(r.ingested_at) FROM runs r JOIN commits c ON c.id = r.commit_id"
+				      "   WHERE c.series_id = s.id),"
+				      " (SELECT count(*) FROM runs r JOIN commits c ON c.id = r.commit_id"
+				      "   WHERE c.series_id = s.id AND (r.boot_status <> 'ok' OR r.taint <> 0)),"
+				      " (SELECT count(*) FROM builds b JOIN commits c ON c.id = b.commit_id"
+				      "   WHERE c.series_id = s.id AND b.status = 'failed')"
+				      " FROM series s WHERE s.revision = (SELECT max(revision) FROM series t WHERE t.name = s.name)"
+				      " ORDER BY s.name", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		const unsigned char *last = sqlite3_column_text(st, 6);
+		struct fw_store_series_summary s = {
+			.name = col(st, 0), .revision = sqlite3_column_int(st, 1), .base = col(st, 2),
+			.created_at = col(st, 3), .commits = sqlite3_column_int(st, 4), .runs = sqlite3_column_int(st, 5),
+			.last_ingest = last ? (const char *)last : NULL, .failed_boots = sqlite3_column_int(st, 7),
+			.failed_builds = sqlite3_column_int(st, 8),
+		};
+
+		if (each(&s, ctx))
+			break;
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
+}
+
+int fw_store_series_configs(sqlite3 *db, long long series_id,
+			    int (*each)(const char *hash, const char *body, void *ctx), void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (!db || sqlite3_prepare_v2(db, "SELECT DISTINCT k.hash, k.body FROM configs k"
+				      " JOIN builds b ON b.config_hash = k.hash JOIN commits c ON c.id = b.commit_id"
+				      " WHERE c.series_id = ?1", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	sqlite3_bind_int64(st, 1, series_id);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (each(col(st, 0), col(st, 1), ctx))
+			break;
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : rc == SQLITE_ROW ? 1 : -1;
+}

@@ -48,6 +48,16 @@ struct fw_store_series_brief {
 int fw_store_newest_series(sqlite3 *db, const char *name, int limit,
 			   int (*each)(const struct fw_store_series_brief *s, void *ctx), void *ctx);
 
+/* The newest revision of every series, by name, with its counts (the series list and front page). */
+struct fw_store_series_summary {
+	const char *name, *base, *created_at, *last_ingest;  /* last_ingest NULL: no runs */
+	int revision, commits, runs, failed_boots, failed_builds;
+};
+int fw_store_series_list(sqlite3 *db, int (*each)(const struct fw_store_series_summary *s, void *ctx), void *ctx);
+/* The stored .config of every build of a series (once each). 0; 1 when each() stopped it; -1 on a DB error. */
+int fw_store_series_configs(sqlite3 *db, long long series_id,
+			    int (*each)(const char *hash, const char *body, void *ctx), void *ctx);
+
 /*
  * One commit as its page shows it (schema/store-commit.c), callbacks as above.
  * Seconds not measured are FW_STORE_UNKNOWN (NaN): say "unknown", never 0.

@@ -11,55 +11,38 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis.h"
+#include "fw-db.h"
 #include "routes.h"
+#include "store.h"
 #include "ui.h"
 #include "xalloc.h"
 
-static const char sql_list[] =
-	"SELECT s.name, s.revision, s.base, s.created_at,"
-	" (SELECT count(*) FROM commits c WHERE c.series_id = s.id),"
-	" (SELECT count(*) FROM runs r JOIN commits c ON c.id = r.commit_id WHERE c.series_id = s.id),"
-	" (SELECT max(r.ingested_at) FROM runs r JOIN commits c ON c.id = r.commit_id WHERE c.series_id = s.id),"
-	" (SELECT count(*) FROM runs r JOIN commits c ON c.id = r.commit_id"
-	"   WHERE c.series_id = s.id AND (r.boot_status <> 'ok' OR r.taint <> 0)),"
-	" (SELECT count(*) FROM builds b JOIN commits c ON c.id = b.commit_id"
-	"   WHERE c.series_id = s.id AND b.status = 'failed')"
-	" FROM series s WHERE s.revision = (SELECT max(revision) FROM series t WHERE t.name = s.name)"
-	" ORDER BY s.name";
-
-/* Also used by the index page. */
-cJSON *fw_series_list_json(sqlite3 *db)
+static int list_item(const struct fw_store_series_summary *s, void *ctx)
 {
-	sqlite3_stmt *st = NULL;
+	cJSON *o = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(o, "name", s->name);
+	cJSON_AddNumberToObject(o, "revision", s->revision);
+	cJSON_AddStringToObject(o, "base", s->base);
+	cJSON_AddStringToObject(o, "created_at", s->created_at);
+	cJSON_AddNumberToObject(o, "commits", s->commits);
+	cJSON_AddNumberToObject(o, "runs", s->runs);
+	if (s->last_ingest)
+		cJSON_AddStringToObject(o, "last_ingest", s->last_ingest);
+	else
+		cJSON_AddNullToObject(o, "last_ingest");
+	cJSON_AddNumberToObject(o, "failed_boots", s->failed_boots);
+	cJSON_AddNumberToObject(o, "failed_builds", s->failed_builds);
+	cJSON_AddItemToArray(ctx, o);
+	return 0;
+}
+
+static cJSON *series_list_json(sqlite3 *db)
+{
 	cJSON *arr = cJSON_CreateArray();
-	int rc;
 
-	if (sqlite3_prepare_v2(db, sql_list, -1, &st, NULL) != SQLITE_OK)
-		goto fail;
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		cJSON *o = cJSON_CreateObject();
-		const unsigned char *last = sqlite3_column_text(st, 6);
-
-		cJSON_AddStringToObject(o, "name", (const char *)sqlite3_column_text(st, 0));
-		cJSON_AddNumberToObject(o, "revision", sqlite3_column_int(st, 1));
-		cJSON_AddStringToObject(o, "base", (const char *)sqlite3_column_text(st, 2));
-		cJSON_AddStringToObject(o, "created_at", (const char *)sqlite3_column_text(st, 3));
-		cJSON_AddNumberToObject(o, "commits", sqlite3_column_int(st, 4));
-		cJSON_AddNumberToObject(o, "runs", sqlite3_column_int(st, 5));
-		if (last)
-			cJSON_AddStringToObject(o, "last_ingest", (const char *)last);
-		else
-			cJSON_AddNullToObject(o, "last_ingest");
-		cJSON_AddNumberToObject(o, "failed_boots", sqlite3_column_int(st, 7));
-		cJSON_AddNumberToObject(o, "failed_builds", sqlite3_column_int(st, 8));
-		cJSON_AddItemToArray(arr, o);
-	}
-	if (rc != SQLITE_DONE)
-		goto fail;
-	sqlite3_finalize(st);
-	return arr;
-fail:
-	sqlite3_finalize(st);
+	if (!fw_store_series_list(db, list_item, arr))
+		return arr;
 	cJSON_Delete(arr);
 	return NULL;
 }
@@ -69,9 +52,9 @@ enum MHD_Result api_series_list(struct fw_req *r)
 	sqlite3 *db = req_db(r);
 	cJSON *arr, *root;
 
-	arr = fw_series_list_json(db);
+	arr = series_list_json(db);
 	if (!arr)
-		return reply_error(r, 503, "db_error", NULL, sqlite3_errmsg(db));
+		return reply_error(r, 503, "db_error", NULL, fw_db_errmsg(db));
 	root = cJSON_CreateObject();
 	cJSON_AddItemToObject(root, "series", arr);
 	return reply_json(r, 200, root);

@@ -26,6 +26,7 @@
 #include "plot.h"
 #include "routes.h"
 #include "ui.h"
+#include "xalloc.h"
 
 struct export {
 	const char *out;
@@ -156,36 +157,26 @@ cleanup:
 	return ret;
 }
 
+static int config_file(const char *hash, const char *body, void *ctx)
+{
+	struct export *ex = ctx;
+	struct strbuf name = STRBUF_INIT;
+	int ret;
+
+	ui_href_config(&name, &ex->ui, hash);
+	ret = write_file(ex, name.buf, body, strlen(body));
+	strbuf_release(&name);
+	return ret ? 1 : 0;
+}
+
 /* The .config files the commit pages link (a link exists only when the config is stored). */
 static int export_configs(struct export *ex, const struct fw_series *s)
 {
-	sqlite3_stmt *st = NULL;
-	struct strbuf name = STRBUF_INIT;
-	int rc, ret = -1;
+	int rc = fw_store_series_configs(ex->ui.db, s->id, config_file, ex);
 
-	if (sqlite3_prepare_v2(ex->ui.db, "SELECT DISTINCT k.hash, k.body FROM configs k"
-			       " JOIN builds b ON b.config_hash = k.hash JOIN commits c ON c.id = b.commit_id"
-			       " WHERE c.series_id = ?1", -1, &st, NULL) != SQLITE_OK)
-		goto dberr;
-	sqlite3_bind_int64(st, 1, s->id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		const char *body = (const char *)sqlite3_column_text(st, 1);
-
-		strbuf_reset(&name);
-		ui_href_config(&name, &ex->ui, (const char *)sqlite3_column_text(st, 0));
-		if (write_file(ex, name.buf, body ? body : "", body ? strlen(body) : 0))
-			goto cleanup;
-	}
-	if (rc != SQLITE_DONE)
-		goto dberr;
-	ret = 0;
-	goto cleanup;
-dberr:
-	fprintf(stderr, "export: configs: %s\n", sqlite3_errmsg(ex->ui.db));
-cleanup:
-	sqlite3_finalize(st);
-	strbuf_release(&name);
-	return ret;
+	if (rc < 0)
+		fprintf(stderr, "export: configs: %s\n", fw_db_errmsg(ex->ui.db));
+	return rc ? -1 : 0;
 }
 
 /* The series' compare page: its first commit against its last (the server's default). */
@@ -309,7 +300,7 @@ static int export_series(struct export *ex, const char *series)
 		strbuf_reset(&page);
 		strbuf_reset(&name);
 		if (ui_commit_render(&ex->ui, &s, c, an, &page)) {
-			fprintf(stderr, "export: commit %s: %s\n", s.commits[c].sha, sqlite3_errmsg(ex->ui.db));
+			fprintf(stderr, "export: commit %s: %s\n", s.commits[c].sha, fw_db_errmsg(ex->ui.db));
 			goto cleanup;
 		}
 		ui_href_commit(&name, &ex->ui, s.name, s.commits[c].sha);
@@ -338,6 +329,28 @@ cleanup:
 	return ret;
 }
 
+struct name_list {
+	char **v;
+	int n, alloc;
+};
+
+static int add_name(const struct fw_store_series_summary *s, void *ctx)
+{
+	struct name_list *l = ctx;
+
+	FW_ALLOC_GROW(l->v, l->n + 1, l->alloc);
+	l->v[l->n++] = xstrdup(s->name);
+	return 0;
+}
+
+static int has_name(const struct name_list *l, const char *name)
+{
+	for (int i = 0; i < l->n; i++)
+		if (!strcmp(l->v[i], name))
+			return 1;
+	return 0;
+}
+
 int cmd_export(int argc, char **argv)
 {
 	static const struct fw_option opts[] = {
@@ -357,7 +370,7 @@ int cmd_export(int argc, char **argv)
 	struct export ex = { .static_dir = "static" };
 	struct strbuf err = STRBUF_INIT, page = STRBUF_INIT, scratch = STRBUF_INIT;
 	const char *dbpath = NULL, *series = NULL;
-	cJSON *list = NULL, *it;
+	struct name_list names = { 0 };
 	int opt, ret = 1;
 
 	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
@@ -399,29 +412,20 @@ int cmd_export(int argc, char **argv)
 	ex.scratch = scratch.buf;
 	if (copy_static(&ex))
 		goto cleanup;
-	list = fw_series_list_json(ex.ui.db);
-	if (!list) {
-		fprintf(stderr, "export: %s\n", sqlite3_errmsg(ex.ui.db));
+	/* the names first: exporting a series writes the analysis cache */
+	if (fw_store_series_list(ex.ui.db, add_name, &names)) {
+		fprintf(stderr, "export: %s\n", fw_db_errmsg(ex.ui.db));
 		goto cleanup;
 	}
-	if (series) {
-		int found = 0;
-
-		cJSON_ArrayForEach(it, list)
-			found |= !strcmp(cJSON_GetStringValue(cJSON_GetObjectItem(it, "name")), series);
-		if (!found) {
-			fprintf(stderr, "export: no such series: %s\n", series);
-			goto cleanup;
-		}
+	if (series && !has_name(&names, series)) {
+		fprintf(stderr, "export: no such series: %s\n", series);
+		goto cleanup;
 	}
-	cJSON_ArrayForEach(it, list) {
-		const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(it, "name"));
-
-		if (name && ui_has_series(&ex.ui, name) && export_series(&ex, name))
+	for (int i = 0; i < names.n; i++)
+		if (ui_has_series(&ex.ui, names.v[i]) && export_series(&ex, names.v[i]))
 			goto cleanup;
-	}
 	if (ui_index_render(&ex.ui, &page)) {
-		fprintf(stderr, "export: index: %s\n", sqlite3_errmsg(ex.ui.db));
+		fprintf(stderr, "export: index: %s\n", fw_db_errmsg(ex.ui.db));
 		goto cleanup;
 	}
 	if (write_file(&ex, "index.html", page.buf, page.len) || export_regressions(&ex))
@@ -437,7 +441,9 @@ cleanup:
 	/* Only gnuplot's leftovers of a failed render can remain in the scratch folder. */
 	if (ex.scratch && rmdir(ex.scratch))
 		fprintf(stderr, "export: %s not empty: %s\n", ex.scratch, strerror(errno));
-	cJSON_Delete(list);
+	for (int i = 0; i < names.n; i++)
+		free(names.v[i]);
+	free(names.v);
 	fw_db_close(ex.ui.db);
 	strbuf_release(&err);
 	strbuf_release(&page);

@@ -59,7 +59,6 @@ struct rc_entry {
 struct fw_respcache {
 	pthread_mutex_t lock;
 	sqlite3 *watch;
-	sqlite3_stmt *dv;
 	long long last_dv;
 	unsigned long gen;
 	size_t bytes;
@@ -93,7 +92,7 @@ int fw_rc_init(struct fw_server *srv, struct strbuf *err)
 	pthread_cond_init(&c->built, &ca);
 	pthread_condattr_destroy(&ca);
 	c->watch = fw_db_open(srv->dbpath, err);
-	if (!c->watch || sqlite3_prepare_v2(c->watch, "PRAGMA data_version", -1, &c->dv, NULL)) {
+	if (!c->watch) {
 		srv->rcache = c;
 		fw_rc_free(srv);
 		return -1;
@@ -113,7 +112,6 @@ void fw_rc_free(struct fw_server *srv)
 		drop(c, &c->slot[i]);
 		free(c->building[i]);
 	}
-	sqlite3_finalize(c->dv);
 	fw_db_close(c->watch);
 	pthread_mutex_destroy(&c->lock);
 	pthread_cond_destroy(&c->built);
@@ -212,12 +210,8 @@ static int cacheable_path(const char *p)
 /* Current generation (caller holds the lock); a failed check invalidates everything. */
 static unsigned long current_gen(struct fw_respcache *c)
 {
-	long long v = -2;
+	long long v = fw_db_data_version(c->watch);
 
-	sqlite3_reset(c->dv);
-	if (sqlite3_step(c->dv) == SQLITE_ROW)
-		v = sqlite3_column_int64(c->dv, 0);
-	sqlite3_reset(c->dv);
 	if (v != c->last_dv || v < 0) {
 		c->last_dv = v;
 		c->gen++;
@@ -232,13 +226,7 @@ static unsigned long current_gen(struct fw_respcache *c)
  */
 static long long own_dv(sqlite3 *db)
 {
-	sqlite3_stmt *st = db ? fw_stmt_get(db, FW_CACHED("PRAGMA data_version")) : NULL;
-	long long v = -1;
-
-	if (st && sqlite3_step(st) == SQLITE_ROW)
-		v = sqlite3_column_int64(st, 0);
-	fw_stmt_done(st);
-	return v;
+	return fw_db_data_version(db);
 }
 
 int fw_rc_lookup(struct fw_req *r, enum MHD_Result *ret)

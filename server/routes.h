@@ -105,8 +105,6 @@ const cJSON *fw_regression_row(const cJSON *an, const cJSON *g);
  * max in it); how many, or -1 (DB error).
  */
 int fw_feed_improvements(sqlite3 *db, const char *series, int max, cJSON *out);
-/* All series (latest revision) with status counts, as JSON (api-series.c). */
-cJSON *fw_series_list_json(sqlite3 *db);
 /* URL of a metric's page ("page") or plot ("small", "big"), encoded (ui-series.c). */
 void ui_metric_link(struct strbuf *sb, const struct fw_series *s, const struct fw_metric *m, const char *kind);
 /*

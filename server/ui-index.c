@@ -90,49 +90,58 @@ static void regressions(struct strbuf *sb, const struct fw_ui *ui, sqlite3 *db)
 	strbuf_addstr(sb, t.n ? "</ul>\n" : "<p class=\"muted\">None recorded (regressions come from the analysis).</p>\n");
 }
 
+struct series_rows {
+	struct strbuf *sb;
+	const struct fw_ui *ui;
+	int n;
+};
+
+static int series_row(const struct fw_store_series_summary *s, void *ctx)
+{
+	struct series_rows *t = ctx;
+	struct strbuf *sb = t->sb;
+
+	if (!ui_has_series(t->ui, s->name))
+		return 0;
+	if (!t->n++)
+		strbuf_addstr(sb, "<table class=\"grid\" id=\"series\"><thead><tr><th>series</th><th>rev</th>"
+			      "<th>commits</th><th>runs</th><th>failed builds</th><th>bad boots</th>"
+			      "<th>last ingest</th></tr></thead><tbody>\n");
+	strbuf_addstr(sb, "<tr><td><a href=\"");
+	ui_href_series(sb, t->ui, s->name);
+	strbuf_addstr(sb, "\">");
+	html_txt(sb, s->name);
+	strbuf_addf(sb, "</a></td><td>%d</td><td>%d</td><td>%d</td><td class=\"%s\">%d</td>"
+		    "<td class=\"%s\">%d</td><td>", s->revision, s->commits, s->runs,
+		    s->failed_builds ? "bad" : "good", s->failed_builds, s->failed_boots ? "bad" : "good",
+		    s->failed_boots);
+	html_txt(sb, s->last_ingest ? s->last_ingest : "-");
+	strbuf_addstr(sb, "</td></tr>\n");
+	return 0;
+}
+
 int ui_index_render(const struct fw_ui *ui, struct strbuf *sb)
 {
-	sqlite3 *db = ui->db;
-	cJSON *list, *it;
-	int n = 0;
+	struct series_rows t = { .sb = sb, .ui = ui };
+	struct strbuf rows = STRBUF_INIT;
 
-	list = fw_series_list_json(db);
-	if (!list)
+	/* the rows first: a DB error leaves sb as it was */
+	t.sb = &rows;
+	if (fw_store_series_list(ui->db, series_row, &t)) {
+		strbuf_release(&rows);
 		return -1;
+	}
 	ui_page_begin(sb, ui, "Series");
 	strbuf_addstr(sb, "<h1>Series</h1>\n");
-	cJSON_ArrayForEach(it, list) {
-		const char *name = cJSON_GetStringValue(cJSON_GetObjectItem(it, "name"));
-		const char *last = cJSON_GetStringValue(cJSON_GetObjectItem(it, "last_ingest"));
-		int fb = cJSON_GetObjectItem(it, "failed_builds")->valueint;
-		int bb = cJSON_GetObjectItem(it, "failed_boots")->valueint;
-
-		if (!name || !ui_has_series(ui, name))
-			continue;
-		if (!n++)
-			strbuf_addstr(sb, "<table class=\"grid\" id=\"series\"><thead><tr><th>series</th><th>rev</th>"
-				      "<th>commits</th><th>runs</th><th>failed builds</th><th>bad boots</th>"
-				      "<th>last ingest</th></tr></thead><tbody>\n");
-		strbuf_addstr(sb, "<tr><td><a href=\"");
-		ui_href_series(sb, ui, name);
-		strbuf_addstr(sb, "\">");
-		html_txt(sb, name);
-		strbuf_addf(sb, "</a></td><td>%d</td><td>%d</td><td>%d</td><td class=\"%s\">%d</td>"
-			    "<td class=\"%s\">%d</td><td>",
-			    cJSON_GetObjectItem(it, "revision")->valueint,
-			    cJSON_GetObjectItem(it, "commits")->valueint,
-			    cJSON_GetObjectItem(it, "runs")->valueint, fb ? "bad" : "good", fb, bb ? "bad" : "good", bb);
-		html_txt(sb, last ? last : "-");
-		strbuf_addstr(sb, "</td></tr>\n");
-	}
-	if (n)
+	strbuf_add(sb, rows.buf, rows.len);
+	strbuf_release(&rows);
+	if (t.n)
 		strbuf_addstr(sb, "</tbody></table>\n");
 	else
 		strbuf_addstr(sb, "<p class=\"muted\">No runs yet: POST run documents to /api/v1/runs "
 			      "or use <code>foliowatch-server import</code>.</p>\n");
-	cJSON_Delete(list);
-	regressions(sb, ui, db);
-	environments(sb, db);
+	regressions(sb, ui, ui->db);
+	environments(sb, ui->db);
 	html_page_end(sb);
 	return 0;
 }
