@@ -53,6 +53,8 @@ enum MHD_Result api_compare(struct fw_req *r)
 			goto cleanup;
 		}
 		rc = fw_series_load_rev(req_db(r), s.name, (int)rev, &bs_own, &err);
+		if (!rc)
+			fw_series_levels(&bs_own);
 		if (rc) {
 			ret = rc == 1 ? reply_error(r, 404, "not_found", "base_revision", "no such revision of this series")
 				      : reply_error(r, 503, "db_error", NULL, err.buf);

@@ -251,6 +251,7 @@ static int export_series(struct export *ex, const char *series)
 		strbuf_release(&err);
 		return -1;
 	}
+	fw_series_levels(&s);
 	an = fw_ui_analysis(ex->ui.db, s.name, s.revision);
 	an_apply(&s, an);
 	regs = fw_ui_regressions(ex->ui.db, s.name, s.revision);

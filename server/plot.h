@@ -7,7 +7,7 @@
  * cached as <cache>/<sha256 of script+data>.svg, written to a temp name and
  * renamed, so the same data is never rendered twice and ETags are stable.
  */
-#include "series-db.h"
+#include "series-levels.h"
 
 #include <cjson/cJSON.h>
 #include <time.h>

@@ -118,6 +118,8 @@ int req_series_window(struct fw_req *r, const char *name, const char *field, int
 	    count > last_n)
 		from = last - last_n + 1;
 	rc = fw_series_load_window(db, name, rev, from < 0 ? 0 : from, to, s, &err);
+	if (!rc)
+		fw_series_levels(s);
 	if (rc == 1 && rev > 0)
 		*ret = reply_error(r, 404, "not_found", "revision", "no such revision of this series");
 	else if (rc == 1)

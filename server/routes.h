@@ -58,6 +58,7 @@ int fw_auth_check(struct fw_req *r, unsigned need, enum MHD_Result *ret);
 
 
 #include "series-db.h"
+#include "series-levels.h"
 /*
  * Loads series `name` for a handler (server/req-series.c). Returns 0 with *s
  * filled, or -1 after replying (404 unknown series, 503 DB) with *ret set.

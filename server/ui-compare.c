@@ -263,6 +263,8 @@ static int base_series(struct fw_req *r, const struct fw_series *s, struct fw_se
 	if (!rev || rev == s->revision)
 		return 0;
 	rc = fw_series_load_rev(req_db(r), s->name, rev, own, &err);
+	if (!rc)
+		fw_series_levels(own);
 	if (rc == 1)
 		*ret = reply_error(r, 404, "not_found", "base_revision", "base_revision names no revision of this series");
 	else if (rc < 0)

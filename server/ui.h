@@ -9,7 +9,7 @@
  */
 #include <sqlite3.h>
 #include <cjson/cJSON.h>
-#include "series-db.h"
+#include "series-levels.h"
 #include "strbuf.h"
 
 struct fw_ui {

@@ -67,7 +67,7 @@ probe collector ok measure.h
 probe collector ok analysis.h
 probe collector ok fw-db.h
 probe collector ok strbuf.h
-for h in http.h routes.h ui.h series-db.h; do probe collector no $h; done
+for h in http.h routes.h ui.h; do probe collector no $h; done
 
 probe guest ok crc32.h
 for h in fw-db.h stats.h http.h measure.h; do probe guest no $h; done

@@ -1,52 +1,20 @@
-/* Loads a series for pages and the API. Every statement is prepared and bound. */
+/*
+ * Loads a series for pages and the API (the read-side store: SQL text only
+ * here). Every statement is prepared and bound. Medians are not computed
+ * here: fw_series_levels (analysis/series-levels.c) fills them.
+ */
 #include <stdio.h>
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "series-db.h"
 #include "xalloc.h"
-#include "stats.h"  /* fw_median: the one implementation */
 
 static char *col_dup(sqlite3_stmt *st, int i)
 {
 	const unsigned char *t = sqlite3_column_text(st, i);
 
 	return xstrdup(t ? (const char *)t : "");
-}
-
-double fw_cell_run_median(const struct fw_cell *c, long long run)
-{
-	double *t = malloc(sizeof(*t) * (size_t)(c->n ? c->n : 1)), m;
-	int k = 0;
-
-	if (!t)
-		return NAN;
-	for (int i = 0; i < c->n; i++)
-		if (c->vals[i].run == run)
-			t[k++] = c->vals[i].v;
-	m = fw_median(t, (size_t)k);
-	free(t);
-	return m;
-}
-
-/* The median of the per-boot medians: the level the analysis compares (README "Deciding"). */
-static double boots_median(const struct fw_cell *c)
-{
-	double *meds = malloc(sizeof(*meds) * (size_t)(c->n ? c->n : 1)), m;
-	int k = 0;
-
-	if (!meds)
-		abort();
-	for (int i = 0; i < c->n; i++) {
-		int seen = 0;
-		for (int j = 0; j < i && !seen; j++)
-			seen = c->vals[j].run == c->vals[i].run;
-		if (!seen)
-			meds[k++] = fw_cell_run_median(c, c->vals[i].run);
-	}
-	m = fw_median(meds, (size_t)k);
-	free(meds);
-	return m;
 }
 
 int fw_metric_nsamples(const struct fw_series *s, const struct fw_metric *m)
@@ -160,7 +128,7 @@ static int load_metrics(sqlite3 *db, struct fw_series *s, struct strbuf *err)
 		goto dberr;
 	for (int i = 0; i < s->nmetrics; i++)
 		for (int c = 0; c < s->ncommits; c++) {
-			s->metrics[i].cells[c].median = boots_median(&s->metrics[i].cells[c]);
+			s->metrics[i].cells[c].median = NAN;     /* fw_series_levels */
 			s->metrics[i].cells[c].delta_pct = NAN;  /* the analysis' (an_apply) */
 		}
 	/* Distinct environments: metrics are sorted by name then env, so count per name run. */

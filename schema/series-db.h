@@ -5,7 +5,8 @@
  * its commits in order and, per metric and environment, the samples of every
  * commit. Deltas, and the median of a compared commit, are the analysis'
  * (an_apply, server/analysis-index.c); a commit's own median here is that of
- * its per-boot medians, the level the analysis compares.
+ * its per-boot medians, the level the analysis compares, filled in by the
+ * analysis' fw_series_levels() after loading (NAN until then).
  */
 #include <sqlite3.h>
 #include "strbuf.h"
@@ -78,7 +79,6 @@ int fw_series_revisions(sqlite3 *db, const char *name, int **revs);
 int fw_series_find_commit(const struct fw_series *s, const char *sha);
 /* Metric by "w/v/m"; with several environments the first one (see env arg: prefix or NULL). */
 int fw_series_find_metric(const struct fw_series *s, const char *wvm, const char *env, int from);
-double fw_cell_run_median(const struct fw_cell *c, long long run);
 /* Samples of a metric over all commits (0: nothing to plot). */
 int fw_metric_nsamples(const struct fw_series *s, const struct fw_metric *m);
 
