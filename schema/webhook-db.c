@@ -1,8 +1,11 @@
 /* Webhooks: checks and writes (server/webhook-db.h); delivery is server/deliver.c. */
+#include <stdlib.h>
 #include <string.h>
 #include <sys/random.h>
 #include "webhook-db.h"
 #include "fw-db.h"
+#include "stmt-cache.h"
+#include "xalloc.h"
 
 const char *fw_webhook_url_problem(const char *url)
 {
@@ -134,4 +137,88 @@ int fw_store_needs_sweep(sqlite3 *db)
 		yes = sqlite3_column_int(st, 0) != 0;
 	sqlite3_finalize(st);
 	return yes;
+}
+
+static char *col_strdup(sqlite3_stmt *st, int i)
+{
+	const char *s = (const char *)sqlite3_column_text(st, i);
+
+	return xstrdup(s ? s : "");
+}
+
+int fw_deliveries_due(sqlite3 *db, double now_s, struct fw_delivery *d, int max)
+{
+	sqlite3_stmt *st = fw_stmt_get(db, FW_CACHED(
+		"SELECT d.webhook_id, d.outbox_id, d.attempts, w.url, w.secret, o.event_key, o.type, o.payload "
+		"FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN outbox o ON o.id = d.outbox_id "
+		"WHERE d.delivered_at IS NULL AND d.next_attempt_at <= ?1 AND w.active = 1 "
+		"ORDER BY d.outbox_id, d.webhook_id LIMIT ?2"));
+	int n = 0;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_double(st, 1, now_s);
+	sqlite3_bind_int(st, 2, max);
+	while (n < max && sqlite3_step(st) == SQLITE_ROW) {
+		d[n].webhook_id = sqlite3_column_int64(st, 0);
+		d[n].outbox_id = sqlite3_column_int64(st, 1);
+		d[n].attempts = sqlite3_column_int(st, 2);
+		d[n].url = col_strdup(st, 3);
+		d[n].secret = col_strdup(st, 4);
+		d[n].key = col_strdup(st, 5);
+		d[n].type = col_strdup(st, 6);
+		d[n].payload = col_strdup(st, 7);
+		n++;
+	}
+	fw_stmt_done(st);
+	return n;
+}
+
+void fw_delivery_release(struct fw_delivery *d)
+{
+	free(d->url);
+	free(d->secret);
+	free(d->key);
+	free(d->type);
+	free(d->payload);
+}
+
+int fw_delivery_record(sqlite3 *db, const struct fw_delivery *d, int status, int ok, const char *now_iso,
+		       double next_s)
+{
+	sqlite3_stmt *st = fw_stmt_get(db, FW_CACHED(
+		"UPDATE webhook_deliveries SET attempts = attempts + 1, last_status = ?1, "
+		"delivered_at = CASE WHEN ?2 THEN ?3 END, next_attempt_at = ?4 "
+		"WHERE webhook_id = ?5 AND outbox_id = ?6"));
+	int rc;
+
+	if (!st)
+		return -1;
+	sqlite3_bind_int(st, 1, status);
+	sqlite3_bind_int(st, 2, ok);
+	sqlite3_bind_text(st, 3, now_iso, -1, SQLITE_TRANSIENT);
+	sqlite3_bind_double(st, 4, next_s);
+	sqlite3_bind_int64(st, 5, d->webhook_id);
+	sqlite3_bind_int64(st, 6, d->outbox_id);
+	rc = sqlite3_step(st);
+	fw_stmt_done(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int fw_deliveries_next(sqlite3 *db, double *at_s)
+{
+	sqlite3_stmt *st = fw_stmt_get(db, FW_CACHED(
+		"SELECT min(d.next_attempt_at) FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id "
+		"WHERE d.delivered_at IS NULL AND w.active = 1"));
+	int ret = -1;
+
+	if (!st)
+		return -1;
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		ret = sqlite3_column_type(st, 0) != SQLITE_NULL;
+		if (ret)
+			*at_s = sqlite3_column_double(st, 0);
+	}
+	fw_stmt_done(st);
+	return ret;
 }

@@ -27,6 +27,23 @@ struct fw_webhook_info {
 /* Calls each() for every webhook, ordered by id. 0, or -1 with err. */
 int fw_webhook_list(sqlite3 *db, void (*each)(const struct fw_webhook_info *w, void *ctx), void *ctx,
 		    struct strbuf *err);
+/* One due (webhook, event) delivery: strings malloc'd (fw_delivery_release). */
+struct fw_delivery {
+	long long webhook_id, outbox_id;
+	int attempts;
+	char *url, *secret, *key, *type, *payload;
+};
+/* Up to max undelivered rows due at now_s (epoch seconds) of active webhooks, oldest event first; how many, or -1. */
+int fw_deliveries_due(sqlite3 *db, double now_s, struct fw_delivery *d, int max);
+void fw_delivery_release(struct fw_delivery *d);
+/*
+ * Writes one attempt's outcome: HTTP status (0: no answer); delivered_at =
+ * now_iso when ok, and the next attempt at next_s (epoch seconds). 0 or -1.
+ */
+int fw_delivery_record(sqlite3 *db, const struct fw_delivery *d, int status, int ok, const char *now_iso,
+		       double next_s);
+/* When the next undelivered row of an active webhook falls due (epoch seconds): 1, 0 none, -1 DB error. */
+int fw_deliveries_next(sqlite3 *db, double *at_s);
 /*
  * 1 when the DB has an active webhook or a hold with runs detection has not
  * seen (a restart then sweeps for changes missed by a crash), 0 when not,

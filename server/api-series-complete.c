@@ -1,6 +1,6 @@
 /*
  * POST /api/v1/series/{name}/complete[?revision=N]: the collector's "this run
- * is over" (ingest scope). The series revision's held events (server/hold.c)
+ * is over" (ingest scope). The series revision's held events (schema/holds.c)
  * go out once detection has seen its last run, without waiting for the settle
  * time. A run stored after this call opens the hold again. 200 with what was
  * held, 404 unknown series or revision, 400 a bad revision.

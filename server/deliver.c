@@ -7,7 +7,7 @@
  * HTTP is curl (already a dependency: the collector posts with it), started
  * through runcmd with an argv vector; the body goes on its stdin from a 0600
  * temp file. Signature: X-Foliowatch-Signature: sha256=HMAC-SHA256(secret, body).
- * Before each batch it releases the held events that fell due (server/hold.c).
+ * Before each batch it releases the held events that fell due (schema/holds.c).
  */
 #include <math.h>
 #include <stdio.h>
@@ -19,15 +19,10 @@
 #include "fw-db.h"
 #include "hmac.h"
 #include "runcmd.h"
+#include "webhook-db.h"
 
 #define BATCH 16
 #define IDLE_S 5.0  /* look again at least this often: `webhook add` runs in another process */
-
-struct due {
-	long long webhook_id, outbox_id;
-	int attempts;
-	char *url, *secret, *key, *type, *payload;
-};
 
 static double now_s(void)
 {
@@ -37,52 +32,7 @@ static double now_s(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	return strdup(s ? s : "");
-}
-
-/* Up to BATCH due rows into d; their number, or -1. */
-static int load_due(sqlite3 *db, struct due *d)
-{
-	sqlite3_stmt *st = fw_stmt_get(db, FW_CACHED(
-		"SELECT d.webhook_id, d.outbox_id, d.attempts, w.url, w.secret, o.event_key, o.type, o.payload "
-		"FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id JOIN outbox o ON o.id = d.outbox_id "
-		"WHERE d.delivered_at IS NULL AND d.next_attempt_at <= ? AND w.active = 1 "
-		"ORDER BY d.outbox_id, d.webhook_id LIMIT 16"));  /* BATCH */
-	int n = 0, rc;
-
-	if (!st)
-		return -1;
-	sqlite3_bind_double(st, 1, now_s());
-	while (n < BATCH && (rc = sqlite3_step(st)) == SQLITE_ROW) {
-		d[n].webhook_id = sqlite3_column_int64(st, 0);
-		d[n].outbox_id = sqlite3_column_int64(st, 1);
-		d[n].attempts = sqlite3_column_int(st, 2);
-		d[n].url = col_dup(st, 3);
-		d[n].secret = col_dup(st, 4);
-		d[n].key = col_dup(st, 5);
-		d[n].type = col_dup(st, 6);
-		d[n].payload = col_dup(st, 7);
-		n++;
-	}
-	fw_stmt_done(st);
-	return n;
-}
-
-static void free_due(struct due *d)
-{
-	free(d->url);
-	free(d->secret);
-	free(d->key);
-	free(d->type);
-	free(d->payload);
-}
-
-/* One POST; the HTTP status, or 0 when none came (refused, timeout, bad body). */
-static int post_one(const struct due *d, const char *body)
+static int post_one(const struct fw_delivery *d, const char *body)
 {
 	struct strbuf sig = STRBUF_INIT, id = STRBUF_INIT, ev = STRBUF_INIT, out = STRBUF_INIT;
 	char hex[65];
@@ -127,30 +77,17 @@ cleanup:
 	return status;
 }
 
-static void record(sqlite3 *db, const struct fw_notify_opts *o, const struct due *d, int status)
+static void record(sqlite3 *db, const struct fw_notify_opts *o, const struct fw_delivery *d, int status)
 {
-	sqlite3_stmt *st = fw_stmt_get(db, FW_CACHED(
-		"UPDATE webhook_deliveries SET attempts = attempts + 1, last_status = ?1, "
-		"delivered_at = CASE WHEN ?2 THEN ?3 END, next_attempt_at = ?4 "
-		"WHERE webhook_id = ?5 AND outbox_id = ?6"));
 	int ok = status >= 200 && status < 300;
 	double wait = o->backoff_s * pow(2, d->attempts < 60 ? d->attempts : 60);
 	char now[32];
 
-	if (!st)
-		return;
 	fw_now_iso(now);
 	if (wait > o->backoff_max_s)
 		wait = o->backoff_max_s;
-	sqlite3_bind_int(st, 1, status);
-	sqlite3_bind_int(st, 2, ok);
-	sqlite3_bind_text(st, 3, now, -1, SQLITE_TRANSIENT);
-	sqlite3_bind_double(st, 4, now_s() + wait);
-	sqlite3_bind_int64(st, 5, d->webhook_id);
-	sqlite3_bind_int64(st, 6, d->outbox_id);
-	if (sqlite3_step(st) != SQLITE_DONE)
-		fprintf(stderr, "serve: webhook: recording a delivery: %s\n", sqlite3_errmsg(db));
-	fw_stmt_done(st);
+	if (fw_delivery_record(db, d, status, ok, now, now_s() + wait))
+		fprintf(stderr, "serve: webhook: recording a delivery: %s\n", fw_db_errmsg(db));
 	if (!ok)
 		fprintf(stderr, "serve: webhook %lld: event %s: %s %d; next attempt in %.1f s\n", d->webhook_id, d->key,
 			status ? "HTTP" : "no answer", status, wait);
@@ -159,30 +96,25 @@ static void record(sqlite3 *db, const struct fw_notify_opts *o, const struct due
 /* Seconds until the next row falls due (IDLE_S at most). */
 static double until_next(sqlite3 *db)
 {
-	sqlite3_stmt *st = fw_stmt_get(db, FW_CACHED(
-		"SELECT min(d.next_attempt_at) FROM webhook_deliveries d JOIN webhooks w ON w.id = d.webhook_id "
-		"WHERE d.delivered_at IS NULL AND w.active = 1"));
-	double t = IDLE_S;
+	double at, t = IDLE_S;
 
-	if (st && sqlite3_step(st) == SQLITE_ROW && sqlite3_column_type(st, 0) != SQLITE_NULL)
-		t = sqlite3_column_double(st, 0) - now_s();
-	if (st)
-		fw_stmt_done(st);
+	if (fw_deliveries_next(db, &at) == 1)
+		t = at - now_s();
 	return t < 0 ? 0 : t > IDLE_S ? IDLE_S : t;
 }
 
 /* Sends one batch; the number of rows tried, or -1. */
 static int deliver_batch(sqlite3 *db, const struct fw_notify_opts *o)
 {
-	struct due d[BATCH];
-	int n = load_due(db, d);
+	struct fw_delivery d[BATCH];
+	int n = fw_deliveries_due(db, now_s(), d, BATCH);
 
 	for (int i = 0; i < n; i++) {
 		char *body = fw_webhook_body(d[i].type, d[i].key, d[i].payload, o->public_url);
 
 		record(db, o, &d[i], body ? post_one(&d[i], body) : 0);
 		free(body);
-		free_due(&d[i]);
+		fw_delivery_release(&d[i]);
 	}
 	return n;
 }

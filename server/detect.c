@@ -72,7 +72,7 @@ static void rest(struct fw_notify *n, double busy)
 
 /*
  * Refreshes the regressions of series (NULL: all). The holds of its revisions
- * (server/hold.c) learn which stored runs it has seen: a hold is released only
+ * (schema/holds.c) learn which stored runs it has seen: a hold is released only
  * after a detection that began after its last run. A failed refresh counts as
  * seen too, or one bad series would hold its events for ever (it is logged).
  */

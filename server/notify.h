@@ -10,7 +10,7 @@
  * - delivery (server/deliver.c): every undelivered (webhook, event) row is
  *   POSTed, signed, with retries on an exponential backoff; rows survive a
  *   crash, so a restart sends what was not acknowledged (same event key).
- *   It also releases held events (server/hold.c, migration 0007): a series
+ *   It also releases held events (schema/holds.c, migration 0007): a series
  *   revision still being measured keeps its events until the collector says
  *   the run is complete or no run came for settle_s; then the net change
  *   per regression goes out (or nothing, for a flip that undid itself).
@@ -18,6 +18,7 @@
 #include <pthread.h>
 #include <sqlite3.h>
 #include "strbuf.h"
+#include "holds.h"
 
 struct fw_notify_opts {
 	double backoff_s;      /* first retry delay; doubles per failed attempt */
@@ -52,25 +53,5 @@ void fw_notify_stop(struct fw_notify *n);
 void *fw_deliver_main(void *arg);
 /* server/webhook-body.c: the JSON an event is POSTed as (payload: the outbox row's). NULL if it does not parse. */
 char *fw_webhook_body(const char *type, const char *event_key, const char *payload, const char *public_url);
-
-/* server/hold.c. Detection marks what it has seen (series NULL: all); 0 or -1. */
-int fw_holds_detect_begin(sqlite3 *db, const char *series);
-int fw_holds_detect_end(sqlite3 *db, const char *series);
-/* Releases the holds now due; how many. *next_s: seconds until the next is due, -1 none known. */
-int fw_holds_release_due(sqlite3 *db, double settle_s, double *next_s);
-/*
- * Up to max names (malloc'd) of series with a hold whose runs detection has
- * not seen and no run for quiet_s: stored by another process (import, run
- * --db), so no POST queued their detection.
- */
-int fw_holds_undetected(sqlite3 *db, double quiet_s, char **names, int max);
-struct fw_hold_info {
-	int revision;     /* the revision marked (the newest when 0 was asked for) */
-	int open;         /* a hold was open (runs stored since the last release) */
-	int runs;         /* runs stored under it */
-	int held_events;  /* events waiting in it */
-};
-/* The collector's "run complete" for series/revision (0: newest): 0, 1 no such series/revision, -1 DB error. */
-int fw_hold_complete(sqlite3 *db, const char *series, int revision, struct fw_hold_info *out);
 
 #endif

@@ -1,5 +1,5 @@
 /*
- * Held events (migration 0007, server/notify.h): while a series revision is
+ * Held events (migration 0007, holds.h): while a series revision is
  * still being measured its events wait; a hold is released once detection
  * has seen every run stored under it and the run is complete (the collector
  * said so after its last run) or quiet for the settle time. The release sends
@@ -11,8 +11,9 @@
 #include <stdio.h>
 #include <string.h>
 #include <time.h>
-#include "notify.h"
+#include "holds.h"
 #include "fw-db.h"
+#include "stmt-cache.h"
 
 #define DUE_BATCH 16
 
