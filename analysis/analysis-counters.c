@@ -9,6 +9,7 @@
 #include <string.h>
 #include "analysis-internal.h"
 #include "run-doc.h"
+#include "store-analysis.h"
 #include "xalloc.h"
 #include "stats.h"
 
@@ -19,61 +20,59 @@ struct counter {
 	double median;
 };
 
+/* Gathers one commit's counter values, name by name, into medians. */
+struct side_build {
+	struct counter *out;
+	size_t n, alloc;
+	double *vals;
+	size_t nv, av;
+	char *cur;
+};
+
+/* A name ends: its values came sorted, so the median is direct. */
+static void close_name(struct side_build *b)
+{
+	if (!b->cur)
+		return;
+	FW_ALLOC_GROW(b->out, b->n + 1, b->alloc);
+	b->out[b->n].name = b->cur;
+	b->out[b->n++].median = fw_median(b->vals, b->nv);
+	b->cur = NULL;
+	b->nv = 0;
+}
+
+static int add_value(const char *name, double value, void *ctx)
+{
+	struct side_build *b = ctx;
+
+	if (b->cur && strcmp(name, b->cur))
+		close_name(b);
+	if (!b->cur)
+		b->cur = xstrdup(name);
+	FW_ALLOC_GROW(b->vals, b->nv + 1, b->av);
+	b->vals[b->nv++] = value;
+	return 0;
+}
+
 /* Medians per counter name for one commit of the row, sorted by name. */
 static int load_side(sqlite3 *db, const cJSON *row, const char *commit_key, struct counter **out,
 		     size_t *n, struct strbuf *err)
 {
-	static const char sql[] =
-		"SELECT ct.name, ct.value FROM counters ct JOIN results res ON res.id = ct.result_id "
-		"JOIN runs r ON r.id = res.run_id JOIN environments e ON e.id = r.env_id "
-		"WHERE r.commit_id = ? AND e.fingerprint = ? AND r.boot_status = 'ok' AND res.workload = ? "
-		"AND res.variant = ? AND res.params = ? AND res.metric = ? ORDER BY ct.name, ct.value";
-	static const char *keys[] = { "env_fingerprint", "workload", "variant", "params", "metric" };
-	sqlite3_stmt *st = NULL;
-	double *vals = NULL;
-	size_t nv = 0, av = 0, alloc = 0;
-	char *cur = NULL;
-	int rc, ret = -1;
+	struct fw_store_result_key k = {
+		.commit_id = (long long)fw_json_num(row, commit_key, NAN),
+		.env_fingerprint = fw_json_str(row, "env_fingerprint", ""),
+		.workload = fw_json_str(row, "workload", ""),
+		.variant = fw_json_str(row, "variant", ""),
+		.params = fw_json_str(row, "params", ""),
+		.metric = fw_json_str(row, "metric", ""),
+	};
+	struct side_build b = { 0 };
+	int ret = fw_store_counter_values(db, &k, add_value, &b, err);
 
-	*out = NULL;
-	*n = 0;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		strbuf_addf(err, "loading counters: %s", sqlite3_errmsg(db));
-		goto cleanup;
-	}
-	sqlite3_bind_int64(st, 1, (long long)fw_json_num(row, commit_key, NAN));
-	for (int i = 0; i < 5; i++) {
-		const cJSON *it = cJSON_GetObjectItemCaseSensitive(row, keys[i]);
-		sqlite3_bind_text(st, i + 2, cJSON_IsString(it) ? it->valuestring : "", -1, SQLITE_STATIC);
-	}
-	for (;;) {
-		const char *name;
-		rc = sqlite3_step(st);
-		name = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
-		/* A name ends: its values are sorted, so the median is direct. */
-		if (cur && (!name || strcmp(name, cur))) {
-			FW_ALLOC_GROW(*out, *n + 1, alloc);
-			(*out)[*n].name = cur;
-			(*out)[(*n)++].median = nv % 2 ? vals[nv / 2] : (vals[nv / 2 - 1] + vals[nv / 2]) / 2;
-			cur = NULL;
-			nv = 0;
-		}
-		if (rc != SQLITE_ROW)
-			break;
-		if (!cur)
-			cur = xstrdup(name);
-		FW_ALLOC_GROW(vals, nv + 1, av);
-		vals[nv++] = sqlite3_column_double(st, 1);
-	}
-	if (rc != SQLITE_DONE) {
-		strbuf_addf(err, "loading counters: %s", sqlite3_errmsg(db));
-		goto cleanup;
-	}
-	ret = 0;
-cleanup:
-	free(cur);
-	free(vals);
-	sqlite3_finalize(st);
+	close_name(&b);
+	free(b.vals);
+	*out = b.out;
+	*n = b.n;
 	return ret;
 }
 
