@@ -10,6 +10,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "analysis-internal.h"
+#include "store-analysis.h"
 #include "xalloc.h"
 
 #define ATTRIBUTION_TOP 5
@@ -28,26 +29,6 @@ struct side {
 	int boots;
 };
 
-#define PROF_WHERE "FROM profiles p JOIN runs r ON r.id = p.run_id JOIN environments e ON e.id = r.env_id " \
-	"WHERE r.commit_id = ?1 AND e.fingerprint = ?2 AND p.workload = ?3 AND p.variant = ?4 AND r.boot_status = 'ok'"
-
-static sqlite3_stmt *prep(sqlite3 *db, const char *sql, long long commit, const struct fw_prof_query *q,
-			  const char *variant, struct strbuf *err)
-{
-	sqlite3_stmt *st = NULL;
-
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		strbuf_addf(err, "loading profiles: %s", sqlite3_errmsg(db));
-		sqlite3_finalize(st);
-		return NULL;
-	}
-	sqlite3_bind_int64(st, 1, commit);
-	sqlite3_bind_text(st, 2, q->env_fingerprint ? q->env_fingerprint : "", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, q->workload, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, variant, -1, SQLITE_STATIC);
-	return st;
-}
-
 /* Medians of one function's values over `boots` boots (the missing ones 0). */
 static void close_fn(struct side *s, size_t *alloc, char *name, double *vals[NV], size_t nv, int self_missing)
 {
@@ -61,62 +42,64 @@ static void close_fn(struct side *s, size_t *alloc, char *name, double *vals[NV]
 	s->n++;
 }
 
+/* Gathers one side's rows, function by function. */
+struct side_build {
+	struct side *s;
+	size_t alloc, nv;
+	double *vals[NV];
+	char *cur;
+	int self_missing;
+};
+
+static int add_row(const struct fw_store_profile_row *p, void *ctx)
+{
+	struct side_build *b = ctx;
+
+	if (b->cur && strcmp(p->function, b->cur)) {
+		close_fn(b->s, &b->alloc, b->cur, b->vals, b->nv, b->self_missing);
+		b->cur = NULL;
+	}
+	if (!b->cur) {
+		b->cur = xstrdup(p->function);
+		b->nv = 0;
+		b->self_missing = 0;
+	}
+	if (b->nv < (size_t)b->s->boots) {  /* one row per boot: the primary key says so */
+		b->vals[HITS][b->nv] = p->hits;
+		b->vals[TIME][b->nv] = p->time_us;
+		b->vals[SELF][b->nv] = isnan(p->self_us) ? 0 : p->self_us;
+		b->self_missing |= isnan(p->self_us);
+		b->nv++;
+	}
+	return 0;
+}
+
 /* One commit's profile of a workload/variant, sorted by function name. */
 static int load_side(sqlite3 *db, long long commit, const struct fw_prof_query *q, const char *variant,
 		     struct side *s, struct strbuf *err)
 {
-	sqlite3_stmt *st = prep(db, "SELECT COUNT(DISTINCT p.run_id) " PROF_WHERE, commit, q, variant, err);
-	double *vals[NV] = { NULL, NULL, NULL };
-	size_t nv = 0, alloc = 0;
-	char *cur = NULL;
-	int rc, self_missing = 0, ret = -1;
+	struct fw_store_profile_key k = {
+		.commit_id = commit, .env_fingerprint = q->env_fingerprint, .workload = q->workload, .variant = variant,
+	};
+	struct side_build b = { .s = s };
+	int ret = -1, boots;
 
 	memset(s, 0, sizeof(*s));
-	if (!st)
-		return -1;
-	if (sqlite3_step(st) == SQLITE_ROW)
-		s->boots = sqlite3_column_int(st, 0);
-	sqlite3_finalize(st);
-	if (!s->boots)
-		return 0;
-	for (int k = 0; k < NV; k++)
-		vals[k] = xreallocarray(NULL, (size_t)s->boots, sizeof(double));
-	st = prep(db, "SELECT p.function, p.hits, p.time_us, p.self_us " PROF_WHERE " ORDER BY p.function, p.run_id",
-		  commit, q, variant, err);
-	if (!st)
-		goto cleanup;
-	for (;;) {
-		const char *name;
-		rc = sqlite3_step(st);
-		name = rc == SQLITE_ROW ? (const char *)sqlite3_column_text(st, 0) : NULL;
-		if (cur && (!name || strcmp(name, cur))) {
-			close_fn(s, &alloc, cur, vals, nv, self_missing);
-			cur = NULL;
-		}
-		if (rc != SQLITE_ROW)
-			break;
-		if (!cur) {
-			cur = xstrdup(name);
-			nv = 0;
-			self_missing = 0;
-		}
-		if (nv < (size_t)s->boots) {  /* one row per boot: the primary key says so */
-			for (int k = 0; k < NV; k++)
-				vals[k][nv] = sqlite3_column_double(st, 1 + k);
-			self_missing |= sqlite3_column_type(st, 3) == SQLITE_NULL;
-			nv++;
-		}
+	boots = fw_store_profile_boots(db, &k, err);
+	if (boots <= 0)
+		return boots;
+	s->boots = boots;
+	for (int i = 0; i < NV; i++)
+		b.vals[i] = xreallocarray(NULL, (size_t)s->boots, sizeof(double));
+	if (fw_store_profile_rows(db, &k, add_row, &b, err) == 0) {
+		if (b.cur)
+			close_fn(s, &b.alloc, b.cur, b.vals, b.nv, b.self_missing);
+		b.cur = NULL;
+		ret = 0;
 	}
-	if (rc != SQLITE_DONE) {
-		strbuf_addf(err, "loading profiles: %s", sqlite3_errmsg(db));
-		goto cleanup;
-	}
-	ret = 0;
-cleanup:
-	free(cur);
-	for (int k = 0; k < NV; k++)
-		free(vals[k]);
-	sqlite3_finalize(st);
+	free(b.cur);
+	for (int i = 0; i < NV; i++)
+		free(b.vals[i]);
 	return ret;
 }
 
@@ -234,12 +217,7 @@ cleanup:
 /* q->env_fingerprint NULL: the first environment (by fingerprint) where both commits have this workload's profile. */
 static int pick_env(sqlite3 *db, const struct fw_prof_query *q, char **env, struct strbuf *err)
 {
-	static const char sql[] =
-		"SELECT e.fingerprint FROM profiles p JOIN runs r ON r.id = p.run_id JOIN environments e "
-		"ON e.id = r.env_id WHERE r.commit_id = ?1 AND p.workload = ?3 AND r.boot_status = 'ok' INTERSECT "
-		"SELECT e.fingerprint FROM profiles p JOIN runs r ON r.id = p.run_id JOIN environments e "
-		"ON e.id = r.env_id WHERE r.commit_id = ?2 AND p.workload = ?3 AND r.boot_status = 'ok' ORDER BY 1 LIMIT 1";
-	sqlite3_stmt *st = NULL;
+	struct strbuf e = STRBUF_INIT;
 	int rc;
 
 	*env = NULL;
@@ -247,62 +225,39 @@ static int pick_env(sqlite3 *db, const struct fw_prof_query *q, char **env, stru
 		*env = xstrdup(q->env_fingerprint);
 		return 0;
 	}
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		strbuf_addf(err, "loading profiles: %s", sqlite3_errmsg(db));
-		return -1;
-	}
-	sqlite3_bind_int64(st, 1, q->base_commit);
-	sqlite3_bind_int64(st, 2, q->head_commit);
-	sqlite3_bind_text(st, 3, q->workload, -1, SQLITE_STATIC);
-	rc = sqlite3_step(st);
-	if (rc == SQLITE_ROW)
-		*env = xstrdup((const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE) {
-		strbuf_addf(err, "loading profiles: %s", sqlite3_errmsg(db));
-		return -1;
-	}
+	rc = fw_store_profile_env(db, q->base_commit, q->head_commit, q->workload, &e, err);
+	if (rc == 1)
+		*env = xstrdup(e.buf);
+	strbuf_release(&e);
+	return rc < 0 ? -1 : 0;
+}
+
+struct variant_list {
+	sqlite3 *db;
+	const struct fw_prof_query *q;
+	cJSON *arr;
+	struct strbuf *err;
+};
+
+static int add_variant(const char *variant, void *ctx)
+{
+	struct variant_list *l = ctx;
+	cJSON *v = variant_json(l->db, l->q, variant, l->err);
+
+	if (!v)
+		return 1;
+	cJSON_AddItemToArray(l->arr, v);
 	return 0;
 }
 
 static int add_variants(sqlite3 *db, const struct fw_prof_query *q, cJSON *arr, struct strbuf *err)
 {
-	static const char sql[] =
-		"SELECT DISTINCT p.variant FROM profiles p JOIN runs r ON r.id = p.run_id JOIN environments e "
-		"ON e.id = r.env_id WHERE r.commit_id IN (?1, ?2) AND e.fingerprint = ?3 AND p.workload = ?4 "
-		"AND r.boot_status = 'ok' ORDER BY 1";
-	sqlite3_stmt *st = NULL;
-	int rc, ret = -1;
+	struct variant_list l = { .db = db, .q = q, .arr = arr, .err = err };
 
-	if (q->variant) {
-		cJSON *v = variant_json(db, q, q->variant, err);
-		if (!v)
-			return -1;
-		cJSON_AddItemToArray(arr, v);
-		return 0;
-	}
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		strbuf_addf(err, "loading profiles: %s", sqlite3_errmsg(db));
-		return -1;
-	}
-	sqlite3_bind_int64(st, 1, q->base_commit);
-	sqlite3_bind_int64(st, 2, q->head_commit);
-	sqlite3_bind_text(st, 3, q->env_fingerprint, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, q->workload, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		cJSON *v = variant_json(db, q, (const char *)sqlite3_column_text(st, 0), err);
-		if (!v)
-			goto cleanup;
-		cJSON_AddItemToArray(arr, v);
-	}
-	if (rc != SQLITE_DONE) {
-		strbuf_addf(err, "loading profiles: %s", sqlite3_errmsg(db));
-		goto cleanup;
-	}
-	ret = 0;
-cleanup:
-	sqlite3_finalize(st);
-	return ret;
+	if (q->variant)
+		return add_variant(q->variant, &l) ? -1 : 0;
+	return fw_store_profile_variants(db, q->base_commit, q->head_commit, q->env_fingerprint, q->workload,
+					 add_variant, &l, err) ? -1 : 0;
 }
 
 int fw_profile_sort_parse(const char *s, enum fw_prof_sort *out)
