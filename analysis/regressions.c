@@ -14,6 +14,7 @@
 #include "analysis-internal.h"
 #include "run-doc.h"
 #include "fw-db.h"
+#include "regressions-db.h"
 
 /* Same workload/variant/params/metric, and environment unless any_env. */
 static int same_metric_env(const cJSON *x, const cJSON *y, int any_env)
@@ -81,71 +82,40 @@ static int combined_undone_later(const cJSON *rows, const cJSON *reg)
 }
 
 /* Inserts (a no-op when known) one regression row, then marks it fixed if the history undid it. */
-static int store_row(sqlite3 *db, sqlite3_stmt *si, sqlite3_stmt *sf, long long sid, const char *now,
-		     const cJSON *rows, const cJSON *r, int combined)
+static int store_row(struct fw_regression_writer *w, long long sid, const char *now, const cJSON *rows,
+		     const cJSON *r, int combined)
 {
-	const char *env = combined ? FW_ENV_COMBINED : fw_json_str(r, "env_fingerprint", "");
-	sqlite3_stmt *st = si;
-	int stored = 0;
+	struct fw_regression_key k = {
+		.series_id = sid,
+		.commit_id = (long long)fw_json_num(r, "commit_id", NAN),
+		.env_fingerprint = combined ? FW_ENV_COMBINED : fw_json_str(r, "env_fingerprint", ""),
+		.workload = fw_json_str(r, "workload", ""),
+		.variant = fw_json_str(r, "variant", ""),
+		.metric = fw_json_str(r, "metric", ""),
+	};
+	int stored = fw_regression_insert(w, &k, fw_json_num(r, "delta_pct", NAN), fw_json_num(r, "q", NAN), now);
 
-	for (int pass = 0; pass < 2; pass++, st = sf) {
-		int col = 1;
-
-		if (pass == 1 && !(combined ? combined_undone_later(rows, r) : undone_later(rows, r)))
-			break;
-		sqlite3_reset(st);
-		if (pass == 1)
-			sqlite3_bind_text(st, col++, now, -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, col++, sid);
-		sqlite3_bind_text(st, col++, env, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, col++, fw_json_str(r, "workload", ""), -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, col++, fw_json_str(r, "variant", ""), -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, col++, fw_json_str(r, "metric", ""), -1, SQLITE_STATIC);
-		sqlite3_bind_int64(st, col++, (long long)fw_json_num(r, "commit_id", NAN));
-		if (pass == 0) {
-			double q = fw_json_num(r, "q", NAN);
-
-			sqlite3_bind_double(st, col++, fw_json_num(r, "delta_pct", NAN));
-			if (isnan(q))
-				sqlite3_bind_null(st, col++);
-			else
-				sqlite3_bind_double(st, col++, q);
-			sqlite3_bind_text(st, col++, now, -1, SQLITE_STATIC);
-			sqlite3_bind_text(st, col++, now, -1, SQLITE_STATIC);
-		}
-		if (sqlite3_step(st) != SQLITE_DONE)
-			return -1;
-		if (pass == 0)
-			stored = sqlite3_changes(db);
-	}
+	if (stored < 0)
+		return -1;
+	if ((combined ? combined_undone_later(rows, r) : undone_later(rows, r)) && fw_regression_mark_fixed(w, &k, now))
+		return -1;
 	return stored;
 }
 
 int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *err)
 {
-	static const char ins[] =
-		"INSERT INTO regressions(series_id, env_fingerprint, workload, variant, metric, commit_id, "
-		"delta_pct, p_value, status, status_by, status_at, created_at) "
-		"VALUES (?, ?, ?, ?, ?, ?, ?, ?, 'new', 'analysis', ?, ?) ON CONFLICT DO NOTHING";
-	static const char fix[] =
-		"UPDATE regressions SET status = 'fixed', status_by = 'analysis', status_note = '', status_at = ? "
-		"WHERE series_id = ? AND env_fingerprint = ? AND workload = ? AND variant = ? AND metric = ? "
-		"AND commit_id = ? AND status IN ('new', 'acknowledged')";
 	static const char *const families[] = { "rows", "combined" };  /* per host, then all hosts */
 	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(series_json, "rows");
-	sqlite3_stmt *si = NULL, *sf = NULL;
+	struct fw_regression_writer w;
 	long long sid = (long long)fw_json_num(series_json, "series_id", NAN);
 	char now[32];
 	int stored = 0, ret = -1;
 
 	fw_now_iso(now);
-	if (sqlite3_prepare_v2(db, ins, -1, &si, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, fix, -1, &sf, NULL) != SQLITE_OK) {
-		strbuf_addf(err, "storing regressions: %s", sqlite3_errmsg(db));
+	if (fw_regression_writer_open(&w, db, err))
 		goto cleanup;
-	}
 	if (fw_db_begin(db, NULL)) {
-		strbuf_addf(err, "storing regressions: %s", sqlite3_errmsg(db));
+		strbuf_addf(err, "storing regressions: %s", fw_db_errmsg(db));
 		goto cleanup;
 	}
 	for (int f = 0; f < 2; f++) {
@@ -157,9 +127,9 @@ int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *
 			if (strcmp(fw_json_str(r, "against", ""), "parent") ||
 			    strcmp(fw_json_str(r, "verdict", ""), "regression"))
 				continue;
-			n = store_row(db, si, sf, sid, now, rows, r, f == 1);
+			n = store_row(&w, sid, now, rows, r, f == 1);
 			if (n < 0) {
-				strbuf_addf(err, "storing regressions: %s", sqlite3_errmsg(db));
+				strbuf_addf(err, "storing regressions: %s", fw_db_errmsg(db));
 				fw_db_end(db, 0, NULL);
 				goto cleanup;
 			}
@@ -178,95 +148,71 @@ int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *
 	}
 	ret = stored;
 cleanup:
-	sqlite3_finalize(si);
-	sqlite3_finalize(sf);
+	fw_regression_writer_close(&w);
 	return ret;
 }
 
-/* o.history: the regression's status changes, oldest first. 0 ok, -1 DB error. */
-static int add_history(sqlite3 *db, cJSON *o, long long id)
+/* The JSON of the list (the API's shape): every column, then "history". */
+struct list_json {
+	cJSON *arr, *history;
+};
+
+static int row_json(const struct fw_regression_row *g, void *ctx)
 {
-	sqlite3_stmt *st = NULL;
-	cJSON *h = cJSON_AddArrayToObject(o, "history");
-	int rc;
+	struct list_json *l = ctx;
+	cJSON *o = cJSON_CreateObject();
 
-	if (sqlite3_prepare_v2(db, "SELECT status, changed_by, note, changed_at FROM regression_history "
-			       "WHERE regression_id = ? ORDER BY id", -1, &st, NULL) != SQLITE_OK)
-		return -1;
-	sqlite3_bind_int64(st, 1, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		cJSON *e = cJSON_CreateObject();
+	cJSON_AddNumberToObject(o, "id", (double)g->id);
+	cJSON_AddStringToObject(o, "series", g->series);
+	cJSON_AddNumberToObject(o, "revision", g->revision);
+	cJSON_AddStringToObject(o, "env_fingerprint", g->env_fingerprint);
+	cJSON_AddStringToObject(o, "workload", g->workload);
+	cJSON_AddStringToObject(o, "variant", g->variant);
+	cJSON_AddStringToObject(o, "metric", g->metric);
+	cJSON_AddNumberToObject(o, "commit_id", (double)g->commit_id);
+	cJSON_AddStringToObject(o, "sha", g->sha);
+	cJSON_AddStringToObject(o, "subject", g->subject);
+	cJSON_AddNumberToObject(o, "delta_pct", g->delta_pct);
+	if (isnan(g->p_value))
+		cJSON_AddNullToObject(o, "p_value");
+	else
+		cJSON_AddNumberToObject(o, "p_value", g->p_value);
+	cJSON_AddStringToObject(o, "status", g->status);
+	cJSON_AddStringToObject(o, "status_by", g->status_by);
+	cJSON_AddStringToObject(o, "status_at", g->status_at);
+	cJSON_AddStringToObject(o, "created_at", g->created_at);
+	cJSON_AddStringToObject(o, "status_note", g->status_note);
+	l->history = cJSON_AddArrayToObject(o, "history");
+	cJSON_AddItemToArray(l->arr, o);
+	return 0;
+}
 
-		cJSON_AddStringToObject(e, "status", (const char *)sqlite3_column_text(st, 0));
-		cJSON_AddStringToObject(e, "by", (const char *)sqlite3_column_text(st, 1));
-		cJSON_AddStringToObject(e, "note", (const char *)sqlite3_column_text(st, 2));
-		cJSON_AddStringToObject(e, "at", (const char *)sqlite3_column_text(st, 3));
-		cJSON_AddItemToArray(h, e);
-	}
-	sqlite3_finalize(st);
-	return rc == SQLITE_DONE ? 0 : -1;
+static int change_json(const struct fw_regression_change *h, void *ctx)
+{
+	struct list_json *l = ctx;
+	cJSON *e = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(e, "status", h->status);
+	cJSON_AddStringToObject(e, "by", h->by);
+	cJSON_AddStringToObject(e, "note", h->note);
+	cJSON_AddStringToObject(e, "at", h->at);
+	cJSON_AddItemToArray(l->history, e);
+	return 0;
 }
 
 /* The list, or with id > 0 the one regression of that id (an empty list when none). */
 static int list_query(sqlite3 *db, const char *series, const char *status, long long id,
 		      cJSON **out, struct strbuf *err)
 {
-	static const char sql[] =
-		"SELECT g.id, s.name, s.revision, g.env_fingerprint, g.workload, g.variant, g.metric, "
-		"g.commit_id, c.sha, c.subject, g.delta_pct, g.p_value, g.status, g.status_by, g.status_at, "
-		"g.created_at, g.status_note FROM regressions g JOIN series s ON s.id = g.series_id "
-		"JOIN commits c ON c.id = g.commit_id "
-		"WHERE (?1 IS NULL OR s.name = ?1) AND (?2 IS NULL OR g.status = ?2) AND (?3 IS NULL OR g.id = ?3) "
-		"ORDER BY s.name, s.revision, c.position, g.workload, g.variant, g.metric, g.id";
-	static const char *names[] = { "id", "series", "revision", "env_fingerprint", "workload",
-		"variant", "metric", "commit_id", "sha", "subject", "delta_pct", "p_value", "status",
-		"status_by", "status_at", "created_at", "status_note" };
-	sqlite3_stmt *st = NULL;
-	cJSON *arr = cJSON_CreateArray();
-	int rc, ret = -1;
+	struct list_json l = { .arr = cJSON_CreateArray() };
 
 	*out = NULL;
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
-		strbuf_addf(err, "listing regressions: %s", sqlite3_errmsg(db));
-		goto cleanup;
+	if (fw_regressions_read(db, series, status, id, row_json, change_json, &l, err)) {
+		cJSON_Delete(l.arr);
+		return -1;
 	}
-	if (series)
-		sqlite3_bind_text(st, 1, series, -1, SQLITE_STATIC);
-	if (status)
-		sqlite3_bind_text(st, 2, status, -1, SQLITE_STATIC);
-	if (id > 0)
-		sqlite3_bind_int64(st, 3, id);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		cJSON *o = cJSON_CreateObject();
-		for (int i = 0; i < 17; i++) {
-			switch (sqlite3_column_type(st, i)) {
-			case SQLITE_NULL:
-				cJSON_AddNullToObject(o, names[i]);
-				break;
-			case SQLITE_INTEGER:
-			case SQLITE_FLOAT:
-				cJSON_AddNumberToObject(o, names[i], sqlite3_column_double(st, i));
-				break;
-			default:
-				cJSON_AddStringToObject(o, names[i], (const char *)sqlite3_column_text(st, i));
-			}
-		}
-		cJSON_AddItemToArray(arr, o);
-		if (add_history(db, o, sqlite3_column_int64(st, 0)))
-			goto dberr;
-	}
-	if (rc != SQLITE_DONE) {
-dberr:
-		strbuf_addf(err, "listing regressions: %s", sqlite3_errmsg(db));
-		goto cleanup;
-	}
-	*out = arr;
-	arr = NULL;
-	ret = 0;
-cleanup:
-	cJSON_Delete(arr);
-	sqlite3_finalize(st);
-	return ret;
+	*out = l.arr;
+	return 0;
 }
 
 int fw_regressions_list(sqlite3 *db, const char *series, const char *status,
@@ -292,10 +238,9 @@ int fw_regression_set_status(sqlite3 *db, long long id, const char *status,
 			     const char *who, const char *note, struct strbuf *err)
 {
 	static const char *valid[] = { "new", "acknowledged", "fixed", "invalid" };
-	sqlite3_stmt *st = NULL;
 	const char *bad_by, *bad_note;
 	char now[32];
-	int ok = 0, ret = -1;
+	int ok = 0;
 
 	for (size_t i = 0; i < sizeof(valid) / sizeof(valid[0]); i++)
 		ok |= status && !strcmp(status, valid[i]);
@@ -311,24 +256,7 @@ int fw_regression_set_status(sqlite3 *db, long long id, const char *status,
 		return -1;
 	}
 	fw_now_iso(now);
-	if (sqlite3_prepare_v2(db, "UPDATE regressions SET status = ?, status_by = ?, status_note = ?, "
-			       "status_at = ? WHERE id = ?", -1, &st, NULL) != SQLITE_OK) {
-		strbuf_addf(err, "updating regression: %s", sqlite3_errmsg(db));
-		goto cleanup;
-	}
-	sqlite3_bind_text(st, 1, status, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, who, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, note ? note : "", -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, now, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 5, id);
-	if (sqlite3_step(st) != SQLITE_DONE) {
-		strbuf_addf(err, "updating regression: %s", sqlite3_errmsg(db));
-		goto cleanup;
-	}
-	ret = sqlite3_changes(db) ? 0 : 1;
-cleanup:
-	sqlite3_finalize(st);
-	return ret;
+	return fw_regression_write_status(db, id, status, who, note, now, err);
 }
 
 /*
@@ -338,50 +266,29 @@ cleanup:
  * connection has since committed past fails at once with SQLITE_BUSY (no busy
  * wait helps): the server's detection thread and a GET refresh concurrently.
  */
-static cJSON *series_names(sqlite3 *db, const char *series, struct strbuf *err)
-{
-	sqlite3_stmt *st = NULL;
-	cJSON *names = cJSON_CreateArray();
-	int rc;
-
-	if (sqlite3_prepare_v2(db, "SELECT DISTINCT name FROM series WHERE ?1 IS NULL OR name = ?1 ORDER BY name",
-			       -1, &st, NULL) != SQLITE_OK) {
-		strbuf_addf(err, "listing series: %s", sqlite3_errmsg(db));
-		cJSON_Delete(names);
-		return NULL;
-	}
-	if (series)
-		sqlite3_bind_text(st, 1, series, -1, SQLITE_STATIC);
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		cJSON_AddItemToArray(names, cJSON_CreateString((const char *)sqlite3_column_text(st, 0)));
-	if (rc != SQLITE_DONE) {
-		strbuf_addf(err, "listing series: %s", sqlite3_errmsg(db));
-		cJSON_Delete(names);
-		names = NULL;
-	}
-	sqlite3_finalize(st);
-	return names;
-}
-
-/* Analyses the named series, or every series (newest revision), storing regressions. */
+/*
+ * Analyses the named series, or every series (newest revision), storing
+ * regressions. The names first, their statement finalized, then each series:
+ * a statement left open would pin this connection's read snapshot, and in WAL
+ * mode the BEGIN IMMEDIATE of fw_regressions_update() on a snapshot that
+ * another connection has since committed past fails at once with SQLITE_BUSY
+ * (no busy wait helps): the server's detection thread and a GET refresh concurrently.
+ */
 int fw_regressions_refresh(sqlite3 *db, const char *series, const struct fw_analysis_opts *o,
 			   struct strbuf *err)
 {
-	cJSON *names = series_names(db, series, err);
-	const cJSON *name;
-	int ret = names ? 0 : -1;
+	char **names;
+	int n, ret = fw_store_series_names(db, series, &names, &n, err);
 
-	cJSON_ArrayForEach(name, names) {
+	for (int i = 0; i < n; i++) {
 		cJSON *res = NULL;
-		int bad = fw_analysis_series(db, name->valuestring, 0, o, &res, err) ||
-			  fw_regressions_update(db, res, err) < 0;
 
-		cJSON_Delete(res);
-		if (bad) {
+		if (!ret && (fw_analysis_series(db, names[i], 0, o, &res, err) ||
+			     fw_regressions_update(db, res, err) < 0))
 			ret = -1;
-			break;
-		}
+		cJSON_Delete(res);
+		free(names[i]);
 	}
-	cJSON_Delete(names);
+	free(names);
 	return ret;
 }
