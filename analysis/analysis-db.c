@@ -4,7 +4,8 @@
  * each commit with its parent and with the base, adjusts p-values across the
  * series (Benjamini-Hochberg), finds change points along the history, and
  * caches the result keyed by a hash of the runs it came from.
- * All SQL is prepared and bound; statistics come from stats.h/analysis-row.c.
+ * What it reads comes from the store (schema/store-analysis.c); statistics
+ * come from stats.h/analysis-row.c.
  */
 #include <math.h>
 #include <stdint.h>
@@ -13,6 +14,7 @@
 #include <string.h>
 #include "analysis-internal.h"
 #include "fw-db.h"
+#include "store-analysis.h"
 #include "inflight.h"
 #include "sha256.h"
 #include "stats.h"
@@ -65,12 +67,6 @@ struct data {
 	size_t *sorted_idx;
 };
 
-static char *dup_col(sqlite3_stmt *st, int col)
-{
-	const unsigned char *t = sqlite3_column_text(st, col);
-	return xstrdup(t ? (const char *)t : "");
-}
-
 static void data_free(struct data *d)
 {
 	for (size_t i = 0; i < d->nc; i++) {
@@ -106,12 +102,6 @@ static void data_free(struct data *d)
 	free(d->sorted_ids);
 	free(d->sorted_idx);
 	memset(d, 0, sizeof(*d));
-}
-
-static int db_err(sqlite3 *db, struct strbuf *err, const char *what)
-{
-	strbuf_addf(err, "%s: %s", what, sqlite3_errmsg(db));
-	return -1;
 }
 
 static int cmp_ll_idx(const void *pa, const void *pb, void *arg)
@@ -172,113 +162,92 @@ static void index_commits(struct data *d, const char *base_sha)
 	}
 }
 
-static int load_commits(sqlite3 *db, sqlite3_stmt *st, struct data *d, struct strbuf *err)
+static int add_commit(const struct fw_store_commit_row *r, void *ctx)
 {
-	int rc;
+	struct data *d = ctx;
+	struct commit_info *c;
 
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		FW_ALLOC_GROW(d->c, d->nc + 1, d->ac);
-		struct commit_info *c = &d->c[d->nc++];
-		c->id = sqlite3_column_int64(st, 0);
-		c->sha = dup_col(st, 1);
-		c->key = dup_col(st, 2);
-		c->subject = dup_col(st, 3);
-		c->position = sqlite3_column_int(st, 4);
-		c->parent_sha = sqlite3_column_type(st, 5) == SQLITE_NULL ? NULL : dup_col(st, 5);
-	}
-	return rc == SQLITE_DONE ? 0 : db_err(db, err, "loading commits");
+	FW_ALLOC_GROW(d->c, d->nc + 1, d->ac);
+	c = &d->c[d->nc++];
+	c->id = r->id;
+	c->sha = xstrdup(r->sha);
+	c->key = xstrdup(r->key);
+	c->subject = xstrdup(r->subject);
+	c->position = r->position;
+	c->parent_sha = r->parent_sha ? xstrdup(r->parent_sha) : NULL;
+	return 0;
 }
 
-static int same_key(const struct key_info *k, sqlite3_stmt *st)
+static int same_key(const struct key_info *k, const struct fw_store_obs *o)
 {
-	static const int cols[] = { 5, 6, 7, 8 };
-	const char *have[] = { k->workload, k->variant, k->params, k->metric };
-
-	for (int i = 0; i < 4; i++) {
-		const unsigned char *t = sqlite3_column_text(st, cols[i]);
-		if (strcmp(have[i], t ? (const char *)t : ""))
-			return 0;
-	}
-	return 1;
+	return !strcmp(k->workload, o->workload) && !strcmp(k->variant, o->variant) &&
+	       !strcmp(k->params, o->params) && !strcmp(k->metric, o->metric);
 }
 
-/*
- * Columns: commit id, fp, host, accel, run id, workload, variant, params,
- * metric, unit, direction, kind, min_effect, value, max_looks, look.
- */
-static int load_obs(sqlite3 *db, sqlite3_stmt *st, struct data *d, struct strbuf *err)
+/* Index of the environment of fingerprint fp, added when new. */
+static size_t env_of(struct data *d, const struct fw_store_obs *o)
 {
-	int rc;
+	size_t ei;
 
-	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		long ci = commit_index(d, sqlite3_column_int64(st, 0));
-		const unsigned char *fp = sqlite3_column_text(st, 1);
-		size_t ei;
-
-		if (ci < 0)
-			continue;
-		if (!d->nk || !same_key(&d->k[d->nk - 1], st)) {
-			FW_ALLOC_GROW(d->k, d->nk + 1, d->ak);
-			struct key_info *k = &d->k[d->nk++];
-			k->workload = dup_col(st, 5);
-			k->variant = dup_col(st, 6);
-			k->params = dup_col(st, 7);
-			k->metric = dup_col(st, 8);
-			k->unit = dup_col(st, 9);
-			k->direction = dup_col(st, 10);
-			k->kind = dup_col(st, 11);
-			k->min_effect = NAN;
-		}
-		if (sqlite3_column_type(st, 12) != SQLITE_NULL)
-			d->k[d->nk - 1].min_effect = sqlite3_column_double(st, 12);
-		for (ei = 0; ei < d->ne; ei++)
-			if (!strcmp(d->e[ei].fp, fp ? (const char *)fp : ""))
-				break;
-		if (ei == d->ne) {
-			FW_ALLOC_GROW(d->e, d->ne + 1, d->ae);
-			d->e[d->ne].fp = dup_col(st, 1);
-			d->e[d->ne].host = dup_col(st, 2);
-			d->e[d->ne].accel = dup_col(st, 3);
-			d->e[d->ne].cutoff = -1;
-			d->ne++;
-		}
-		if (d->no >= d->ao) { /* parallel arrays: one capacity, FW_ALLOC_GROW's policy */
-			d->ao = fw_alloc_nr(d->no + 1, d->ao);
-			d->ob_key = xreallocarray(d->ob_key, d->ao, sizeof(*d->ob_key));
-			d->ob_env = xreallocarray(d->ob_env, d->ao, sizeof(*d->ob_env));
-			d->ob_commit = xreallocarray(d->ob_commit, d->ao, sizeof(*d->ob_commit));
-			d->ob_run = xreallocarray(d->ob_run, d->ao, sizeof(*d->ob_run));
-			d->ob_looks = xreallocarray(d->ob_looks, d->ao, sizeof(*d->ob_looks));
-			d->ob_look = xreallocarray(d->ob_look, d->ao, sizeof(*d->ob_look));
-			d->ob_v = xreallocarray(d->ob_v, d->ao, sizeof(*d->ob_v));
-		}
-		d->ob_key[d->no] = d->nk - 1;
-		d->ob_env[d->no] = ei;
-		d->ob_commit[d->no] = (size_t)ci;
-		d->ob_run[d->no] = (long)sqlite3_column_int64(st, 4);
-		d->ob_v[d->no] = sqlite3_column_double(st, 13);
-		d->ob_looks[d->no] = sqlite3_column_type(st, 14) == SQLITE_NULL ? 1 : sqlite3_column_int(st, 14);
-		if (d->ob_looks[d->no] < 1)
-			d->ob_looks[d->no] = 1;
-		d->ob_look[d->no] = sqlite3_column_type(st, 15) == SQLITE_NULL ? 1 : sqlite3_column_int(st, 15);
-		if (sqlite3_column_type(st, 15) != SQLITE_NULL && d->ob_look[d->no] > d->max_look)
-			d->max_look = d->ob_look[d->no];
-		if (d->ob_run[d->no] > d->max_run)
-			d->max_run = d->ob_run[d->no];
-		d->no++;
-	}
-	return rc == SQLITE_DONE ? 0 : db_err(db, err, "loading samples");
+	for (ei = 0; ei < d->ne; ei++)
+		if (!strcmp(d->e[ei].fp, o->env_fingerprint))
+			return ei;
+	FW_ALLOC_GROW(d->e, d->ne + 1, d->ae);
+	d->e[d->ne].fp = xstrdup(o->env_fingerprint);
+	d->e[d->ne].host = xstrdup(o->host);
+	d->e[d->ne].accel = xstrdup(o->accel);
+	d->e[d->ne].cutoff = -1;
+	return d->ne++;
 }
 
-#define OBS_SELECT \
-	"SELECT c.id, e.fingerprint, e.host, e.accel, r.id, res.workload, res.variant, res.params, " \
-	"res.metric, res.unit, res.direction, res.kind, res.min_effect_pct, s.value, r.max_looks, r.look " \
-	"FROM samples s JOIN results res ON res.id = s.result_id JOIN runs r ON r.id = res.run_id " \
-	"JOIN commits c ON c.id = r.commit_id JOIN environments e ON e.id = r.env_id " \
-	"WHERE r.boot_status = 'ok' AND res.error IS NULL AND "
-#define OBS_ORDER \
-	" ORDER BY res.workload, res.variant, res.params, res.metric, e.fingerprint, " \
-	"c.position, c.id, r.id, s.round"
+/* The observations come sorted by key then environment: a new key starts when it differs from the last. */
+static int add_obs(const struct fw_store_obs *o, void *ctx)
+{
+	struct data *d = ctx;
+	long ci = commit_index(d, o->commit_id);
+	size_t ei;
+
+	if (ci < 0)
+		return 0;
+	if (!d->nk || !same_key(&d->k[d->nk - 1], o)) {
+		FW_ALLOC_GROW(d->k, d->nk + 1, d->ak);
+		struct key_info *k = &d->k[d->nk++];
+		k->workload = xstrdup(o->workload);
+		k->variant = xstrdup(o->variant);
+		k->params = xstrdup(o->params);
+		k->metric = xstrdup(o->metric);
+		k->unit = xstrdup(o->unit);
+		k->direction = xstrdup(o->direction);
+		k->kind = xstrdup(o->kind);
+		k->min_effect = NAN;
+	}
+	if (!isnan(o->min_effect_pct))
+		d->k[d->nk - 1].min_effect = o->min_effect_pct;
+	ei = env_of(d, o);
+	if (d->no >= d->ao) { /* parallel arrays: one capacity, FW_ALLOC_GROW's policy */
+		d->ao = fw_alloc_nr(d->no + 1, d->ao);
+		d->ob_key = xreallocarray(d->ob_key, d->ao, sizeof(*d->ob_key));
+		d->ob_env = xreallocarray(d->ob_env, d->ao, sizeof(*d->ob_env));
+		d->ob_commit = xreallocarray(d->ob_commit, d->ao, sizeof(*d->ob_commit));
+		d->ob_run = xreallocarray(d->ob_run, d->ao, sizeof(*d->ob_run));
+		d->ob_looks = xreallocarray(d->ob_looks, d->ao, sizeof(*d->ob_looks));
+		d->ob_look = xreallocarray(d->ob_look, d->ao, sizeof(*d->ob_look));
+		d->ob_v = xreallocarray(d->ob_v, d->ao, sizeof(*d->ob_v));
+	}
+	d->ob_key[d->no] = d->nk - 1;
+	d->ob_env[d->no] = ei;
+	d->ob_commit[d->no] = (size_t)ci;
+	d->ob_run[d->no] = (long)o->run_id;
+	d->ob_v[d->no] = o->value;
+	d->ob_looks[d->no] = o->max_looks >= 1 ? o->max_looks : 1;  /* 0: not recorded */
+	d->ob_look[d->no] = o->look ? o->look : 1;
+	if (o->look && o->look > d->max_look)
+		d->max_look = o->look;
+	if (d->ob_run[d->no] > d->max_run)
+		d->max_run = d->ob_run[d->no];
+	d->no++;
+	return 0;
+}
 
 /* The slices of one (key, env) group: per commit present, its [start, end) in the obs arrays. */
 struct slice {
@@ -290,7 +259,7 @@ struct ctx {
 	const struct fw_analysis_opts *o;
 	struct data *d;
 	const struct fw_det_table *det;
-	sqlite3_stmt *ev_st, *cut_st;   /* same-kernel evidence, and the newest-kernels cutoff */
+	struct fw_store_evidence ev;    /* same-kernel evidence, and the newest-kernels cutoff */
 	int failed;                     /* an SQL error in a group: message in err */
 	struct strbuf *err;
 	cJSON *rows, *cps, *determinism;
@@ -552,28 +521,33 @@ static void finish_combined(struct ctx *x, double alpha)
  * measured there up to the newest run read, until FW_EVIDENCE_BOOTS boots or
  * FW_EVIDENCE_KERNELS kernels.
  */
+struct cutoff_walk {
+	long long boots, cutoff;
+	int kernels;
+};
+
+static int count_kernel(long long build_id, long long boots, void *ctx)
+{
+	struct cutoff_walk *w = ctx;
+
+	w->boots += boots;
+	if (w->boots >= FW_EVIDENCE_BOOTS || ++w->kernels >= FW_EVIDENCE_KERNELS) {
+		w->cutoff = build_id;
+		return 1;
+	}
+	return 0;
+}
+
 static long long env_cutoff(struct ctx *x, size_t env)
 {
 	struct env_info *e = &x->d->e[env];
-	long long boots = 0;
-	int rc, kernels = 0;
+	struct cutoff_walk w = { 0 };
 
 	if (e->cutoff >= 0)
 		return e->cutoff;
-	e->cutoff = 0;
-	sqlite3_reset(x->cut_st);
-	sqlite3_bind_text(x->cut_st, 1, e->fp, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(x->cut_st, 2, x->d->max_run);
-	while ((rc = sqlite3_step(x->cut_st)) == SQLITE_ROW) {
-		boots += sqlite3_column_int64(x->cut_st, 1);
-		if (boots >= FW_EVIDENCE_BOOTS || ++kernels >= FW_EVIDENCE_KERNELS) {
-			e->cutoff = sqlite3_column_int64(x->cut_st, 0);
-			break;
-		}
-	}
-	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
-		x->failed = db_err(x->db, x->err, "same-kernel evidence");
-	sqlite3_reset(x->cut_st);
+	if (fw_store_evidence_kernels(&x->ev, e->fp, x->d->max_run, count_kernel, &w, x->err) < 0)
+		x->failed = -1;
+	e->cutoff = w.cutoff;
 	return e->cutoff;
 }
 
@@ -587,6 +561,45 @@ static void add_boots(struct fw_noise *nz, const double *v, const long *run, siz
 	}
 }
 
+/* One kernel's samples at a time, in parallel arrays (v/run handed to stats as-is). */
+struct kernel_samples {
+	struct fw_noise *nz;
+	double *v, *med;
+	long *run;
+	size_t n, alloc;
+	long long build;
+};
+
+/* The kernel read so far is complete: its per-boot medians and rounds go into the evidence. */
+static void flush_kernel(struct kernel_samples *ks)
+{
+	if (ks->n) {
+		size_t nb = fw_group_medians(ks->v, ks->run, ks->n, ks->med);
+		fw_noise_add_kernel(ks->nz, ks->med, nb);
+		add_boots(ks->nz, ks->v, ks->run, ks->n);
+	}
+	ks->n = 0;
+}
+
+static int add_evidence(long long build_id, long long run_id, double value, void *ctx)
+{
+	struct kernel_samples *ks = ctx;
+
+	if (build_id != ks->build) {
+		flush_kernel(ks);
+		ks->build = build_id;
+	}
+	if (ks->n >= ks->alloc) { /* parallel arrays: one capacity, FW_ALLOC_GROW's policy */
+		ks->alloc = fw_alloc_nr(ks->n + 1, ks->alloc);
+		ks->v = xreallocarray(ks->v, ks->alloc, sizeof(*ks->v));
+		ks->run = xreallocarray(ks->run, ks->alloc, sizeof(*ks->run));
+		ks->med = xreallocarray(ks->med, ks->alloc, sizeof(*ks->med));
+	}
+	ks->run[ks->n] = (long)run_id;
+	ks->v[ks->n++] = value;
+	return 0;
+}
+
 /*
  * Same-kernel evidence of one metric in one environment: per-boot medians of
  * every kernel (build) measured there, by any series, up to the newest run
@@ -595,51 +608,22 @@ static void add_boots(struct fw_noise *nz, const double *v, const long *run, siz
 static void env_noise(struct ctx *x, size_t key, size_t env, struct fw_noise *nz)
 {
 	const struct key_info *k = &x->d->k[key];
-	sqlite3_stmt *st = x->ev_st;
-	double *v = NULL, *med = NULL;
-	long *run = NULL;
-	size_t n = 0, alloc = 0;
-	long long build = -1, cutoff = env_cutoff(x, env);
-	int rc;
+	struct fw_store_result_key rk = {
+		.env_fingerprint = x->d->e[env].fp, .workload = k->workload, .variant = k->variant,
+		.params = k->params, .metric = k->metric,
+	};
+	struct kernel_samples ks = { .nz = nz, .build = -1 };
+	long long cutoff = env_cutoff(x, env);
 
 	fw_noise_init(nz);
-	sqlite3_reset(st);
-	sqlite3_bind_text(st, 1, k->workload, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, k->variant, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 3, k->metric, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 4, k->params, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 5, x->d->e[env].fp, -1, SQLITE_STATIC);
-	sqlite3_bind_int64(st, 6, x->d->max_run);
-	sqlite3_bind_int64(st, 7, cutoff);
-	for (;;) {
-		rc = sqlite3_step(st);
-		if (rc != SQLITE_ROW || sqlite3_column_int64(st, 0) != build) {
-			if (n) {
-				size_t nb = fw_group_medians(v, run, n, med);
-				fw_noise_add_kernel(nz, med, nb);
-				add_boots(nz, v, run, n);
-			}
-			n = 0;
-			if (rc != SQLITE_ROW)
-				break;
-			build = sqlite3_column_int64(st, 0);
-		}
-		if (n >= alloc) { /* parallel arrays: one capacity, FW_ALLOC_GROW's policy */
-			alloc = fw_alloc_nr(n + 1, alloc);
-			v = xreallocarray(v, alloc, sizeof(*v));
-			run = xreallocarray(run, alloc, sizeof(*run));
-			med = xreallocarray(med, alloc, sizeof(*med));
-		}
-		run[n] = (long)sqlite3_column_int64(st, 1);
-		v[n++] = sqlite3_column_double(st, 2);
-	}
-	if (rc != SQLITE_DONE)
-		x->failed = db_err(x->db, x->err, "same-kernel evidence");
-	sqlite3_reset(st);
+	if (fw_store_evidence_samples(&x->ev, &rk, x->d->max_run, cutoff, add_evidence, &ks, x->err))
+		x->failed = -1;
+	else
+		flush_kernel(&ks);
 	fw_noise_finish(nz);
-	free(v);
-	free(run);
-	free(med);
+	free(ks.v);
+	free(ks.run);
+	free(ks.med);
 }
 
 /* The group's mode: measured evidence first, the determinism table when it is inconclusive. */
@@ -768,17 +752,6 @@ static void sort_rows(cJSON *rows)
  * Driven from the environment's runs of the newest kernels (runs_by_env_build),
  * each looked up in results by its unique (run_id, workload, variant, metric).
  */
-#define EVIDENCE_SELECT \
-	"SELECT r.build_id, r.id, s.value FROM environments e CROSS JOIN runs r CROSS JOIN results res " \
-	"CROSS JOIN samples s WHERE e.fingerprint = ?5 AND r.env_id = e.id AND r.build_id >= ?7 " \
-	"AND r.id <= ?6 AND r.boot_status = 'ok' AND res.run_id = r.id AND res.workload = ?1 " \
-	"AND res.variant = ?2 AND res.metric = ?3 AND res.params = ?4 AND res.error IS NULL " \
-	"AND s.result_id = res.id ORDER BY r.build_id, r.id, s.round"
-#define CUTOFF_SELECT \
-	"SELECT r.build_id, COUNT(*) FROM environments e CROSS JOIN runs r " \
-	"WHERE e.fingerprint = ?1 AND r.env_id = e.id AND r.id <= ?2 AND r.boot_status = 'ok' " \
-	"GROUP BY r.build_id ORDER BY r.build_id DESC"
-
 /* The most looks any boot planned (and at least opts max_looks): the series' K. */
 static int data_looks(const struct data *d, const struct fw_analysis_opts *o)
 {
@@ -806,11 +779,8 @@ static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o
 		for (int k = 1; k <= looks; k++)
 			cJSON_AddItemToArray(a, cJSON_CreateNumber(fw_alpha_at_look(o->alpha, k, looks)));
 	}
-	if (sqlite3_prepare_v2(db, EVIDENCE_SELECT, -1, &x.ev_st, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, CUTOFF_SELECT, -1, &x.cut_st, NULL) != SQLITE_OK) {
-		db_err(db, err, "same-kernel evidence");
+	if (fw_store_evidence_open(&x.ev, db, err))
 		goto cleanup;
-	}
 	x.determinism = cJSON_AddArrayToObject(out, "determinism");
 	x.rows = cJSON_AddArrayToObject(out, "rows");
 	x.cps = cJSON_AddArrayToObject(out, "change_points");
@@ -856,8 +826,7 @@ cleanup:
 	free(x.p);
 	free(x.cp_p);
 	free(x.where);
-	sqlite3_finalize(x.ev_st);
-	sqlite3_finalize(x.cut_st);
+	fw_store_evidence_close(&x.ev);
 	return ret;
 }
 
@@ -903,18 +872,8 @@ static void commits_json(cJSON *out, const struct data *d)
 static int data_hash(sqlite3 *db, long long series_id, const struct fw_analysis_opts *o,
 		     const struct fw_det_table *det, char out[65], struct strbuf *err)
 {
-	static const char *const sql[] = {
-		"SELECT r.run_id, r.doc_hash, r.boot_status FROM runs r "
-		"JOIN commits c ON c.id = r.commit_id WHERE c.series_id = ?1 ORDER BY r.id",
-		"SELECT e.fingerprint, COUNT(*), MAX(r2.id) FROM runs r2 JOIN environments e ON e.id = r2.env_id "
-		"WHERE r2.env_id IN (SELECT r.env_id FROM runs r JOIN commits c ON c.id = r.commit_id "
-		"WHERE c.series_id = ?1) AND r2.id <= (SELECT MAX(r.id) FROM runs r JOIN commits c "
-		"ON c.id = r.commit_id WHERE c.series_id = ?1) GROUP BY e.fingerprint ORDER BY e.fingerprint",
-	};
 	struct sha256_ctx h;
-	sqlite3_stmt *st = NULL;
 	char buf[384];
-	int rc, ret = -1;
 
 	sha256_init(&h);
 	/* The program version too: a rebuilt analysis must not serve an old one's answers. */
@@ -922,67 +881,29 @@ static int data_hash(sqlite3 *db, long long series_id, const struct fw_analysis_
 		 FW_VERSION, series_id, o->alpha, o->min_effect_pct, o->noise_floor_pct, o->ci_level,
 		 o->floor_alpha, o->max_looks, det->hash);
 	sha256_update(&h, buf, strlen(buf));
-	for (int q = 0; q < 2; q++) {
-		if (sqlite3_prepare_v2(db, sql[q], -1, &st, NULL) != SQLITE_OK)
-			return db_err(db, err, "hashing runs");
-		sqlite3_bind_int64(st, 1, series_id);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			for (int col = 0; col < 3; col++) {
-				const unsigned char *t = sqlite3_column_text(st, col);
-				size_t len = t ? strlen((const char *)t) : 0;
-				sha256_update(&h, t ? (const void *)t : "", len);
-				sha256_update(&h, "\n", 1);
-			}
-		}
-		if (rc != SQLITE_DONE) {
-			db_err(db, err, "hashing runs");
-			goto cleanup;
-		}
-		sqlite3_finalize(st);
-		st = NULL;
-		sha256_update(&h, "--\n", 3);
-	}
+	if (fw_store_hash_series_runs(db, series_id, &h, err))
+		return -1;
 	sha256_final_hex(&h, out);
-	ret = 0;
-cleanup:
-	sqlite3_finalize(st);
-	return ret;
+	return 0;
 }
 
 static cJSON *cache_get(sqlite3 *db, const char *key, const char *hash)
 {
-	sqlite3_stmt *st = NULL;
-	cJSON *out = NULL;
+	struct strbuf body = STRBUF_INIT;
+	cJSON *out = fw_store_cache_get(db, key, hash, &body) ? cJSON_Parse(body.buf) : NULL;
 
-	if (sqlite3_prepare_v2(db, "SELECT body FROM analysis_cache WHERE key = ? AND data_hash = ?",
-			       -1, &st, NULL) != SQLITE_OK)
-		return NULL;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW)
-		out = cJSON_Parse((const char *)sqlite3_column_text(st, 0));
-	sqlite3_finalize(st);
+	strbuf_release(&body);
 	return out;
 }
 
 /* A cache that cannot be written (read-only DB, busy) only costs time: errors are ignored. */
 static void cache_put(sqlite3 *db, const char *key, const char *hash, const cJSON *body)
 {
-	sqlite3_stmt *st = NULL;
 	char *text = cJSON_PrintUnformatted(body), now[32];
 
 	fw_now_iso(now);
-	if (text && sqlite3_prepare_v2(db, "INSERT INTO analysis_cache(key, data_hash, body, computed_at) "
-				       "VALUES (?, ?, ?, ?) ON CONFLICT(key) DO UPDATE SET "
-				       "data_hash = excluded.data_hash, body = excluded.body, "
-				       "computed_at = excluded.computed_at", -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, text, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, now, -1, SQLITE_STATIC);
-		sqlite3_step(st);
-	}
-	sqlite3_finalize(st);
+	if (text)
+		fw_store_cache_put(db, key, hash, text, now);
 	free(text);
 }
 
@@ -992,34 +913,23 @@ int fw_analysis_series(sqlite3 *db, const char *series, int revision,
 	struct fw_analysis_opts defaults;
 	struct fw_det_table det = { 0 };
 	struct data d = { 0 };
-	sqlite3_stmt *st = NULL;
+	struct fw_store_scope sc = { 0 };
 	long long sid = 0;
 	char hash[65], key[64], flight[160], *base = NULL;
 	cJSON *res = NULL;
-	int ret = -1, owned = 0;
+	int ret = -1, owned = 0, found;
 
 	*out = NULL;
 	if (!o) {
 		fw_analysis_opts_init(&defaults);
 		o = &defaults;
 	}
-	if (sqlite3_prepare_v2(db, "SELECT id, revision, base FROM series WHERE name = ? AND "
-			       "(revision = ? OR ? <= 0) ORDER BY revision DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK) {
-		db_err(db, err, "finding series");
+	found = fw_store_series_ref(db, series, revision, &sid, &revision, &base, err);
+	if (found <= 0) {
+		if (!found)
+			strbuf_addf(err, "no such series: %s%s", series, revision > 0 ? " (at that revision)" : "");
 		goto cleanup;
 	}
-	sqlite3_bind_text(st, 1, series, -1, SQLITE_STATIC);
-	sqlite3_bind_int(st, 2, revision);
-	sqlite3_bind_int(st, 3, revision);
-	if (sqlite3_step(st) != SQLITE_ROW) {
-		strbuf_addf(err, "no such series: %s%s", series, revision > 0 ? " (at that revision)" : "");
-		goto cleanup;
-	}
-	sid = sqlite3_column_int64(st, 0);
-	revision = sqlite3_column_int(st, 1);
-	base = dup_col(st, 2);
-	sqlite3_finalize(st);
-	st = NULL;
 
 	if (fw_det_table_load(&det, o->determinism_file, err) || data_hash(db, sid, o, &det, hash, err))
 		goto cleanup;
@@ -1035,23 +945,11 @@ int fw_analysis_series(sqlite3 *db, const char *series, int revision,
 			break;
 	}
 
-	if (sqlite3_prepare_v2(db, "SELECT id, sha, commit_key, subject, position, parent_sha FROM commits "
-			       "WHERE series_id = ? ORDER BY position, id", -1, &st, NULL) != SQLITE_OK) {
-		db_err(db, err, "loading commits");
+	sc.series_id = sid;
+	if (fw_store_scope_commits(db, &sc, add_commit, &d, err))
 		goto cleanup;
-	}
-	sqlite3_bind_int64(st, 1, sid);
-	if (load_commits(db, st, &d, err))
-		goto cleanup;
-	sqlite3_finalize(st);
-	st = NULL;
 	index_commits(&d, base);
-	if (sqlite3_prepare_v2(db, OBS_SELECT "c.series_id = ?" OBS_ORDER, -1, &st, NULL) != SQLITE_OK) {
-		db_err(db, err, "loading samples");
-		goto cleanup;
-	}
-	sqlite3_bind_int64(st, 1, sid);
-	if (load_obs(db, st, &d, err))
+	if (fw_store_scope_samples(db, &sc, add_obs, &d, err))
 		goto cleanup;
 
 	res = cJSON_CreateObject();
@@ -1075,7 +973,6 @@ cleanup:
 	*out = res;
 	if (owned)
 		fw_inflight_end(flight);
-	sqlite3_finalize(st);
 	free(base);
 	data_free(&d);
 	fw_det_table_free(&det);
@@ -1088,7 +985,7 @@ int fw_analysis_compare(sqlite3 *db, long long commit_a, long long commit_b,
 	struct fw_analysis_opts defaults;
 	struct fw_det_table det = { 0 };
 	struct data d = { 0 };
-	sqlite3_stmt *st = NULL;
+	struct fw_store_scope sc = { .commit_a = commit_a, .commit_b = commit_b };
 	cJSON *res = NULL;
 	int ret = -1;
 
@@ -1098,29 +995,14 @@ int fw_analysis_compare(sqlite3 *db, long long commit_a, long long commit_b,
 		o = &defaults;
 	}
 	/* Ordered so that a is index 0 and b index 1, whatever their positions. */
-	if (sqlite3_prepare_v2(db, "SELECT id, sha, commit_key, subject, position, parent_sha FROM commits "
-			       "WHERE id IN (?1, ?2) ORDER BY id = ?2", -1, &st, NULL) != SQLITE_OK) {
-		db_err(db, err, "loading commits");
+	if (fw_store_scope_commits(db, &sc, add_commit, &d, err))
 		goto cleanup;
-	}
-	sqlite3_bind_int64(st, 1, commit_a);
-	sqlite3_bind_int64(st, 2, commit_b);
-	if (load_commits(db, st, &d, err))
-		goto cleanup;
-	sqlite3_finalize(st);
-	st = NULL;
 	if (d.nc != 2) {
 		strbuf_addstr(err, "no such commit (need two different commit ids)");
 		goto cleanup;
 	}
 	index_commits(&d, NULL);
-	if (sqlite3_prepare_v2(db, OBS_SELECT "c.id IN (?, ?)" OBS_ORDER, -1, &st, NULL) != SQLITE_OK) {
-		db_err(db, err, "loading samples");
-		goto cleanup;
-	}
-	sqlite3_bind_int64(st, 1, commit_a);
-	sqlite3_bind_int64(st, 2, commit_b);
-	if (load_obs(db, st, &d, err))
+	if (fw_store_scope_samples(db, &sc, add_obs, &d, err))
 		goto cleanup;
 	res = cJSON_CreateObject();
 	opts_json(res, o);
@@ -1134,7 +1016,6 @@ cleanup:
 		res = NULL;
 	}
 	*out = res;
-	sqlite3_finalize(st);
 	data_free(&d);
 	fw_det_table_free(&det);
 	return ret;

@@ -5,7 +5,10 @@
  */
 #include <math.h>
 #include <stddef.h>
+#include <string.h>
+#include "sha256.h"
 #include "store-analysis.h"
+#include "xalloc.h"
 
 int fw_store_counter_values(sqlite3 *db, const struct fw_store_result_key *k,
 			    int (*each)(const char *name, double value, void *ctx), void *ctx, struct strbuf *err)
@@ -156,4 +159,264 @@ int fw_store_profile_variants(sqlite3 *db, long long base_commit, long long head
 			break;
 	}
 	return list_end(db, st, rc, "loading profiles", err);
+}
+
+static const char *text_or_empty(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? (const char *)t : "";
+}
+
+int fw_store_series_ref(sqlite3 *db, const char *name, int revision, long long *id, int *revision_out,
+			char **base, struct strbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	*base = NULL;
+	if (sqlite3_prepare_v2(db, "SELECT id, revision, base FROM series WHERE name = ?1 AND "
+			       "(revision = ?2 OR ?2 <= 0) ORDER BY revision DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK) {
+		strbuf_addf(err, "finding series: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	sqlite3_bind_text(st, 1, name, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, revision);
+	rc = sqlite3_step(st);
+	if (rc == SQLITE_ROW) {
+		*id = sqlite3_column_int64(st, 0);
+		*revision_out = sqlite3_column_int(st, 1);
+		*base = xstrdup(text_or_empty(st, 2));
+	} else if (rc != SQLITE_DONE) {
+		strbuf_addf(err, "finding series: %s", sqlite3_errmsg(db));
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
+/* Binds a scope: ?1 the series, or ?1, ?2 the two commits. */
+static sqlite3_stmt *prep_scope(sqlite3 *db, const struct fw_store_scope *sc, const char *series_sql,
+				const char *pair_sql, const char *what, struct strbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(db, sc->series_id > 0 ? series_sql : pair_sql, -1, &st, NULL) != SQLITE_OK) {
+		strbuf_addf(err, "%s: %s", what, sqlite3_errmsg(db));
+		sqlite3_finalize(st);
+		return NULL;
+	}
+	if (sc->series_id > 0) {
+		sqlite3_bind_int64(st, 1, sc->series_id);
+	} else {
+		sqlite3_bind_int64(st, 1, sc->commit_a);
+		sqlite3_bind_int64(st, 2, sc->commit_b);
+	}
+	return st;
+}
+
+int fw_store_scope_commits(sqlite3 *db, const struct fw_store_scope *sc,
+			   int (*each)(const struct fw_store_commit_row *c, void *ctx), void *ctx, struct strbuf *err)
+{
+	sqlite3_stmt *st = prep_scope(db, sc,
+		"SELECT id, sha, commit_key, subject, position, parent_sha FROM commits "
+		"WHERE series_id = ?1 ORDER BY position, id",
+		/* a is first and b second, whatever their positions */
+		"SELECT id, sha, commit_key, subject, position, parent_sha FROM commits "
+		"WHERE id IN (?1, ?2) ORDER BY id = ?2", "loading commits", err);
+	int rc;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct fw_store_commit_row c = {
+			.id = sqlite3_column_int64(st, 0), .sha = text_or_empty(st, 1), .key = text_or_empty(st, 2),
+			.subject = text_or_empty(st, 3), .position = sqlite3_column_int(st, 4),
+			.parent_sha = sqlite3_column_type(st, 5) == SQLITE_NULL ? NULL : text_or_empty(st, 5),
+		};
+
+		if (each(&c, ctx))
+			break;
+	}
+	return list_end(db, st, rc, "loading commits", err);
+}
+
+#define OBS_SELECT \
+	"SELECT c.id, e.fingerprint, e.host, e.accel, r.id, res.workload, res.variant, res.params, " \
+	"res.metric, res.unit, res.direction, res.kind, res.min_effect_pct, s.value, r.max_looks, r.look " \
+	"FROM samples s JOIN results res ON res.id = s.result_id JOIN runs r ON r.id = res.run_id " \
+	"JOIN commits c ON c.id = r.commit_id JOIN environments e ON e.id = r.env_id " \
+	"WHERE r.boot_status = 'ok' AND res.error IS NULL AND "
+#define OBS_ORDER \
+	" ORDER BY res.workload, res.variant, res.params, res.metric, e.fingerprint, " \
+	"c.position, c.id, r.id, s.round"
+
+int fw_store_scope_samples(sqlite3 *db, const struct fw_store_scope *sc,
+			   int (*each)(const struct fw_store_obs *o, void *ctx), void *ctx, struct strbuf *err)
+{
+	sqlite3_stmt *st = prep_scope(db, sc, OBS_SELECT "c.series_id = ?1" OBS_ORDER,
+				      OBS_SELECT "c.id IN (?1, ?2)" OBS_ORDER, "loading samples", err);
+	int rc;
+
+	if (!st)
+		return -1;
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+		struct fw_store_obs o = {
+			.commit_id = sqlite3_column_int64(st, 0), .env_fingerprint = text_or_empty(st, 1),
+			.host = text_or_empty(st, 2), .accel = text_or_empty(st, 3), .run_id = sqlite3_column_int64(st, 4),
+			.workload = text_or_empty(st, 5), .variant = text_or_empty(st, 6), .params = text_or_empty(st, 7),
+			.metric = text_or_empty(st, 8), .unit = text_or_empty(st, 9), .direction = text_or_empty(st, 10),
+			.kind = text_or_empty(st, 11),
+			.min_effect_pct = sqlite3_column_type(st, 12) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 12),
+			.value = sqlite3_column_double(st, 13),
+			.max_looks = sqlite3_column_type(st, 14) == SQLITE_NULL ? 0 : sqlite3_column_int(st, 14),
+			.look = sqlite3_column_type(st, 15) == SQLITE_NULL ? 0 : sqlite3_column_int(st, 15),
+		};
+
+		if (each(&o, ctx))
+			break;
+	}
+	return list_end(db, st, rc, "loading samples", err);
+}
+
+int fw_store_evidence_open(struct fw_store_evidence *ev, sqlite3 *db, struct strbuf *err)
+{
+	ev->db = db;
+	ev->samples = ev->kernels = NULL;
+	if (sqlite3_prepare_v2(db,
+			       "SELECT r.build_id, r.id, s.value FROM environments e CROSS JOIN runs r CROSS JOIN results res "
+			       "CROSS JOIN samples s WHERE e.fingerprint = ?5 AND r.env_id = e.id AND r.build_id >= ?7 "
+			       "AND r.id <= ?6 AND r.boot_status = 'ok' AND res.run_id = r.id AND res.workload = ?1 "
+			       "AND res.variant = ?2 AND res.metric = ?3 AND res.params = ?4 AND res.error IS NULL "
+			       "AND s.result_id = res.id ORDER BY r.build_id, r.id, s.round", -1, &ev->samples, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db,
+			       "SELECT r.build_id, COUNT(*) FROM environments e CROSS JOIN runs r "
+			       "WHERE e.fingerprint = ?1 AND r.env_id = e.id AND r.id <= ?2 AND r.boot_status = 'ok' "
+			       "GROUP BY r.build_id ORDER BY r.build_id DESC", -1, &ev->kernels, NULL) != SQLITE_OK) {
+		strbuf_addf(err, "same-kernel evidence: %s", sqlite3_errmsg(db));
+		return -1;
+	}
+	return 0;
+}
+
+void fw_store_evidence_close(struct fw_store_evidence *ev)
+{
+	sqlite3_finalize(ev->samples);
+	sqlite3_finalize(ev->kernels);
+	ev->samples = ev->kernels = NULL;
+}
+
+/* The kept statement back to its start: 0 for a finished list, 1 stopped, -1 (said in err) on an error. */
+static int kept_end(sqlite3 *db, sqlite3_stmt *st, int rc, struct strbuf *err)
+{
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		strbuf_addf(err, "same-kernel evidence: %s", sqlite3_errmsg(db));
+	sqlite3_reset(st);
+	return rc == SQLITE_DONE ? 0 : rc == SQLITE_ROW ? 1 : -1;
+}
+
+int fw_store_evidence_kernels(struct fw_store_evidence *ev, const char *env_fingerprint, long long max_run,
+			      int (*each)(long long build_id, long long boots, void *ctx), void *ctx, struct strbuf *err)
+{
+	sqlite3_stmt *st = ev->kernels;
+	int rc;
+
+	sqlite3_reset(st);
+	sqlite3_bind_text(st, 1, env_fingerprint, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 2, max_run);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (each(sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), ctx))
+			break;
+	return kept_end(ev->db, st, rc, err);
+}
+
+int fw_store_evidence_samples(struct fw_store_evidence *ev, const struct fw_store_result_key *k, long long max_run,
+			      long long min_build,
+			      int (*each)(long long build_id, long long run_id, double value, void *ctx), void *ctx,
+			      struct strbuf *err)
+{
+	sqlite3_stmt *st = ev->samples;
+	int rc;
+
+	sqlite3_reset(st);
+	sqlite3_bind_text(st, 1, k->workload, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, k->variant, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, k->metric, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, k->params, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, k->env_fingerprint, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, max_run);
+	sqlite3_bind_int64(st, 7, min_build);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		if (each(sqlite3_column_int64(st, 0), sqlite3_column_int64(st, 1), sqlite3_column_double(st, 2), ctx))
+			break;
+	return kept_end(ev->db, st, rc, err) < 0 ? -1 : 0;
+}
+
+int fw_store_hash_series_runs(sqlite3 *db, long long series_id, struct sha256_ctx *h, struct strbuf *err)
+{
+	static const char *const sql[] = {
+		"SELECT r.run_id, r.doc_hash, r.boot_status FROM runs r "
+		"JOIN commits c ON c.id = r.commit_id WHERE c.series_id = ?1 ORDER BY r.id",
+		"SELECT e.fingerprint, COUNT(*), MAX(r2.id) FROM runs r2 JOIN environments e ON e.id = r2.env_id "
+		"WHERE r2.env_id IN (SELECT r.env_id FROM runs r JOIN commits c ON c.id = r.commit_id "
+		"WHERE c.series_id = ?1) AND r2.id <= (SELECT MAX(r.id) FROM runs r JOIN commits c "
+		"ON c.id = r.commit_id WHERE c.series_id = ?1) GROUP BY e.fingerprint ORDER BY e.fingerprint",
+	};
+
+	for (int q = 0; q < 2; q++) {
+		sqlite3_stmt *st = NULL;
+		int rc;
+
+		if (sqlite3_prepare_v2(db, sql[q], -1, &st, NULL) != SQLITE_OK) {
+			strbuf_addf(err, "hashing runs: %s", sqlite3_errmsg(db));
+			return -1;
+		}
+		sqlite3_bind_int64(st, 1, series_id);
+		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
+			for (int col = 0; col < 3; col++) {
+				const char *t = text_or_empty(st, col);
+
+				sha256_update(h, t, strlen(t));
+				sha256_update(h, "\n", 1);
+			}
+		}
+		if (list_end(db, st, rc, "hashing runs", err))
+			return -1;
+		sha256_update(h, "--\n", 3);
+	}
+	return 0;
+}
+
+int fw_store_cache_get(sqlite3 *db, const char *key, const char *hash, struct strbuf *body)
+{
+	sqlite3_stmt *st = NULL;
+	int found = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT body FROM analysis_cache WHERE key = ?1 AND data_hash = ?2",
+			       -1, &st, NULL) != SQLITE_OK)
+		return 0;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
+	if (sqlite3_step(st) == SQLITE_ROW) {
+		strbuf_addstr(body, text_or_empty(st, 0));
+		found = 1;
+	}
+	sqlite3_finalize(st);
+	return found;
+}
+
+void fw_store_cache_put(sqlite3 *db, const char *key, const char *hash, const char *body, const char *now)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(db, "INSERT INTO analysis_cache(key, data_hash, body, computed_at) "
+			       "VALUES (?1, ?2, ?3, ?4) ON CONFLICT(key) DO UPDATE SET "
+			       "data_hash = excluded.data_hash, body = excluded.body, "
+			       "computed_at = excluded.computed_at", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, body, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, now, -1, SQLITE_STATIC);
+		sqlite3_step(st);
+	}
+	sqlite3_finalize(st);
 }

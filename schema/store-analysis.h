@@ -41,4 +41,64 @@ int fw_store_profile_variants(sqlite3 *db, long long base_commit, long long head
 			      const char *workload, int (*each)(const char *variant, void *ctx), void *ctx,
 			      struct strbuf *err);
 
+/* A series revision (revision <= 0: the newest): 1 found (base malloc'd), 0 none, -1 with err. */
+int fw_store_series_ref(sqlite3 *db, const char *name, int revision, long long *id, int *revision_out,
+			char **base, struct strbuf *err);
+
+/* What an analysis reads: a series' commits (series_id > 0), or the two commits a and b (a first). */
+struct fw_store_scope {
+	long long series_id, commit_a, commit_b;
+};
+/* One commit: by position (a series) or a, b (a pair); parent_sha NULL when none was declared. */
+struct fw_store_commit_row {
+	long long id;
+	const char *sha, *key, *subject, *parent_sha;
+	int position;
+};
+int fw_store_scope_commits(sqlite3 *db, const struct fw_store_scope *sc,
+			   int (*each)(const struct fw_store_commit_row *c, void *ctx), void *ctx, struct strbuf *err);
+/*
+ * One sample of an ok boot's result without error, ordered by workload,
+ * variant, params, metric, fingerprint, position, commit, run, round.
+ * min_effect_pct NaN: not declared; max_looks, look 0: not recorded.
+ */
+struct fw_store_obs {
+	long long commit_id, run_id;
+	const char *env_fingerprint, *host, *accel, *workload, *variant, *params, *metric, *unit, *direction, *kind;
+	double min_effect_pct, value;
+	int max_looks, look;
+};
+int fw_store_scope_samples(sqlite3 *db, const struct fw_store_scope *sc,
+			   int (*each)(const struct fw_store_obs *o, void *ctx), void *ctx, struct strbuf *err);
+
+/* The same-kernel evidence of an environment, read many times per analysis: statements kept open. */
+struct fw_store_evidence {
+	sqlite3 *db;
+	sqlite3_stmt *samples, *kernels;
+};
+int fw_store_evidence_open(struct fw_store_evidence *ev, sqlite3 *db, struct strbuf *err);
+void fw_store_evidence_close(struct fw_store_evidence *ev);
+/* The kernels (builds) of env up to run max_run, newest first, with their ok boots. 0, 1 stopped, -1 with err. */
+int fw_store_evidence_kernels(struct fw_store_evidence *ev, const char *env_fingerprint, long long max_run,
+			      int (*each)(long long build_id, long long boots, void *ctx), void *ctx, struct strbuf *err);
+/* The samples of one metric (workload, variant, params, metric) in env, of ok boots of builds >= min_build up
+ * to run max_run, by build, run, round. 0, -1 with err. */
+int fw_store_evidence_samples(struct fw_store_evidence *ev, const struct fw_store_result_key *k, long long max_run,
+			      long long min_build,
+			      int (*each)(long long build_id, long long run_id, double value, void *ctx), void *ctx,
+			      struct strbuf *err);
+
+/*
+ * Feeds h with what the analysis of a series rests on: each run (id, content
+ * hash, boot status), then each environment's run count and newest run up to
+ * the series' newest run, every text followed by a newline, "--\n" after each list.
+ */
+struct sha256_ctx;
+int fw_store_hash_series_runs(sqlite3 *db, long long series_id, struct sha256_ctx *h, struct strbuf *err);
+
+/* The cached analysis of key if computed from data hash: 1 (body appended), 0 none. */
+int fw_store_cache_get(sqlite3 *db, const char *key, const char *hash, struct strbuf *body);
+/* Stores it (errors ignored: a cache that cannot be written only costs time). */
+void fw_store_cache_put(sqlite3 *db, const char *key, const char *hash, const char *body, const char *now);
+
 #endif
