@@ -6,14 +6,32 @@
 #include "routes.h"
 #include "req-profile.h"
 
+/* Each number of one side-by-side group (before, after, delta, delta_pct) to 0.001, as the answers promise. */
+static void round_group(cJSON *fn, const char *group)
+{
+	cJSON *g = cJSON_GetObjectItemCaseSensitive(fn, group), *v;
+
+	cJSON_ArrayForEach(v, g)
+		if (cJSON_IsNumber(v))
+			cJSON_SetNumberValue(v, fw_round_fixed(v->valuedouble, 3));
+}
+
 /* The diff of a parsed request with the commits' shas and subjects, or NULL (err). */
 cJSON *fw_profile_answer(struct fw_req *r, struct fw_prof_req *p, struct strbuf *err)
 {
 	const struct fw_commit *h = &p->s.commits[p->head], *b = &p->s.commits[p->base];
-	cJSON *res = NULL;
+	cJSON *res = NULL, *var, *fn;
 
 	if (fw_profile_diff(req_db(r), &p->q, &res, err))
 		return NULL;
+	/* the commits are named by sha (head, base): the DB's row ids mean nothing outside it */
+	cJSON_DeleteItemFromObjectCaseSensitive(res, "base_commit_id");
+	cJSON_DeleteItemFromObjectCaseSensitive(res, "head_commit_id");
+	cJSON_ArrayForEach(var, cJSON_GetObjectItemCaseSensitive(res, "variants"))
+		cJSON_ArrayForEach(fn, cJSON_GetObjectItemCaseSensitive(var, "functions")) {
+			round_group(fn, "delta");
+			round_group(fn, "delta_pct");
+		}
 	cJSON_AddStringToObject(res, "series", p->s.name);
 	cJSON_AddNumberToObject(res, "revision", p->s.revision);
 	cJSON_AddStringToObject(res, "head", h->sha);

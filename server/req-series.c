@@ -210,6 +210,11 @@ static double rounded(double v, int digits, int fixed)
 	return v == 0 ? 0 : v;  /* no "-0" */
 }
 
+double fw_round_fixed(double v, int digits)
+{
+	return rounded(v, digits, 1);
+}
+
 void json_pct(cJSON *obj, const char *key, double v)
 {
 	fw_json_num_or_null(obj, key, rounded(v, 3, 1));

@@ -92,6 +92,8 @@ int req_metric(struct fw_req *r, const struct fw_series *s, const char *wvm, con
  * answer 4x larger gzipped and meant nothing.
  */
 void json_pct(cJSON *obj, const char *key, double v);
+/* v to `digits` decimals (the nearest double; no "-0"): the precision the answers promise. */
+double fw_round_fixed(double v, int digits);
 void json_prob(cJSON *obj, const char *key, double v);
 /* A regression of fw_regressions_list as the API gives it: links, rounded numbers (regression-json.c). */
 cJSON *fw_regression_json(const cJSON *g);

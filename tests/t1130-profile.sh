@@ -23,6 +23,16 @@ is "$(jget "$TMP_T/body" 'd["variants"][0]["functions"][0]["delta"]["self_us"]')
 is "$(jget "$TMP_T/body" 'd["variants"][0]["functions"][0]["delta_pct"]["self_us"]')" 50 '... +50%'
 is "$(jget "$TMP_T/body" '(d["variants"][0]["boots_before"], d["variants"][0]["boots_after"])')" '(3, 3)' '... over 3 boots each'
 is "$(jget "$TMP_T/body" '[v["variant"] for v in d["variants"]]')" "['pmd-to-0']" '... the workload'"'"'s variants'
+is "$(jget "$TMP_T/body" 'sorted(k for k in d if k.endswith("_id"))')" "[]" \
+	'... commits named by sha (head, base), no internal row ids'
+# every delta and delta_pct to 0.001, as the API page promises of every *_pct: on real
+# profiles (the fixed copy of a demo measurement), whose medians are not round
+"$SERVER" import -q --db "$DB" tests/data/demo-series/*.json || bail "import demo"
+LRU=$(sqlite3 "$DB" "select c.sha from commits c join series s on s.id = c.series_id where s.name = 'demo' and c.position = 1")
+is "$(code "/api/v1/profile?series=demo&head=$LRU&workload=mthp")" 200 'the demo'"'"'s per-CPU LRU patch, mthp profile'
+is "$(jget "$TMP_T/body" 'sum(1 for v in d["variants"] for f in v["functions"] for g in ("delta", "delta_pct")
+	for x in f[g].values() if x is not None and abs(x * 1000 - round(x * 1000)) > 1e-6 * max(1, abs(x * 1000)))')" 0 \
+	'... deltas and delta_pct to 0.001'
 code "/api/v1/profile?series=s1&head=c2c2&workload=split&sort=total" >/dev/null
 is "$(jget "$TMP_T/body" '",".join(f["function"] for f in d["variants"][0]["functions"][:2])')" \
 	'__split_huge_page,split_huge_page_to_list_to_order' '... sort=total: its caller follows with the same total delta'
