@@ -7,6 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/prctl.h>
 #include <sys/wait.h>
 #include <time.h>
 #include <unistd.h>
@@ -19,11 +20,19 @@ static double now_s(void)
 	return (double)ts.tv_sec + (double)ts.tv_nsec / 1e9;
 }
 
-static void child(const struct runcmd *rc, int outfd)
+static void child(const struct runcmd *rc, int outfd, pid_t parent)
 {
-	int infd = open(rc->stdin_path ? rc->stdin_path : "/dev/null", O_RDONLY);
+	int infd;
 
 	setpgid(0, 0); /* own process group: a timeout kills grandchildren too */
+	/*
+	 * ...and so a signal to the caller's group no longer reaches it: die with
+	 * the caller (a killed collector left its QEMU running to the timeout).
+	 * The caller waits in the thread that forked, so the thread outlives it.
+	 */
+	if (prctl(PR_SET_PDEATHSIG, SIGKILL) < 0 || getppid() != parent)
+		_exit(127);
+	infd = open(rc->stdin_path ? rc->stdin_path : "/dev/null", O_RDONLY);
 	if (infd < 0 || dup2(infd, 0) < 0)
 		_exit(127);
 	if (outfd >= 0) {
@@ -47,7 +56,7 @@ int runcmd_run(struct runcmd *rc)
 {
 	int pipefd[2] = { -1, -1 }, outfd = -1, status = 0, ret = -1;
 	double start = now_s();
-	pid_t pid;
+	pid_t pid, parent;
 
 	rc->timed_out = 0;
 	rc->exit_code = -1;
@@ -60,11 +69,12 @@ int runcmd_run(struct runcmd *rc)
 			goto cleanup;
 		outfd = pipefd[1];
 	}
+	parent = getpid();
 	pid = fork();
 	if (pid < 0)
 		goto cleanup;
 	if (pid == 0)
-		child(rc, outfd);
+		child(rc, outfd, parent);
 	setpgid(pid, pid);
 	if (pipefd[1] >= 0) {
 		close(pipefd[1]);
