@@ -5,11 +5,11 @@
 # `run` (the defaults: every workload, the accelerator plan, 3 boots, the
 # budget) must decide filemap/4k a regression at its first look (3 boots a
 # side: what that look saw, re-analysed from its documents), end with no
-# other row flagged, and profile only what the verdict needs. The filemap/thp
-# rows go to the rank test (their rounds disagree by up to 0.6% in a boot)
-# and take 2 more looks, 6 boots a side: the run took 8.3 minutes here, over
-# the 8 (kernel/guest-notes.md); the limit below is 10. Prints the
-# time and the deltas.
+# other row flagged, and profile only what the verdict needs. Every row is
+# decided at that look since filemap/thp reads in one job (exact under
+# icount; with two jobs it took the rank test 6 boots a side and the run 8.3
+# minutes): 274 s here, 8 boots (kernel/guest-notes.md). The limit below is
+# a guard, 10 minutes; the time and the deltas are printed.
 . tests/lib/tap.sh
 . tests/lib/kernel.sh
 find_kernel
