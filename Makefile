@@ -24,7 +24,7 @@ WARN += -Werror
 endif
 OPT     ?= -O2 -g
 CFLAGS  ?= $(OPT)
-ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE -DFW_VERSION='"$(VERSION)"' \
+ALL_CFLAGS = -std=gnu11 $(WARN) $(CFLAGS) -D_GNU_SOURCE \
              $(shell $(PKG_CONFIG) --cflags $(PKGS) 2>/dev/null)
 LIBS    := $(shell $(PKG_CONFIG) --libs $(PKGS) 2>/dev/null) -lm -lpthread
 # Quiet by default ("  CC file"); V=1 prints the full commands.
@@ -81,7 +81,7 @@ endif
 # A tiny static init for testing boots without the real guest (tests/t3*.sh): no sanitizers.
 TEST_INIT := $(BUILD)/tests/fw-test-init
 
-.PHONY: all deps check-layers check-function-length test test-quick test-unit test-asan test-kernel demo bench bench-build fuzz fuzz-smoke clean
+.PHONY: FORCE all deps check-layers check-function-length test test-quick test-unit test-asan test-kernel demo bench bench-build fuzz fuzz-smoke clean
 all: $(PROGRAMS) $(UNIT_BIN) $(TEST_INIT)
 
 # Install build, test and demo dependencies when something is missing.
@@ -100,6 +100,16 @@ $(BUILD)/obj/gen/migrations.o: $(BUILD)/gen/migrations.c
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) $(INC_schema) $(ALL_CFLAGS) -c $< -o $@
 
+# The version is one generated object (lib/version.h), rewritten only when `git describe` changes.
+$(BUILD)/gen/version.c: FORCE
+	@mkdir -p $(dir $@)
+	@printf '#include "version.h"\nconst char fw_version[] = "%s";\n' '$(VERSION)' > $@.tmp
+	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; echo "  GEN     $@ ($(VERSION))"; fi
+$(BUILD)/obj/gen/version.o: $(BUILD)/gen/version.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) -Ilib $(ALL_CFLAGS) -c $< -o $@
+FORCE:
+
 # The OpenAPI document is compiled in too: the server answers with what it was built with.
 $(BUILD)/gen/openapi.c: server/openapi.json server/gen-cstring.sh
 	@mkdir -p $(dir $@)
@@ -108,7 +118,7 @@ $(BUILD)/obj/gen/openapi.o: $(BUILD)/gen/openapi.c
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) $(INC_server) $(ALL_CFLAGS) -c $< -o $@
 
-$(BUILD)/libfw.a: $(LIB_OBJ) $(BUILD)/obj/gen/migrations.o
+$(BUILD)/libfw.a: $(LIB_OBJ) $(BUILD)/obj/gen/migrations.o $(BUILD)/obj/gen/version.o
 	@rm -f $@
 	$(call quiet,AR,$@)$(AR) rcs $@ $^
 $(BUILD)/libfwanalysis.a: $(ANALYSIS_OBJ)

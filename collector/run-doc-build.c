@@ -4,6 +4,7 @@
 #include "runcmd.h"
 #include "xalloc.h"
 #include "fw-db.h"
+#include "version.h"
 #include <errno.h>
 #include <math.h>
 #include <stdint.h>
@@ -134,7 +135,7 @@ static cJSON *skeleton(const struct fw_rundoc_facts *f, const char *boot_status)
 	cJSON_AddNumberToObject(o, "memory_mib", f->memory_mib);
 	cJSON_AddStringToObject(o, "host_kernel", f->host->host_kernel);
 	cJSON_AddStringToObject(o, "cpu_model", f->host->cpu_model);
-	cJSON_AddStringToObject(o, "foliowatch_version", FW_VERSION);
+	cJSON_AddStringToObject(o, "foliowatch_version", fw_version);
 	cJSON_AddStringToObject(o, "fio_version", f->host->fio_version);
 	fw_env_fingerprint(o, fp);
 	cJSON_AddStringToObject(o, "fingerprint", fp);

@@ -1,4 +1,5 @@
 #include "subcommand.h"
+#include "version.h"
 #include <stdio.h>
 #include <string.h>
 
@@ -49,7 +50,7 @@ int fw_subcommand_main(const char *prog, const struct fw_subcommand *cmds, size_
 		return c->fn(2, help_argv);
 	}
 	if (!strcmp(argv[1], "--version")) {
-		printf("%s %s\n", prog, FW_VERSION);
+		printf("%s %s\n", prog, fw_version);
 		return 0;
 	}
 	if (!(c = find(cmds, n, argv[1])))

@@ -3,6 +3,7 @@
 #include "inflight.h"
 #include "ingest.h"
 #include "store.h"
+#include "version.h"
 
 enum MHD_Result api_healthz(struct fw_req *r)
 {
@@ -14,7 +15,7 @@ enum MHD_Result api_healthz(struct fw_req *r)
 	root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "status", "ok");
 	cJSON_AddNumberToObject(root, "runs", (double)runs);
-	cJSON_AddStringToObject(root, "version", FW_VERSION);
+	cJSON_AddStringToObject(root, "version", fw_version);
 	return reply_json(r, 200, root);
 }
 

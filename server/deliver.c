@@ -20,6 +20,7 @@
 #include "hmac.h"
 #include "runcmd.h"
 #include "webhook-db.h"
+#include "version.h"
 
 #define BATCH 16
 #define IDLE_S 5.0  /* look again at least this often: `webhook add` runs in another process */
@@ -34,7 +35,7 @@ static double now_s(void)
 
 static int post_one(const struct fw_delivery *d, const char *body)
 {
-	struct strbuf sig = STRBUF_INIT, id = STRBUF_INIT, ev = STRBUF_INIT, out = STRBUF_INIT;
+	struct strbuf sig = STRBUF_INIT, id = STRBUF_INIT, ev = STRBUF_INIT, ua = STRBUF_INIT, out = STRBUF_INIT;
 	char hex[65];
 	const char *tmp = getenv("TMPDIR");
 	struct strbuf tpath = STRBUF_INIT;
@@ -52,10 +53,11 @@ static int post_one(const struct fw_delivery *d, const char *body)
 	strbuf_addf(&sig, "X-Foliowatch-Signature: sha256=%s", hex);
 	strbuf_addf(&id, "X-Foliowatch-Event-Id: %s", d->key);
 	strbuf_addf(&ev, "X-Foliowatch-Event: %s", d->type);
+	strbuf_addf(&ua, "User-Agent: foliowatch/%s", fw_version);
 	{
 		const char *argv[] = { "curl", "-sS", "--max-time", "10", "--proto", "=http,https",
 			"-o", "/dev/null", "-w", "%{http_code}", "-X", "POST",
-			"-H", "Content-Type: application/json", "-H", "User-Agent: foliowatch/" FW_VERSION,
+			"-H", "Content-Type: application/json", "-H", ua.buf,
 			"-H", sig.buf, "-H", id.buf, "-H", ev.buf, "--data-binary", "@-", "--url", d->url, NULL };
 		rc.argv = argv;
 		rc.stdin_path = tpath.buf;
@@ -73,6 +75,7 @@ cleanup:
 	strbuf_release(&sig);
 	strbuf_release(&id);
 	strbuf_release(&ev);
+	strbuf_release(&ua);
 	strbuf_release(&out);
 	return status;
 }

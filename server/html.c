@@ -5,6 +5,7 @@
 #include "html.h"
 #include "numfmt.h"
 #include "utf8.h"
+#include "version.h"
 
 static void escape(struct strbuf *sb, const char *s, int attr)
 {
@@ -109,7 +110,7 @@ void html_page_begin_at(struct strbuf *sb, const char *title, const char *home, 
 
 void html_page_end(struct strbuf *sb)
 {
-	strbuf_addstr(sb, "</main>\n<footer>foliowatch " FW_VERSION "</footer>\n</body>\n</html>\n");
+	strbuf_addf(sb, "</main>\n<footer>foliowatch %s</footer>\n</body>\n</html>\n", fw_version);
 }
 
 void html_num(struct strbuf *sb, double v)
