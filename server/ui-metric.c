@@ -129,7 +129,7 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 	} else {
 		strbuf_addstr(sb, "<p class=\"muted noplot\">no samples to plot</p>\n");
 	}
-	strbuf_addstr(sb, "<table class=\"grid\" id=\"points\"><thead><tr><th>#</th><th>commit</th>"
+	strbuf_addstr(sb, "<table class=\"grid cards\" id=\"points\"><thead><tr><th>#</th><th>commit</th>"
 		      "<th>subject</th><th>median</th><th>delta</th><th>interval</th><th>verdict</th>"
 		      "<th>samples</th></tr></thead><tbody>\n");
 	for (int c = 0; c < s->ncommits; c++) {
@@ -138,26 +138,28 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 		const cJSON *lo = row ? cJSON_GetObjectItemCaseSensitive(row, "ci_lo_pct") : NULL;
 		const cJSON *hi = row ? cJSON_GetObjectItemCaseSensitive(row, "ci_hi_pct") : NULL;
 		const char *v = row ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "verdict")) : NULL;
-		strbuf_addf(sb, "<tr><td>%d</td><td><a class=\"mono\" href=\"", s->commits[c].position);
+		/* data-label: a phone stacks the row as a card (style.css), the position its title */
+		strbuf_addf(sb, "<tr><td class=\"card-title\">%d</td><td data-label=\"commit\"><a class=\"mono\" href=\"",
+			    s->commits[c].position);
 		ui_href_commit(sb, ui, s->name, s->commits[c].sha);
 		strbuf_addstr(sb, "\">");
 		html_txt_short(sb, s->commits[c].sha, 12);
-		strbuf_addstr(sb, "</a></td><td>");
+		strbuf_addstr(sb, "</a></td><td data-label=\"subject\">");
 		html_txt(sb, s->commits[c].subject);
-		strbuf_addstr(sb, "</td><td class=\"num\">");
+		strbuf_addstr(sb, "</td><td class=\"num\" data-label=\"median\">");
 		html_num(sb, cell->median);
 		/* colours mean one thing: the verdict's (a decided change red or green, unsure yellow) */
-		strbuf_addf(sb, "</td><td class=\"num v-%s\">", ui_verdict_class(v));
+		strbuf_addf(sb, "</td><td class=\"num v-%s\" data-label=\"delta\">", ui_verdict_class(v));
 		if (!isnan(cell->delta_pct))
 			strbuf_addf(sb, "%+.2f%%", cell->delta_pct);
-		strbuf_addstr(sb, "</td><td class=\"num\">");
+		strbuf_addstr(sb, "</td><td class=\"num\" data-label=\"interval\">");
 		if (cJSON_IsNumber(lo) && cJSON_IsNumber(hi))
 			strbuf_addf(sb, "[%+.2f%%, %+.2f%%]", lo->valuedouble, hi->valuedouble);
-		strbuf_addf(sb, "</td><td class=\"verdict v-%s\">", ui_verdict_class(v));
+		strbuf_addf(sb, "</td><td class=\"verdict v-%s\" data-label=\"verdict\">", ui_verdict_class(v));
 		html_txt(sb, v ? v : "");
 		ui_decided(sb, row);
 		ui_attribution(sb, ui, s->name, row);
-		strbuf_addstr(sb, "</td><td class=\"samples\">");
+		strbuf_addstr(sb, "</td><td class=\"samples\" data-label=\"samples\">");
 		for (int k = 0; k < cell->n; k++) {
 			if (k)
 				strbuf_addch(sb, ' ');

@@ -206,7 +206,7 @@ static void reg_decision(struct strbuf *sb, const cJSON *it, const cJSON *row)
 {
 	const char *mode = fw_json_str(row, "mode", "");
 
-	strbuf_addstr(sb, "<td class=\"num\">");
+	strbuf_addstr(sb, "<td class=\"num\" data-label=\"before &rarr; after\">");
 	if (row) {
 		html_num(sb, fw_json_num_at(row, "a", "median", NAN));
 		strbuf_addstr(sb, "&nbsp;&rarr; ");
@@ -214,16 +214,16 @@ static void reg_decision(struct strbuf *sb, const cJSON *it, const cJSON *row)
 		strbuf_addch(sb, ' ');
 		html_txt(sb, fw_json_str(row, "unit", ""));
 	}
-	strbuf_addstr(sb, "</td><td>");
+	strbuf_addstr(sb, "</td><td data-label=\"decided by\">");
 	if (row && strcmp(mode, "rank"))
 		strbuf_addf(sb, "%s, floor %.2f%%", !strcmp(mode, "exact") ? "exact count" : mode,
 			    fw_json_num(row, "floor_pct", NAN));
 	else if (row)
 		strbuf_addf(sb, "rank test, q %.2g", fw_json_num(row, "q", NAN));
-	strbuf_addstr(sb, "</td><td class=\"num\">");
+	strbuf_addstr(sb, "</td><td class=\"num\" data-label=\"decided at\">");
 	if (row && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(row, "decided_at_boots")))
 		strbuf_addf(sb, "%.0f boots", fw_json_num(row, "decided_at_boots", NAN));
-	strbuf_addstr(sb, "</td><td class=\"num\">");
+	strbuf_addstr(sb, "</td><td class=\"num\" data-label=\"found\">");
 	html_txt_short(sb, fw_json_str(it, "created_at", ""), 10);
 	strbuf_addstr(sb, "</td>");
 }
@@ -237,9 +237,12 @@ static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const cJSON *it, 
 	const cJSON *d = cJSON_GetObjectItemCaseSensitive(it, "delta_pct");
 	int linked = ui_has_series(ui, series);
 
-	strbuf_addf(sb, "<tr><td>%.0f</td><td>", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(it, "id")));
+	/* data-label: the column's name before the value when a phone stacks the row (style.css);
+	 * the first cell, the id, is the card's title */
+	strbuf_addf(sb, "<tr><td class=\"card-title\">%.0f</td><td data-label=\"series\">",
+		    cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(it, "id")));
 	html_txt(sb, series);
-	strbuf_addstr(sb, "</td><td>");
+	strbuf_addstr(sb, "</td><td data-label=\"commit\">");
 	if (linked) {
 		strbuf_addstr(sb, "<a class=\"mono\" href=\"");
 		ui_href_commit(sb, ui, series, fw_json_str(it, "sha", ""));
@@ -248,7 +251,7 @@ static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const cJSON *it, 
 	html_txt_short(sb, fw_json_str(it, "sha", ""), 12);
 	strbuf_addstr(sb, linked ? "</a> " : " ");
 	html_txt(sb, fw_json_str(it, "subject", ""));
-	strbuf_addstr(sb, "</td><td>");
+	strbuf_addstr(sb, "</td><td data-label=\"metric\">");
 	/* The metric page of that environment; an all-hosts regression links the series. */
 	s.name = xstrdup(series);
 	s.nenvs = 2;
@@ -269,14 +272,14 @@ static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const cJSON *it, 
 	html_txt(sb, m.variant);
 	strbuf_addch(sb, '/');
 	html_txt(sb, m.metric);
-	strbuf_addstr(sb, linked ? "</a></td><td>" : "</td><td>");
+	strbuf_addstr(sb, linked ? "</a></td><td data-label=\"environment\">" : "</td><td data-label=\"environment\">");
 	html_txt(sb, ui_env_name(ev, env));
-	strbuf_addstr(sb, "</td><td class=\"num v-reg\">");
+	strbuf_addstr(sb, "</td><td class=\"num v-reg\" data-label=\"delta\">");
 	if (cJSON_IsNumber(d))
 		strbuf_addf(sb, "%+.2f%%", d->valuedouble);
 	strbuf_addstr(sb, "</td>");
 	reg_decision(sb, it, row);
-	strbuf_addstr(sb, "<td>");
+	strbuf_addstr(sb, "<td data-label=\"status\">");
 	html_txt(sb, fw_json_str(it, "status", ""));
 	strbuf_addstr(sb, "</td></tr>\n");
 	free(s.name);
@@ -308,7 +311,7 @@ void ui_regressions_render(const struct fw_ui *ui, const cJSON *all, const struc
 		if (!keep(it, f) || !ui_has_series(ui, fw_json_str(it, "series", "")))
 			continue;
 		if (!n++)
-			strbuf_addstr(sb, "<table class=\"grid\" id=\"regressions\"><thead><tr><th>id</th><th>series</th>"
+			strbuf_addstr(sb, "<table class=\"grid cards\" id=\"regressions\"><thead><tr><th>id</th><th>series</th>"
 				      "<th>commit</th><th>metric</th><th>environment</th><th>delta</th>"
 				      "<th>before &rarr; after</th><th>decided by</th><th>decided at</th><th>found</th>"
 				      "<th>status</th></tr></thead><tbody>\n");

@@ -98,7 +98,7 @@ curl -s "$URL/api/v1/regressions" >"$TMP_T/api.json"
 is "$(jget "$TMP_T/cli.json" 'd == json.load(open("'"$TMP_T/api.json"'"))["regressions"]')" True '... equal to the API answer'
 # The HTML page: the same list, filtered by query parameters.
 is "$(code '/regressions?series=s1&status=new')" 200 'regressions page, filtered'
-is "$(grep -c '<tr><td>' "$TMP_T/body")" 1 '... one row'
+is "$(grep -c '<tr><td class="card-title">' "$TMP_T/body")" 1 '... one row'
 like "$(cat "$TMP_T/body")" 'href="/series/s1/commit/c2c2' '... linking its commit'
 like "$(cat "$TMP_T/body")" 'href="/series/s1/metric/split/pmd-to-0/split_ms\?env=' '... and its metric page'
 is "$(code '/regressions?status=fixed')" 200 'no fixed one'

@@ -98,8 +98,8 @@ is "$(jget "$TMP_T/body" '" ".join(str(d.get(k)) for k in ("parent_sha", "unit",
 is "$(jget "$TMP_T/body" 'round(100 * (d["after"] - d["before"]) / d["before"], 3) == d["delta_pct"]')" True \
 	'... with Before and After whose change is its delta'
 code /regressions >/dev/null
-like "$(grep -o '<tr><td>1</td>.*' "$TMP_T/body")" \
-	'<td class="num v-reg">\+10\.02%</td><td class="num">62&nbsp;&rarr; 68\.21 ms</td><td>deterministic, floor 0\.50%</td><td class="num">3 boots</td><td class="num">20[0-9]{2}-[0-9]{2}-[0-9]{2}</td><td>new</td>' \
+like "$(grep -o '<tr><td class="card-title">1</td>.*' "$TMP_T/body")" \
+	'<td class="num v-reg" data-label="delta">\+10\.02%</td><td class="num" data-label="before &rarr; after">62&nbsp;&rarr; 68\.21 ms</td><td data-label="decided by">deterministic, floor 0\.50%</td><td class="num" data-label="decided at">3 boots</td><td class="num" data-label="found">20[0-9]{2}-[0-9]{2}-[0-9]{2}</td><td data-label="status">new</td>' \
 	'regressions page: Before -> After with the unit, mode and floor, decided at, the day found'
 
 # c4's declared parent c3 has no samples: the analysis compares c4 with the base only, and

@@ -14,7 +14,7 @@ const { ok, done } = require('./tap');
 const { overflowing, axe } = require('./page-checks');
 
 const [base, series, shotDir] = process.argv.slice(2);
-const WIDTHS = { desktop: { width: 1280, height: 900 }, phone: { width: 390, height: 844 } };
+const WIDTHS = { desktop: { width: 1400, height: 900 }, phone: { width: 390, height: 844 } };
 const ENV_NAME = /^vm (icount|tcg), 2 vCPUs$/;
 let envFps = [];  // the series' environment fingerprints, from its metric links (?env=)
 
@@ -123,13 +123,15 @@ async function checkPage(page, name, url, extra) {
       const ov = await overflowing(page);
       ok(ov.scroll <= ov.vw + 1 && ov.bad.length === 0, `${tag}: nothing overflows the viewport outside a scroll container`, JSON.stringify(ov));
       if (wname === 'phone') {
-        // A table of comparisons is a card per row on a phone: every cell, the verdict too, inside the viewport.
+        // A table of comparisons is a card per row on a phone: every cell, the verdict (or for a
+        // regression its delta) too, inside the viewport.
         const cards = await page.evaluate(() => [...document.querySelectorAll('table.cards td')]
           .map((td) => ({ right: td.getBoundingClientRect().right, vw: window.innerWidth, label: td.dataset.label || 'title' })));
         const out = cards.filter((c) => c.right > c.vw + 1);
-        if (cards.length || name === 'compare')  // the compare page must have them
-          ok(out.length === 0 && cards.some((c) => c.label === 'verdict'),
-            `${tag}: every card cell, the verdict too, inside the 390 px viewport (${cards.length} cells)`, JSON.stringify(out.slice(0, 5)));
+        const key = name === 'regressions' ? 'delta' : 'verdict';
+        if (cards.length || ['compare', 'metric', 'regressions'].includes(name))  // these pages must have them
+          ok(out.length === 0 && cards.some((c) => c.label === key),
+            `${tag}: every card cell, the ${key} too, inside the 390 px viewport (${cards.length} cells)`, JSON.stringify(out.slice(0, 5)));
       }
       // Environments by name everywhere: a fingerprint is only inside a closed details element.
       const shown = await page.evaluate((fps) => fps.filter((fp) => document.body.innerText.includes(fp)), envFps);
