@@ -74,7 +74,7 @@ like "$(grep -A2 'id="sides"' "$TMP_T/body")" 'base: .*mm: commit base <span cla
 "$SERVER" regressions --db "$DB" --series s1 >/dev/null   # v2 is newest: nothing stored for v1 yet
 is "$(code '/series/s1/metric/split/pmd-to-0/split_ms?revision=1')" 200 'metric page of v1'
 like "$(cat "$TMP_T/body")" '<th>interval</th>' '... shows the interval column'
-like "$(grep -c 'class="verdict v-reg">regression' "$TMP_T/body")" '^1$' '... one regression verdict (c2)'
+like "$(grep -c 'class="verdict v-reg" data-label="verdict">regression' "$TMP_T/body")" '^1$' '... one regression verdict (c2)'
 is "$(code '/plot/s1/split/pmd-to-0/split_ms/big.svg?revision=1')" 200 'big plot of v1'
 like "$(cat "$TMP_T/body")" 'interval \(vs parent\)' '... with the interval band'
 like "$(cat "$TMP_T/body")" '<text>regression \+1[01]\.[0-9]%</text>' '... and the regression marker (from the analysis rows)'
