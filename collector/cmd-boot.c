@@ -41,7 +41,9 @@ static const struct fw_option boot_options[] = {
 	{ "memory", 0, required_argument, 'M', "MiB", "2048", "guest memory (64..1048576)" },
 	{ "append", 0, required_argument, 'A', "ARGS", "none", "more kernel command line arguments" },
 	{ "init", 0, required_argument, 'i', "PATH", "guest/fw-init beside this program", "the guest's init program" },
-	{ "no-virtfs", 0, no_argument, 'V', NULL, "off", "do not share the host's / read-only over 9p (no workload needs it now)" },
+	{ "virtfs", 0, no_argument, '9', NULL, "off",
+	  "share the host's / read-only over 9p (mount tag host), for an --init of your own;\nno built-in workload uses it (filemap's tools are packed into the initramfs)" },
+	{ "no-virtfs", 0, no_argument, 'V', NULL, "off", "no 9p share: what boot does without --virtfs (kept for older scripts)" },
 	{ .help = "Where the run document goes (neither: printed on stdout):" },
 	{ "out", 0, required_argument, 'o', "FILE", "none", "write it to FILE" },
 	{ "db", 0, required_argument, 'd', "FILE", "none", "store it in the database (created if missing)" },
@@ -88,7 +90,7 @@ static int parse_boot_args(int argc, char **argv, struct boot_opts *o)
 	o->vcpus = 0; /* decided with the accelerator: fw_default_vcpus() */
 	o->memory_mib = 2048;
 	o->timeout = 900;
-	o->virtfs = 1;
+	o->virtfs = 0;
 	while (!bad && (opt = fw_getopt(&g, argc, argv)) != -1) {
 		switch (opt) {
 		case 'k': o->kernel = optarg; break;
@@ -115,6 +117,7 @@ static int parse_boot_args(int argc, char **argv, struct boot_opts *o)
 		case 'T': bad = fw_opt_double(&boot_usage, "timeout", optarg, 0, 86400, 1, &o->timeout); break;
 		case 'F': o->fprofile = 1; break;
 		case 'V': o->virtfs = 0; break;
+		case '9': o->virtfs = 1; break;
 		case 'K': o->keep = 1; break;
 		default: return g.exit;
 		}
