@@ -13,7 +13,7 @@ DB="$TMP_T/fw.db"
 boot() { # boot <name> <fwtest mode> [extra options...]: writes $TMP_T/<name>.json, sets RC
 	local name=$1 mode=$2
 	shift 2
-	"$COLLECT" boot --kernel "$KERNEL" --init "$INIT" --accel tcg --no-virtfs --memory 256 \
+	"$COLLECT" boot --kernel "$KERNEL" --init "$INIT" --accel tcg --memory 256 \
 		--workloads split,mthp --rounds 2 --host t3100 --append "fwtest=$mode" \
 		--boot-index "$BI" --out "$TMP_T/$name.json" --db "$DB" "$@" 2>"$TMP_T/$name.err"
 	RC=$?
@@ -28,6 +28,7 @@ is "$RC" 0 "clean boot exits 0"
 is "$(status ok)" ok "clean boot: status ok"
 is "$(nsamples ok)" 4 "clean boot: 2 workloads x 2 rounds of samples"
 like "$(jq -r .boot.qemu_cmdline "$TMP_T/ok.json")" "-serial file:.*console.log -serial file:.*channel.log" "qemu command line recorded"
+is "$(jq -r '.boot.qemu_cmdline | contains("-virtfs")' "$TMP_T/ok.json")" false "... without a 9p share of the host's / (the default)"
 like "$(jq -r .boot.kernel_cmdline "$TMP_T/ok.json")" "fw.workloads=split,mthp fw.profile=quick fw.rounds=2" "kernel command line recorded"
 like "$(jq -r .environment.qemu_version "$TMP_T/ok.json")" "^[0-9]+\." "qemu version recorded"
 diag "clean TCG boot took $(jq .boot.seconds "$TMP_T/ok.json") s"
