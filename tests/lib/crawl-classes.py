@@ -148,11 +148,21 @@ def class1_field_path(sealed):
             strict_json(data, what)
 
 
+# What the server answers at all (README "Request limits", measured with libmicrohttpd
+# 0.9.75): MHD's pool is 128 KiB; a request line up to 130,597 bytes and header lines
+# while their text + 64 bytes a line fit about 127 KiB get an answer; beyond, MHD
+# closes the connection (its bare 414/431 at best). Cases past it may close.
+ANSWERED_UP_TO = 126 * 1024
+
+
 def raw_request(kind, n):
-    """Sends one request with n parameters / header lines, or of n bytes; the status or None."""
+    """Sends one request with n parameters / header lines, or of n bytes: (status or None,
+    whether the server must answer it: its size within ANSWERED_UP_TO)."""
     name = lambda i: f"{'k' * rnd.randint(1, 4)}{i}"
-    st = bigreq.send(u.hostname, u.port, bigreq.request_bytes(kind, n, name), wait_close=0)["status"]
-    return None if st == "closed" else int(st)
+    req = bigreq.request_bytes(kind, n, name)
+    size = len(req) + (64 * n if kind == "headers" else 0)
+    st = bigreq.send(u.hostname, u.port, req, wait_close=0)["status"]
+    return (None if st == "closed" else int(st)), size <= ANSWERED_UP_TO
 
 
 def class2_requests():
@@ -160,8 +170,8 @@ def class2_requests():
     plan += [(k, rnd.randint(1000, 300000)) for k in ("path", "query", "header") for _ in range(3)]
     rnd.shuffle(plan)
     for kind, n in plan:
-        st = raw_request(kind, n)
-        check(st is not None, f"class 2: {n} {kind}: connection closed without an HTTP answer")
+        st, must = raw_request(kind, n)
+        check(st is not None or not must, f"class 2: {n} {kind}: connection closed without an HTTP answer")
         check(st is None or st < 500, f"class 2: {n} {kind}: status {st}")
         try:
             alive = request("GET", "/healthz")[0] == 200
