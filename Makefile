@@ -103,8 +103,9 @@ $(BUILD)/obj/gen/migrations.o: $(BUILD)/gen/migrations.c
 # The version is one generated object (lib/version.h), rewritten only when `git describe` changes.
 $(BUILD)/gen/version.c: FORCE
 	@mkdir -p $(dir $@)
-	@printf '#include "version.h"\nconst char fw_version[] = "%s";\n' '$(VERSION)' > $@.tmp
-	@if cmp -s $@.tmp $@; then rm $@.tmp; else mv $@.tmp $@; echo "  GEN     $@ ($(VERSION))"; fi
+	@# one shell, a temp file of its own: two makes in one tree (CI shards) must not race
+	@t=$@.$$$$.tmp; printf '#include "version.h"\nconst char fw_version[] = "%s";\n' '$(VERSION)' > $$t && \
+	if cmp -s $$t $@; then rm -f $$t; else mv -f $$t $@ && echo "  GEN     $@ ($(VERSION))"; fi
 $(BUILD)/obj/gen/version.o: $(BUILD)/gen/version.c
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$<)$(CC) -Ilib $(ALL_CFLAGS) -c $< -o $@
