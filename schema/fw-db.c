@@ -210,3 +210,10 @@ long long fw_db_data_version(sqlite3 *db)
 	fw_stmt_done(st);
 	return v;
 }
+
+const char *fw_db_text(sqlite3_stmt *st, int i)
+{
+	const unsigned char *t = sqlite3_column_text(st, i);
+
+	return t ? (const char *)t : "";
+}

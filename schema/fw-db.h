@@ -48,6 +48,8 @@ int fw_db_end(sqlite3 *db, int ok, struct strbuf *err);
  * commits, not with this one's own writes; -1 when it cannot be read.
  */
 long long fw_db_data_version(sqlite3 *db);
+/* Column i of the current row as text, "" for NULL (valid until the next step). */
+const char *fw_db_text(sqlite3_stmt *st, int i);
 /* The last error of this handle, for messages (never NULL). */
 const char *fw_db_errmsg(sqlite3 *db);
 /* 1 when the handle is inside a transaction (an error path left it open). */

@@ -1,6 +1,7 @@
 /* Stored regressions: reads and writes (see regressions-db.h). */
 #include <math.h>
 #include <stdlib.h>
+#include "fw-db.h"
 #include "regressions-db.h"
 #include "xalloc.h"
 
@@ -62,13 +63,6 @@ int fw_regression_mark_fixed(struct fw_regression_writer *w, const struct fw_reg
 	return sqlite3_step(w->fix) == SQLITE_DONE ? 0 : -1;
 }
 
-static const char *col(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? (const char *)t : "";
-}
-
 /* Each status change of regression id to history(); 0, 1 stopped, -1 DB error. */
 static int read_history(sqlite3 *db, sqlite3_stmt *st, long long id,
 			int (*history)(const struct fw_regression_change *h, void *ctx), void *ctx)
@@ -78,7 +72,7 @@ static int read_history(sqlite3 *db, sqlite3_stmt *st, long long id,
 	sqlite3_reset(st);
 	sqlite3_bind_int64(st, 1, id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-		struct fw_regression_change h = { col(st, 0), col(st, 1), col(st, 2), col(st, 3) };
+		struct fw_regression_change h = { fw_db_text(st, 0), fw_db_text(st, 1), fw_db_text(st, 2), fw_db_text(st, 3) };
 
 		if (history(&h, ctx))
 			return 1;
@@ -113,13 +107,13 @@ int fw_regressions_read(sqlite3 *db, const char *series, const char *status, lon
 		sqlite3_bind_int64(st, 3, id);
 	while (!stop && (rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct fw_regression_row g = {
-			.id = sqlite3_column_int64(st, 0), .series = col(st, 1), .revision = sqlite3_column_int(st, 2),
-			.env_fingerprint = col(st, 3), .workload = col(st, 4), .variant = col(st, 5),
-			.metric = col(st, 6), .commit_id = sqlite3_column_int64(st, 7), .sha = col(st, 8),
-			.subject = col(st, 9), .delta_pct = sqlite3_column_double(st, 10),
+			.id = sqlite3_column_int64(st, 0), .series = fw_db_text(st, 1), .revision = sqlite3_column_int(st, 2),
+			.env_fingerprint = fw_db_text(st, 3), .workload = fw_db_text(st, 4), .variant = fw_db_text(st, 5),
+			.metric = fw_db_text(st, 6), .commit_id = sqlite3_column_int64(st, 7), .sha = fw_db_text(st, 8),
+			.subject = fw_db_text(st, 9), .delta_pct = sqlite3_column_double(st, 10),
 			.p_value = sqlite3_column_type(st, 11) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 11),
-			.status = col(st, 12), .status_by = col(st, 13), .status_at = col(st, 14),
-			.created_at = col(st, 15), .status_note = col(st, 16),
+			.status = fw_db_text(st, 12), .status_by = fw_db_text(st, 13), .status_at = fw_db_text(st, 14),
+			.created_at = fw_db_text(st, 15), .status_note = fw_db_text(st, 16),
 		};
 
 		stop = each(&g, ctx);
@@ -177,7 +171,7 @@ int fw_store_series_names(sqlite3 *db, const char *series, char ***names, int *n
 		sqlite3_bind_text(st, 1, series, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		FW_ALLOC_GROW(*names, *n + 1, alloc);
-		(*names)[(*n)++] = xstrdup(col(st, 0));
+		(*names)[(*n)++] = xstrdup(fw_db_text(st, 0));
 	}
 	if (rc != SQLITE_DONE)
 		strbuf_addf(err, "listing series: %s", sqlite3_errmsg(db));

@@ -7,15 +7,9 @@
 #include <math.h>
 #include <stdlib.h>
 #include <string.h>
+#include "fw-db.h"
 #include "series-db.h"
 #include "xalloc.h"
-
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return xstrdup(t ? (const char *)t : "");
-}
 
 int fw_metric_nsamples(const struct fw_series *s, const struct fw_metric *m)
 {
@@ -106,12 +100,12 @@ static int load_metrics(sqlite3 *db, struct fw_series *s, struct strbuf *err)
 			FW_ALLOC_GROW(s->metrics, s->nmetrics + 1, s->ametrics);
 			m = &s->metrics[s->nmetrics++];
 			memset(m, 0, sizeof(*m));
-			m->workload = col_dup(st, 3);
-			m->variant = col_dup(st, 4);
-			m->metric = col_dup(st, 5);
-			m->unit = col_dup(st, 6);
-			m->direction = col_dup(st, 7);
-			m->env = col_dup(st, 2);
+			m->workload = xstrdup(fw_db_text(st, 3));
+			m->variant = xstrdup(fw_db_text(st, 4));
+			m->metric = xstrdup(fw_db_text(st, 5));
+			m->unit = xstrdup(fw_db_text(st, 6));
+			m->direction = xstrdup(fw_db_text(st, 7));
+			m->env = xstrdup(fw_db_text(st, 2));
 			m->min_effect_pct = sqlite3_column_type(st, 8) == SQLITE_NULL ? NAN
 				: sqlite3_column_double(st, 8);
 			snprintf(m->id, sizeof(m->id), "%s/%s/%s", m->workload, m->variant, m->metric);
@@ -234,9 +228,9 @@ int fw_series_load_window(sqlite3 *db, const char *name, int revision, int from,
 	if (rc != SQLITE_ROW)
 		goto dberr;
 	s->id = sqlite3_column_int64(st, 0);
-	s->name = col_dup(st, 1);
+	s->name = xstrdup(fw_db_text(st, 1));
 	s->revision = sqlite3_column_int(st, 2);
-	s->base = col_dup(st, 3);
+	s->base = xstrdup(fw_db_text(st, 3));
 	sqlite3_finalize(st);
 	st = NULL;
 	if (load_span(db, s))
@@ -256,16 +250,16 @@ int fw_series_load_window(sqlite3 *db, const char *name, int revision, int from,
 		FW_ALLOC_GROW(s->commits, s->ncommits + 1, s->acommits);
 		c = &s->commits[s->ncommits++];
 		c->id = sqlite3_column_int64(st, 0);
-		c->sha = col_dup(st, 1);
-		c->subject = col_dup(st, 2);
-		c->author = col_dup(st, 3);
+		c->sha = xstrdup(fw_db_text(st, 1));
+		c->subject = xstrdup(fw_db_text(st, 2));
+		c->author = xstrdup(fw_db_text(st, 3));
 		c->position = sqlite3_column_int(st, 4);
-		c->parent = col_dup(st, 5);
-		c->build_status = col_dup(st, 6);
-		c->boot_status = col_dup(st, 7);
+		c->parent = xstrdup(fw_db_text(st, 5));
+		c->build_status = xstrdup(fw_db_text(st, 6));
+		c->boot_status = xstrdup(fw_db_text(st, 7));
 		c->taint = sqlite3_column_int(st, 8);
 		c->nruns = sqlite3_column_int(st, 9);
-		c->kernel_version = col_dup(st, 10);
+		c->kernel_version = xstrdup(fw_db_text(st, 10));
 	}
 	if (rc != SQLITE_DONE)
 		goto dberr;

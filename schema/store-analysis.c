@@ -6,6 +6,7 @@
 #include <math.h>
 #include <stddef.h>
 #include <string.h>
+#include "fw-db.h"
 #include "sha256.h"
 #include "store-analysis.h"
 #include "xalloc.h"
@@ -131,8 +132,10 @@ int fw_store_profile_env(sqlite3 *db, long long base_commit, long long head_comm
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
 		strbuf_addstr(env, (const char *)sqlite3_column_text(st, 0));
-	return list_end(db, st, rc == SQLITE_ROW ? SQLITE_DONE : rc, "loading profiles", err) ? -1
-		: rc == SQLITE_ROW;
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		strbuf_addf(err, "loading profiles: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
 int fw_store_profile_variants(sqlite3 *db, long long base_commit, long long head_commit, const char *env,
@@ -161,13 +164,6 @@ int fw_store_profile_variants(sqlite3 *db, long long base_commit, long long head
 	return list_end(db, st, rc, "loading profiles", err);
 }
 
-static const char *text_or_empty(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? (const char *)t : "";
-}
-
 int fw_store_series_ref(sqlite3 *db, const char *name, int revision, long long *id, int *revision_out,
 			char **base, struct strbuf *err)
 {
@@ -186,7 +182,7 @@ int fw_store_series_ref(sqlite3 *db, const char *name, int revision, long long *
 	if (rc == SQLITE_ROW) {
 		*id = sqlite3_column_int64(st, 0);
 		*revision_out = sqlite3_column_int(st, 1);
-		*base = xstrdup(text_or_empty(st, 2));
+		*base = xstrdup(fw_db_text(st, 2));
 	} else if (rc != SQLITE_DONE) {
 		strbuf_addf(err, "finding series: %s", sqlite3_errmsg(db));
 	}
@@ -229,9 +225,9 @@ int fw_store_scope_commits(sqlite3 *db, const struct fw_store_scope *sc,
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct fw_store_commit_row c = {
-			.id = sqlite3_column_int64(st, 0), .sha = text_or_empty(st, 1), .key = text_or_empty(st, 2),
-			.subject = text_or_empty(st, 3), .position = sqlite3_column_int(st, 4),
-			.parent_sha = sqlite3_column_type(st, 5) == SQLITE_NULL ? NULL : text_or_empty(st, 5),
+			.id = sqlite3_column_int64(st, 0), .sha = fw_db_text(st, 1), .key = fw_db_text(st, 2),
+			.subject = fw_db_text(st, 3), .position = sqlite3_column_int(st, 4),
+			.parent_sha = sqlite3_column_type(st, 5) == SQLITE_NULL ? NULL : fw_db_text(st, 5),
 		};
 
 		if (each(&c, ctx))
@@ -261,11 +257,11 @@ int fw_store_scope_samples(sqlite3 *db, const struct fw_store_scope *sc,
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct fw_store_obs o = {
-			.commit_id = sqlite3_column_int64(st, 0), .env_fingerprint = text_or_empty(st, 1),
-			.host = text_or_empty(st, 2), .accel = text_or_empty(st, 3), .run_id = sqlite3_column_int64(st, 4),
-			.workload = text_or_empty(st, 5), .variant = text_or_empty(st, 6), .params = text_or_empty(st, 7),
-			.metric = text_or_empty(st, 8), .unit = text_or_empty(st, 9), .direction = text_or_empty(st, 10),
-			.kind = text_or_empty(st, 11),
+			.commit_id = sqlite3_column_int64(st, 0), .env_fingerprint = fw_db_text(st, 1),
+			.host = fw_db_text(st, 2), .accel = fw_db_text(st, 3), .run_id = sqlite3_column_int64(st, 4),
+			.workload = fw_db_text(st, 5), .variant = fw_db_text(st, 6), .params = fw_db_text(st, 7),
+			.metric = fw_db_text(st, 8), .unit = fw_db_text(st, 9), .direction = fw_db_text(st, 10),
+			.kind = fw_db_text(st, 11),
 			.min_effect_pct = sqlite3_column_type(st, 12) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 12),
 			.value = sqlite3_column_double(st, 13),
 			.max_looks = sqlite3_column_type(st, 14) == SQLITE_NULL ? 0 : sqlite3_column_int(st, 14),
@@ -373,7 +369,7 @@ int fw_store_hash_series_runs(sqlite3 *db, long long series_id, struct sha256_ct
 		sqlite3_bind_int64(st, 1, series_id);
 		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 			for (int col = 0; col < 3; col++) {
-				const char *t = text_or_empty(st, col);
+				const char *t = fw_db_text(st, col);
 
 				sha256_update(h, t, strlen(t));
 				sha256_update(h, "\n", 1);
@@ -397,7 +393,7 @@ int fw_store_cache_get(sqlite3 *db, const char *key, const char *hash, struct st
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
 	if (sqlite3_step(st) == SQLITE_ROW) {
-		strbuf_addstr(body, text_or_empty(st, 0));
+		strbuf_addstr(body, fw_db_text(st, 0));
 		found = 1;
 	}
 	sqlite3_finalize(st);

@@ -5,15 +5,9 @@
  * it returns.
  */
 #include <stdlib.h>
+#include "fw-db.h"
 #include "store.h"
 #include "xalloc.h"
-
-static const char *col(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? (const char *)t : "";
-}
 
 /* NaN when not measured (NULL): the page says "unknown", never a made-up 0. */
 static double seconds_or_nan(sqlite3_stmt *st, int i)
@@ -43,9 +37,9 @@ int fw_store_commit_builds(sqlite3 *db, long long commit_id,
 	sqlite3_bind_int64(st, 1, commit_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct fw_store_build b = {
-			.status = col(st, 0), .seconds = seconds_or_nan(st, 1), .kernel_version = col(st, 2),
-			.compiler = col(st, 3), .config_hash = col(st, 4), .log_tail = col(st, 5),
-			.env_fingerprints = col(st, 6), .config_stored = sqlite3_column_int(st, 7) > 0,
+			.status = fw_db_text(st, 0), .seconds = seconds_or_nan(st, 1), .kernel_version = fw_db_text(st, 2),
+			.compiler = fw_db_text(st, 3), .config_hash = fw_db_text(st, 4), .log_tail = fw_db_text(st, 5),
+			.env_fingerprints = fw_db_text(st, 6), .config_stored = sqlite3_column_int(st, 7) > 0,
 		};
 
 		if (each(&b, ctx))
@@ -68,11 +62,11 @@ int fw_store_commit_boots(sqlite3 *db, long long commit_id,
 	sqlite3_bind_int64(st, 1, commit_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct fw_store_boot b = {
-			.id = sqlite3_column_int64(st, 0), .run_id = col(st, 1), .status = col(st, 2),
+			.id = sqlite3_column_int64(st, 0), .run_id = fw_db_text(st, 1), .status = fw_db_text(st, 2),
 			.taint = sqlite3_column_int(st, 3), .seconds = seconds_or_nan(st, 4),
-			.qemu_cmdline = col(st, 5), .kernel_cmdline = col(st, 6), .log_tail = col(st, 7),
-			.profile = col(st, 8), .boot_index = sqlite3_column_int(st, 9), .accel = col(st, 10),
-			.host = col(st, 11), .env_fingerprint = col(st, 12),
+			.qemu_cmdline = fw_db_text(st, 5), .kernel_cmdline = fw_db_text(st, 6), .log_tail = fw_db_text(st, 7),
+			.profile = fw_db_text(st, 8), .boot_index = sqlite3_column_int(st, 9), .accel = fw_db_text(st, 10),
+			.host = fw_db_text(st, 11), .env_fingerprint = fw_db_text(st, 12),
 		};
 
 		if (each(&b, ctx))
@@ -111,9 +105,9 @@ int fw_store_run_results(sqlite3 *db, long long run, int (*each)(const struct fw
 	sqlite3_bind_int64(st, 1, run);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct fw_store_result r = {
-			.id = sqlite3_column_int64(st, 0), .workload = col(st, 1), .variant = col(st, 2),
-			.metric = col(st, 3), .unit = col(st, 4), .params = col(st, 5),
-			.error = sqlite3_column_type(st, 6) == SQLITE_NULL ? NULL : col(st, 6),
+			.id = sqlite3_column_int64(st, 0), .workload = fw_db_text(st, 1), .variant = fw_db_text(st, 2),
+			.metric = fw_db_text(st, 3), .unit = fw_db_text(st, 4), .params = fw_db_text(st, 5),
+			.error = sqlite3_column_type(st, 6) == SQLITE_NULL ? NULL : fw_db_text(st, 6),
 		};
 
 		if (!r.error && load_samples(ss, r.id, &buf, &alloc, &r.nsamples)) {
@@ -142,7 +136,7 @@ int fw_store_result_counters(sqlite3 *db, long long result_id,
 	sqlite3_bind_int64(st, 1, result_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct fw_store_counter c = {
-			.name = col(st, 0), .round = sqlite3_column_int(st, 1), .value = sqlite3_column_double(st, 2),
+			.name = fw_db_text(st, 0), .round = sqlite3_column_int(st, 1), .value = sqlite3_column_double(st, 2),
 		};
 
 		if (each(&c, ctx))
@@ -161,7 +155,7 @@ int fw_store_config(sqlite3 *db, const char *hash, struct strbuf *body)
 	sqlite3_bind_text(st, 1, hash, -1, SQLITE_TRANSIENT);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW)
-		strbuf_addstr(body, col(st, 0));
+		strbuf_addstr(body, fw_db_text(st, 0));
 	sqlite3_finalize(st);
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }

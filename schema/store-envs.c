@@ -1,16 +1,10 @@
 /* Read-side: the environments, for the pages' names of them (see store.h). */
 #include <stdlib.h>
 #include <string.h>
+#include "fw-db.h"
 #include "stmt-cache.h"
 #include "store.h"
 #include "xalloc.h"
-
-static char *col_dup(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return xstrdup(t ? (const char *)t : "");
-}
 
 int fw_store_envs(sqlite3 *db, struct fw_store_env **out, int *n)
 {
@@ -27,9 +21,9 @@ int fw_store_envs(sqlite3 *db, struct fw_store_env **out, int *n)
 
 		FW_ALLOC_GROW(*out, *n + 1, alloc);
 		e = &(*out)[(*n)++];
-		e->fingerprint = col_dup(st, 0);
-		e->host = col_dup(st, 1);
-		e->accel = col_dup(st, 2);
+		e->fingerprint = xstrdup(fw_db_text(st, 0));
+		e->host = xstrdup(fw_db_text(st, 1));
+		e->accel = xstrdup(fw_db_text(st, 2));
 		e->vcpus = sqlite3_column_int(st, 3);
 	}
 	sqlite3_finalize(st);
@@ -59,8 +53,8 @@ int fw_store_env_get(sqlite3 *db, const char *fingerprint, struct fw_store_env *
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		e->fingerprint = xstrdup(fingerprint);
-		e->host = col_dup(st, 0);
-		e->accel = col_dup(st, 1);
+		e->host = xstrdup(fw_db_text(st, 0));
+		e->accel = xstrdup(fw_db_text(st, 1));
 		e->vcpus = sqlite3_column_int(st, 2);
 	}
 	fw_stmt_done(st);

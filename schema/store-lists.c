@@ -3,14 +3,8 @@
  * handed to a callback as a typed struct whose strings live until it returns.
  */
 #include <stddef.h>
+#include "fw-db.h"
 #include "store.h"
-
-static const char *col(sqlite3_stmt *st, int i)
-{
-	const unsigned char *t = sqlite3_column_text(st, i);
-
-	return t ? (const char *)t : "";
-}
 
 int fw_store_env_table(sqlite3 *db, int (*each)(const struct fw_store_env_info *e, void *ctx), void *ctx)
 {
@@ -23,9 +17,9 @@ int fw_store_env_table(sqlite3 *db, int (*each)(const struct fw_store_env_info *
 		return -1;
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct fw_store_env_info e = {
-			.fingerprint = col(st, 0), .host = col(st, 1), .accel = col(st, 2),
+			.fingerprint = fw_db_text(st, 0), .host = fw_db_text(st, 1), .accel = fw_db_text(st, 2),
 			.vcpus = sqlite3_column_int(st, 3), .memory_mib = sqlite3_column_int(st, 4),
-			.qemu_version = col(st, 5), .host_kernel = col(st, 6), .runs = sqlite3_column_int(st, 7),
+			.qemu_version = fw_db_text(st, 5), .host_kernel = fw_db_text(st, 6), .runs = sqlite3_column_int(st, 7),
 		};
 
 		if (each(&e, ctx))
@@ -52,9 +46,9 @@ int fw_store_open_regressions(sqlite3 *db, int limit,
 	sqlite3_bind_int(st, 1, limit);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct fw_store_regression_brief g = {
-			.series = col(st, 0), .workload = col(st, 1), .variant = col(st, 2), .metric = col(st, 3),
-			.sha = col(st, 4), .delta_pct = sqlite3_column_double(st, 5), .status = col(st, 6),
-			.env_fingerprint = col(st, 7),
+			.series = fw_db_text(st, 0), .workload = fw_db_text(st, 1), .variant = fw_db_text(st, 2), .metric = fw_db_text(st, 3),
+			.sha = fw_db_text(st, 4), .delta_pct = sqlite3_column_double(st, 5), .status = fw_db_text(st, 6),
+			.env_fingerprint = fw_db_text(st, 7),
 		};
 
 		if (each(&g, ctx))
@@ -83,7 +77,7 @@ int fw_store_newest_series(sqlite3 *db, const char *name, int limit,
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const unsigned char *t = sqlite3_column_text(st, 2);
 		struct fw_store_series_brief s = {
-			.name = col(st, 0), .revision = sqlite3_column_int(st, 1),
+			.name = fw_db_text(st, 0), .revision = sqlite3_column_int(st, 1),
 			.last_ingest = t ? (const char *)t : NULL,
 		};
 
@@ -114,8 +108,8 @@ int fw_store_series_list(sqlite3 *db, int (*each)(const struct fw_store_series_s
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		const unsigned char *last = sqlite3_column_text(st, 6);
 		struct fw_store_series_summary s = {
-			.name = col(st, 0), .revision = sqlite3_column_int(st, 1), .base = col(st, 2),
-			.created_at = col(st, 3), .commits = sqlite3_column_int(st, 4), .runs = sqlite3_column_int(st, 5),
+			.name = fw_db_text(st, 0), .revision = sqlite3_column_int(st, 1), .base = fw_db_text(st, 2),
+			.created_at = fw_db_text(st, 3), .commits = sqlite3_column_int(st, 4), .runs = sqlite3_column_int(st, 5),
 			.last_ingest = last ? (const char *)last : NULL, .failed_boots = sqlite3_column_int(st, 7),
 			.failed_builds = sqlite3_column_int(st, 8),
 		};
@@ -139,7 +133,7 @@ int fw_store_series_configs(sqlite3 *db, long long series_id,
 		return -1;
 	sqlite3_bind_int64(st, 1, series_id);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
-		if (each(col(st, 0), col(st, 1), ctx))
+		if (each(fw_db_text(st, 0), fw_db_text(st, 1), ctx))
 			break;
 	sqlite3_finalize(st);
 	return rc == SQLITE_DONE ? 0 : rc == SQLITE_ROW ? 1 : -1;

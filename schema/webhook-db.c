@@ -139,13 +139,6 @@ int fw_store_needs_sweep(sqlite3 *db)
 	return yes;
 }
 
-static char *col_strdup(sqlite3_stmt *st, int i)
-{
-	const char *s = (const char *)sqlite3_column_text(st, i);
-
-	return xstrdup(s ? s : "");
-}
-
 int fw_deliveries_due(sqlite3 *db, double now_s, struct fw_delivery *d, int max)
 {
 	sqlite3_stmt *st = fw_stmt_get(db, FW_CACHED(
@@ -163,11 +156,11 @@ int fw_deliveries_due(sqlite3 *db, double now_s, struct fw_delivery *d, int max)
 		d[n].webhook_id = sqlite3_column_int64(st, 0);
 		d[n].outbox_id = sqlite3_column_int64(st, 1);
 		d[n].attempts = sqlite3_column_int(st, 2);
-		d[n].url = col_strdup(st, 3);
-		d[n].secret = col_strdup(st, 4);
-		d[n].key = col_strdup(st, 5);
-		d[n].type = col_strdup(st, 6);
-		d[n].payload = col_strdup(st, 7);
+		d[n].url = xstrdup(fw_db_text(st, 3));
+		d[n].secret = xstrdup(fw_db_text(st, 4));
+		d[n].key = xstrdup(fw_db_text(st, 5));
+		d[n].type = xstrdup(fw_db_text(st, 6));
+		d[n].payload = xstrdup(fw_db_text(st, 7));
 		n++;
 	}
 	fw_stmt_done(st);

@@ -219,16 +219,6 @@ static unsigned long current_gen(struct fw_respcache *c)
 	return c->gen;
 }
 
-/*
- * data_version of the request's own connection: it changes with commits by
- * any other connection but not with this one's own (the analysis writing its
- * cache while answering), -1 if unknown.
- */
-static long long own_dv(sqlite3 *db)
-{
-	return fw_db_data_version(db);
-}
-
 int fw_rc_lookup(struct fw_req *r, enum MHD_Result *ret)
 {
 	struct fw_respcache *c = r->srv->rcache;
@@ -285,7 +275,7 @@ int fw_rc_lookup(struct fw_req *r, enum MHD_Result *ret)
 		strbuf_release(&key);
 	} else {
 		r->cache_key = strbuf_detach(&key, NULL);
-		r->dv_before = own_dv(req_db(r));
+		r->dv_before = fw_db_data_version(req_db(r));  /* moves with other connections' commits only */
 	}
 	return hit;
 }
@@ -338,7 +328,7 @@ int fw_rc_store(struct fw_req *r, struct MHD_Response *resp)
 	 * was always stale on arrival (the analysis caches its result as it answers).
 	 */
 	gen = current_gen(c);
-	if (r->dv_before < 0 || own_dv(r->db) != r->dv_before)
+	if (r->dv_before < 0 || fw_db_data_version(r->db) != r->dv_before)
 		gen = r->cache_gen;
 	e = &c->slot[hash_key(r->cache_key) % RC_SLOTS];
 	if (e->resp)
