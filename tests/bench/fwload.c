@@ -13,6 +13,9 @@
  *        samples) with plain prepared INSERTs, one transaction per document,
  *        on a DB opened like the server opens it (same WAL/synchronous settings)
  *   fwload get PORT PATH N                      N GETs on one connection
+ *   fwload history DB [COMMITS [SEED]]          a year of watched history (see
+ *        cmd_history), ingested in-process
+ *   fwload history-tip COMMITS [SEED [BOOT]]    a boot of that branch's next commit
  * Every mode prints one line "<name> <count> <seconds> <per second>".
  */
 #include <arpa/inet.h>
@@ -28,6 +31,7 @@
 #include "http.h"
 #include "ingest.h"
 #include "run-doc.h"
+#include "xalloc.h"
 
 static unsigned long long rng = 88172645463325252ULL;
 
@@ -46,15 +50,25 @@ static void sha_of(char out[41], const char *prefix, int i)
 
 static const char *const workloads[] = { "split", "mthp", "lazyfree", "filemap" };
 
-/* A sealed document like tests/lib/gen-doc.py writes: caller frees. */
-static char *make_doc(const char *series, int commit, int boot, int nres, int nsamp)
-{
-	cJSON *d = cJSON_CreateObject(), *o, *res, *env;
-	struct strbuf rid = STRBUF_INIT;
-	char sha[41], parent[41], fp[65], *txt;
+/* What one generated document holds; see make_doc. */
+struct doc_spec {
+	const char *series, *sha_prefix, *accel;
+	int commit, boot, nres, nsamp, counters;
+	/* The value of result r at commit c before noise (NULL: 100 + r + c/100 + noise()). */
+	double (*level)(int c, int r, void *ctx);
+	/* The boot's and the round's relative noise of result r. */
+	double (*spread)(int r, double *between, double *within);
+	void *ctx;
+};
 
-	sha_of(sha, "c0ffee00", commit);
-	sha_of(parent, "c0ffee00", commit - 1);
+static void add_header(cJSON *d, const struct doc_spec *s)
+{
+	cJSON *o;
+	char sha[41], parent[41], base[41];
+
+	sha_of(sha, s->sha_prefix, s->commit);
+	sha_of(parent, s->sha_prefix, s->commit - 1);
+	sha_of(base, s->sha_prefix, 0);
 	cJSON_AddStringToObject(d, "format", FW_DOC_FORMAT);
 	cJSON_AddStringToObject(d, "run_id", "");
 	cJSON_AddStringToObject(d, "origin", "bench");
@@ -63,16 +77,16 @@ static char *make_doc(const char *series, int commit, int boot, int nres, int ns
 	cJSON_AddStringToObject(o, "name", "linux-source-6.12");
 	cJSON_AddStringToObject(o, "url", "");
 	o = cJSON_AddObjectToObject(d, "series");
-	cJSON_AddStringToObject(o, "name", series);
+	cJSON_AddStringToObject(o, "name", s->series);
 	cJSON_AddNumberToObject(o, "revision", 1);
-	cJSON_AddStringToObject(o, "base", "c0ffee0000000000000000000000000000000000");
+	cJSON_AddStringToObject(o, "base", base);
 	o = cJSON_AddObjectToObject(d, "commit");
 	cJSON_AddStringToObject(o, "sha", sha);
 	cJSON_AddStringToObject(o, "key", sha);
 	cJSON_AddStringToObject(o, "subject", "mm: bench patch");
 	cJSON_AddStringToObject(o, "author", "Bench <b@example.org>");
-	cJSON_AddNumberToObject(o, "position", commit);
-	if (commit > 0)
+	cJSON_AddNumberToObject(o, "position", s->commit);
+	if (s->commit > 0)
 		cJSON_AddStringToObject(o, "parent", parent);
 	o = cJSON_AddObjectToObject(d, "build");
 	cJSON_AddStringToObject(o, "status", "ok");
@@ -80,9 +94,14 @@ static char *make_doc(const char *series, int commit, int boot, int nres, int ns
 	cJSON_AddStringToObject(o, "kernel_version", "6.12.0");
 	cJSON_AddStringToObject(o, "config_hash", "0000000000000000000000000000000000000000000000000000000000000000");
 	cJSON_AddStringToObject(o, "compiler", "gcc");
-	env = cJSON_AddObjectToObject(d, "environment");
+}
+
+static cJSON *add_env(cJSON *d, const struct doc_spec *s)
+{
+	cJSON *env = cJSON_AddObjectToObject(d, "environment");
+
 	cJSON_AddStringToObject(env, "host", "bench");
-	cJSON_AddStringToObject(env, "accel", "kvm");
+	cJSON_AddStringToObject(env, "accel", s->accel ? s->accel : "kvm");
 	cJSON_AddStringToObject(env, "qemu_version", "7.2");
 	cJSON_AddNumberToObject(env, "vcpus", 2);
 	cJSON_AddNumberToObject(env, "memory_mib", 2048);
@@ -90,35 +109,68 @@ static char *make_doc(const char *series, int commit, int boot, int nres, int ns
 	cJSON_AddStringToObject(env, "cpu_model", "cpu");
 	cJSON_AddStringToObject(env, "foliowatch_version", "bench");
 	cJSON_AddStringToObject(env, "fio_version", "fio-3.33");
+	return env;
+}
+
+/* One result: samples (and counters, aligned with them) of metric r. */
+static cJSON *make_result(const struct doc_spec *s, int r)
+{
+	static const char *const counter_names[] = { "thp_fault_alloc", "thp_split_page", "pgfault" };
+	cJSON *x = cJSON_CreateObject(), *smp, *cts = NULL;
+	double level = s->level ? s->level(s->commit, r, s->ctx) : 0, between = 0, within = 0, boot;
+	char name[32];
+
+	if (s->spread)
+		s->spread(r, &between, &within);
+	boot = 1 + between * noise();
+	cJSON_AddStringToObject(x, "workload", workloads[r % 4]);
+	snprintf(name, sizeof(name), "v%d", r % 8);
+	cJSON_AddStringToObject(x, "variant", name);
+	cJSON_AddNumberToObject(cJSON_AddObjectToObject(x, "params"), "size_mib", 64);
+	snprintf(name, sizeof(name), "m%d", r);
+	cJSON_AddStringToObject(x, "metric", name);
+	cJSON_AddStringToObject(x, "unit", "ms");
+	cJSON_AddStringToObject(x, "direction", "lower_is_better");
+	cJSON_AddStringToObject(x, "kind", "time");
+	smp = cJSON_AddArrayToObject(x, "samples");
+	if (s->counters)
+		cts = cJSON_AddArrayToObject(x, "counters");
+	for (int k = 0; k < s->nsamp; k++) {
+		double v = s->level ? level * boot * (1 + within * noise()) : 100.0 + r + s->commit * 0.01 + noise();
+
+		cJSON_AddItemToArray(smp, cJSON_CreateNumber(v));
+		if (cts) {
+			cJSON *c = cJSON_CreateObject();
+			for (int j = 0; j < s->counters && j < 3; j++)
+				cJSON_AddNumberToObject(c, counter_names[j], (double)(4096 + 64 * (r % 5) + (rng % 3)));
+			cJSON_AddItemToArray(cts, c);
+		}
+	}
+	return x;
+}
+
+/* A sealed document like tests/lib/gen-doc.py writes: caller frees. */
+static char *make_doc_spec(const struct doc_spec *s)
+{
+	cJSON *d = cJSON_CreateObject(), *o, *res, *env;
+	struct strbuf rid = STRBUF_INIT;
+	char fp[65], *txt;
+
+	add_header(d, s);
+	env = add_env(d, s);
 	o = cJSON_AddObjectToObject(d, "boot");
 	cJSON_AddStringToObject(o, "status", "ok");
 	cJSON_AddNumberToObject(o, "taint", 0);
 	cJSON_AddNumberToObject(o, "seconds", 30);
 	cJSON_AddStringToObject(d, "profile", "quick");
-	cJSON_AddNumberToObject(d, "boot_index", boot);
+	cJSON_AddNumberToObject(d, "boot_index", s->boot);
 	/* Metrics spread over the four workloads as in a real series (metric 0 is split/v0/m0). */
 	o = cJSON_AddArrayToObject(d, "workloads");
-	for (int w = 0; w < 4 && w < nres; w++)
+	for (int w = 0; w < 4 && w < s->nres; w++)
 		cJSON_AddItemToArray(o, cJSON_CreateString(workloads[w]));
 	res = cJSON_AddArrayToObject(d, "results");
-	for (int r = 0; r < nres; r++) {
-		cJSON *x = cJSON_CreateObject(), *s;
-		char name[32];
-
-		cJSON_AddStringToObject(x, "workload", workloads[r % 4]);
-		snprintf(name, sizeof(name), "v%d", r % 8);
-		cJSON_AddStringToObject(x, "variant", name);
-		cJSON_AddNumberToObject(cJSON_AddObjectToObject(x, "params"), "size_mib", 64);
-		snprintf(name, sizeof(name), "m%d", r);
-		cJSON_AddStringToObject(x, "metric", name);
-		cJSON_AddStringToObject(x, "unit", "ms");
-		cJSON_AddStringToObject(x, "direction", "lower_is_better");
-		cJSON_AddStringToObject(x, "kind", "time");
-		s = cJSON_AddArrayToObject(x, "samples");
-		for (int k = 0; k < nsamp; k++)
-			cJSON_AddItemToArray(s, cJSON_CreateNumber(100.0 + r + commit * 0.01 + noise()));
-		cJSON_AddItemToArray(res, x);
-	}
+	for (int r = 0; r < s->nres; r++)
+		cJSON_AddItemToArray(res, make_result(s, r));
 	fw_env_fingerprint(env, fp);
 	cJSON_AddStringToObject(env, "fingerprint", fp);
 	fw_doc_expected_run_id(d, &rid);
@@ -127,6 +179,14 @@ static char *make_doc(const char *series, int commit, int boot, int nres, int ns
 	cJSON_Delete(d);
 	strbuf_release(&rid);
 	return txt;
+}
+
+static char *make_doc(const char *series, int commit, int boot, int nres, int nsamp)
+{
+	struct doc_spec s = { .series = series, .sha_prefix = "c0ffee00", .commit = commit, .boot = boot,
+			      .nres = nres, .nsamp = nsamp };
+
+	return make_doc_spec(&s);
 }
 
 static int cmd_gen(int argc, char **argv)
@@ -173,6 +233,144 @@ cleanup:
 	fw_db_close(db);
 	strbuf_release(&err);
 	return ret;
+}
+
+/*
+ * A year of watched history (issue 31): a branch of COMMITS - 400 commits
+ * (at least 50) and four patch series of 50, 83, 117 and 150 commits, every
+ * commit 12 boots x 3 rounds x 40 metrics with two counters per round. The
+ * metrics are near-deterministic (split, mthp) or noisy (lazyfree 1%,
+ * filemap 3% between boots); about one commit in 100 moves one metric by a
+ * real 2-10% step (branch and series alike). Fixed seed: the same history
+ * every time.
+ */
+#define HIST_BOOTS 12
+#define HIST_ROUNDS 3
+#define HIST_METRICS 40
+#define HIST_STEPS_MAX 512
+
+struct hist_series {
+	char name[32], prefix[9];
+	int ncommits, nsteps;
+	int step_at[HIST_STEPS_MAX], step_metric[HIST_STEPS_MAX];
+	double step_factor[HIST_STEPS_MAX];
+};
+
+static double hist_level(int c, int r, void *ctx)
+{
+	const struct hist_series *h = ctx;
+	double v = 100.0 + 3 * r;
+
+	for (int i = 0; i < h->nsteps; i++)
+		if (h->step_metric[i] == r && h->step_at[i] <= c)
+			v *= h->step_factor[i];
+	return v;
+}
+
+/* noise() is uniform on -1..1 (sd 0.58): the factors are about 1.7x the CVs. */
+static double hist_spread(int r, double *between, double *within)
+{
+	static const double b[4] = { 0.0002, 0.0005, 0.01, 0.03 }, w[4] = { 0.0001, 0.0003, 0.005, 0.02 };
+
+	*between = b[r % 4] * 1.7;
+	*within = w[r % 4] * 1.7;
+	return 0;
+}
+
+/* Series k of the history (0 the branch, 1-4 the patch series), steps drawn from seed. */
+static void hist_series_init(struct hist_series *h, int k, int commits, unsigned seed)
+{
+	static const int sizes[4] = { 50, 83, 117, 150 };
+
+	memset(h, 0, sizeof(*h));
+	if (k == 0) {
+		snprintf(h->name, sizeof(h->name), "mm-watch");
+		h->ncommits = commits - 400 > 50 ? commits - 400 : 50;
+	} else {
+		snprintf(h->name, sizeof(h->name), "patches-%c", 'a' + k - 1);
+		h->ncommits = sizes[k - 1];
+	}
+	snprintf(h->prefix, sizeof(h->prefix), "%08x", 0xb7a0c400u + (unsigned)k);
+	rng = 88172645463325252ULL ^ ((unsigned long long)seed << 20) ^ (unsigned long long)k;
+	for (int c = 1; c < h->ncommits && h->nsteps < HIST_STEPS_MAX; c++) {
+		double size;
+		if (rng % 100 != 0) {
+			noise();
+			continue;
+		}
+		noise();
+		size = 0.02 + 0.08 * (double)(rng % 1000) / 1000.0;
+		h->step_at[h->nsteps] = c;
+		h->step_metric[h->nsteps] = (int)(rng % HIST_METRICS);
+		h->step_factor[h->nsteps++] = rng % 2 ? 1 + size : 1 / (1 + size);
+		noise();
+	}
+}
+
+static char *hist_doc(struct hist_series *h, int c, int boot)
+{
+	struct doc_spec s = { .series = h->name, .sha_prefix = h->prefix, .accel = "icount", .commit = c,
+			      .boot = boot, .nres = HIST_METRICS, .nsamp = HIST_ROUNDS, .counters = 2,
+			      .level = hist_level, .spread = hist_spread, .ctx = h };
+
+	return make_doc_spec(&s);
+}
+
+/* fwload history DB COMMITS [SEED]: ingested in-process, then ANALYZE as import does. */
+static int cmd_history(int argc, char **argv)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct hist_series *h = xmalloc(sizeof(*h));
+	int commits = argc > 3 ? atoi(argv[3]) : 1000, docs = 0, steps = 0, ret = 1;
+	unsigned seed = argc > 4 ? (unsigned)atoi(argv[4]) : 1;
+	sqlite3 *db = fw_db_open(argv[2], &err);
+	double t0 = fw_monotonic();
+
+	if (!db)
+		goto cleanup;
+	for (int k = 0; k < 5; k++) {
+		hist_series_init(h, k, commits, seed);
+		steps += h->nsteps;
+		for (int c = 0; c < h->ncommits; c++)
+			for (int b = 0; b < HIST_BOOTS; b++) {
+				struct fw_ingest_info info;
+				char *doc = hist_doc(h, c, b);
+
+				memset(&info, 0, sizeof(info));
+				fw_ingest(db, doc, strlen(doc), &info);
+				free(doc);
+				if (info.status != FW_INGEST_STORED) {
+					strbuf_addf(&err, "ingest %s/%d/%d: %s %s", h->name, c, b,
+						    info.err.field, info.err.detail);
+					goto cleanup;
+				}
+				docs++;
+			}
+	}
+	if (fw_db_analyze_if_grown(db, &err) < 0)
+		goto cleanup;
+	printf("history %d %.3f %.1f (%d steps)\n", docs, fw_monotonic() - t0, docs / (fw_monotonic() - t0), steps);
+	ret = 0;
+cleanup:
+	if (err.len)
+		fprintf(stderr, "fwload: %s\n", err.buf);
+	fw_db_close(db);
+	strbuf_release(&err);
+	free(h);
+	return ret;
+}
+
+/* fwload history-tip COMMITS [SEED] [BOOT]: a boot of the branch's next commit, to stdout. */
+static int cmd_history_tip(int argc, char **argv)
+{
+	struct hist_series h;
+	char *doc;
+
+	hist_series_init(&h, 0, atoi(argv[2]), argc > 3 ? (unsigned)atoi(argv[3]) : 1);
+	doc = hist_doc(&h, h.ncommits, argc > 4 ? atoi(argv[4]) : 0);
+	puts(doc);
+	free(doc);
+	return 0;
 }
 
 static int connect_port(int port)
@@ -434,6 +632,10 @@ int main(int argc, char **argv)
 		return cmd_raw(argc, argv);
 	if (argc > 1 && !strcmp(argv[1], "get"))
 		return cmd_get(argc, argv);
-	fprintf(stderr, "usage: fwload gen|doc|ingest|raw|get ... (see the comment at the top)\n");
+	if (argc > 2 && !strcmp(argv[1], "history"))
+		return cmd_history(argc, argv);
+	if (argc > 2 && !strcmp(argv[1], "history-tip"))
+		return cmd_history_tip(argc, argv);
+	fprintf(stderr, "usage: fwload gen|doc|ingest|raw|get|history|history-tip ... (see the comment at the top)\n");
 	return 2;
 }
