@@ -888,96 +888,245 @@ static int data_hash(sqlite3 *db, long long series_id, const struct fw_analysis_
 	return 0;
 }
 
-static cJSON *cache_get(sqlite3 *db, const char *key, const char *hash)
+/* Rows read back from the cache: each parsed into the result's "rows". */
+static int cache_add_row(const char *body, void *ctx)
 {
-	struct strbuf body = STRBUF_INIT;
-	cJSON *out = fw_store_cache_get(db, key, hash, &body) ? cJSON_Parse(body.buf) : NULL;
+	cJSON *row = cJSON_Parse(body);
 
-	strbuf_release(&body);
+	if (!row)
+		return 1;  /* a damaged row: not cached */
+	cJSON_AddItemToArray(ctx, row);
+	return 0;
+}
+
+static cJSON *cache_get(sqlite3 *db, const char *key, const char *hash, const struct fw_store_cache_part *part)
+{
+	struct strbuf head = STRBUF_INIT;
+	cJSON *rows = cJSON_CreateArray(), *out = NULL;
+
+	if (fw_store_cache_get(db, key, hash, part, &head, cache_add_row, rows) && (out = cJSON_Parse(head.buf))) {
+		/* the head keeps an empty "rows" where the rows go, so the keys keep their order */
+		if (cJSON_HasObjectItem(out, "rows"))
+			cJSON_ReplaceItemInObjectCaseSensitive(out, "rows", rows);
+		else
+			cJSON_AddItemToObject(out, "rows", rows);
+		rows = NULL;
+	}
+	cJSON_Delete(rows);
+	strbuf_release(&head);
 	return out;
 }
 
-/* A cache that cannot be written (read-only DB, busy) only costs time: errors are ignored. */
-static void cache_put(sqlite3 *db, const char *key, const char *hash, const cJSON *body)
-{
-	char *text = cJSON_PrintUnformatted(body), now[32];
+/* What one row is selected by (fw_store_cache_row), and whether part keeps it. */
+struct row_sel {
+	char metric_key[3 * FW_DOC_MAX_NAME + 3];
+	int position, decided;
+};
 
-	fw_now_iso(now);
-	if (text)
-		fw_store_cache_put(db, key, hash, text, now);
-	free(text);
+static void row_sel(const cJSON *row, struct row_sel *rs)
+{
+	const char *v = fw_json_str(row, "verdict", "");
+
+	snprintf(rs->metric_key, sizeof(rs->metric_key), "%s/%s/%s", fw_json_str(row, "workload", ""),
+		 fw_json_str(row, "variant", ""), fw_json_str(row, "metric", ""));
+	rs->position = (int)fw_json_num(row, "position", 0);
+	rs->decided = !strcmp(v, "regression") || !strcmp(v, "improvement");
 }
 
-int fw_analysis_series(sqlite3 *db, const char *series, int revision,
-		       const struct fw_analysis_opts *o, cJSON **out, struct strbuf *err)
+static int part_keeps(const struct fw_store_cache_part *p, const cJSON *row)
+{
+	struct row_sel rs;
+
+	if (!p)
+		return 1;
+	row_sel(row, &rs);
+	return (p->from < 0 || rs.position >= p->from) && (p->to < 0 || rs.position <= p->to) &&
+	       (!p->metric_key || !strcmp(p->metric_key, rs.metric_key)) && (!p->decided_only || rs.decided);
+}
+
+struct put_iter {
+	const cJSON *next;
+	char *body;
+	struct row_sel rs;
+};
+
+static int put_next(struct fw_store_cache_row *row, void *ctx)
+{
+	struct put_iter *it = ctx;
+
+	free(it->body);
+	it->body = NULL;
+	if (!it->next || !(it->body = cJSON_PrintUnformatted(it->next)))
+		return 0;
+	row_sel(it->next, &it->rs);
+	row->position = it->rs.position;
+	row->metric_key = it->rs.metric_key;
+	row->decided = it->rs.decided;
+	row->body = it->body;
+	it->next = it->next->next;
+	return 1;
+}
+
+/* A cache that cannot be written (read-only DB, busy) only costs time: errors are ignored. */
+static void cache_put(sqlite3 *db, const char *key, const char *hash, cJSON *body)
+{
+	cJSON *rows = cJSON_GetObjectItemCaseSensitive(body, "rows"), *first = rows ? rows->child : NULL;
+	struct put_iter it = { .next = first };
+	char *head, now[32];
+
+	/* the head without its rows: they are stored one by one */
+	if (rows)
+		rows->child = NULL;
+	head = cJSON_PrintUnformatted(body);
+	if (rows)
+		rows->child = first;
+	fw_now_iso(now);
+	if (head)
+		fw_store_cache_put(db, key, hash, head, now, put_next, &it);
+	free(it.body);
+	free(head);
+}
+
+/* Drops the rows part does not keep from a freshly computed result. */
+static void keep_part(cJSON *res, const struct fw_store_cache_part *part)
+{
+	cJSON *rows = cJSON_GetObjectItemCaseSensitive(res, "rows"), *r, *next;
+
+	if (!part || !rows)
+		return;
+	for (r = rows->child; r; r = next) {
+		next = r->next;
+		if (!part_keeps(part, r))
+			cJSON_Delete(cJSON_DetachItemViaPointer(rows, r));
+	}
+}
+
+/* What names one series' cached analysis: its id, revision, base, and the data hash. */
+struct series_key {
+	long long sid;
+	int revision;
+	char *base;
+	char key[64], hash[65];
+	struct fw_det_table det;
+};
+
+static void series_key_free(struct series_key *k)
+{
+	free(k->base);
+	fw_det_table_free(&k->det);
+}
+
+/* 0, or -1 with err ("no such series" when unknown). */
+static int series_key(sqlite3 *db, const char *series, int revision, const struct fw_analysis_opts *o,
+		      struct series_key *k, struct strbuf *err)
+{
+	int found = fw_store_series_ref(db, series, revision, &k->sid, &k->revision, &k->base, err);
+
+	if (found <= 0) {
+		if (!found)
+			strbuf_addf(err, "no such series: %s%s", series, revision > 0 ? " (at that revision)" : "");
+		return -1;
+	}
+	snprintf(k->key, sizeof(k->key), "series:%lld", k->sid);
+	return fw_det_table_load(&k->det, o->determinism_file, err) || data_hash(db, k->sid, o, &k->det, k->hash, err)
+		       ? -1 : 0;
+}
+
+static cJSON *compute_series(sqlite3 *db, const char *series, struct series_key *k,
+			     const struct fw_analysis_opts *o, struct strbuf *err)
+{
+	struct data d = { 0 };
+	struct fw_store_scope sc = { .series_id = k->sid };
+	cJSON *res = NULL;
+
+	if (fw_store_scope_commits(db, &sc, add_commit, &d, err))
+		goto cleanup;
+	index_commits(&d, k->base);
+	if (fw_store_scope_samples(db, &sc, add_obs, &d, err))
+		goto cleanup;
+	res = cJSON_CreateObject();
+	cJSON_AddStringToObject(res, "series", series);
+	cJSON_AddNumberToObject(res, "series_id", (double)k->sid);
+	cJSON_AddNumberToObject(res, "revision", k->revision);
+	cJSON_AddStringToObject(res, "base", k->base);
+	cJSON_AddStringToObject(res, "data_hash", k->hash);
+	opts_json(res, o);
+	commits_json(res, &d);
+	if (analyse(db, &d, o, &k->det, res, 0, err)) {
+		cJSON_Delete(res);
+		res = NULL;
+	}
+cleanup:
+	data_free(&d);
+	return res;
+}
+
+int fw_analysis_series_part(sqlite3 *db, const char *series, int revision, const struct fw_analysis_opts *o,
+			    const struct fw_store_cache_part *part, cJSON **out, struct strbuf *err)
 {
 	struct fw_analysis_opts defaults;
-	struct fw_det_table det = { 0 };
-	struct data d = { 0 };
-	struct fw_store_scope sc = { 0 };
-	long long sid = 0;
-	char hash[65], key[64], flight[160], *base = NULL;
+	struct series_key k = { 0 };
+	char flight[160];
 	cJSON *res = NULL;
-	int ret = -1, owned = 0, found;
+	int owned = 0;
 
 	*out = NULL;
 	if (!o) {
 		fw_analysis_opts_init(&defaults);
 		o = &defaults;
 	}
-	found = fw_store_series_ref(db, series, revision, &sid, &revision, &base, err);
-	if (found <= 0) {
-		if (!found)
-			strbuf_addf(err, "no such series: %s%s", series, revision > 0 ? " (at that revision)" : "");
+	if (series_key(db, series, revision, o, &k, err))
 		goto cleanup;
-	}
-
-	if (fw_det_table_load(&det, o->determinism_file, err) || data_hash(db, sid, o, &det, hash, err))
-		goto cleanup;
-	snprintf(key, sizeof(key), "series:%lld", sid);
-	snprintf(flight, sizeof(flight), "%s@%s", key, hash);
+	snprintf(flight, sizeof(flight), "%s@%s", k.key, k.hash);
 	/* a miss computes once per process: a second asker waits, then reads the cache */
 	while (o->use_cache) {
-		if ((res = cache_get(db, key, hash))) {
-			ret = 0;
+		if ((res = cache_get(db, k.key, k.hash, part)))
 			goto cleanup;
-		}
 		if ((owned = fw_inflight_begin(flight)))
 			break;
 	}
-
-	sc.series_id = sid;
-	if (fw_store_scope_commits(db, &sc, add_commit, &d, err))
-		goto cleanup;
-	index_commits(&d, base);
-	if (fw_store_scope_samples(db, &sc, add_obs, &d, err))
-		goto cleanup;
-
-	res = cJSON_CreateObject();
-	cJSON_AddStringToObject(res, "series", series);
-	cJSON_AddNumberToObject(res, "series_id", (double)sid);
-	cJSON_AddNumberToObject(res, "revision", revision);
-	cJSON_AddStringToObject(res, "base", base);
-	cJSON_AddStringToObject(res, "data_hash", hash);
-	opts_json(res, o);
-	commits_json(res, &d);
-	if (analyse(db, &d, o, &det, res, 0, err))
-		goto cleanup;
-	if (o->use_cache)
-		cache_put(db, key, hash, res);
-	ret = 0;
+	res = compute_series(db, series, &k, o, err);
+	if (res && o->use_cache)
+		cache_put(db, k.key, k.hash, res);
+	keep_part(res, part);
 cleanup:
-	if (ret) {
-		cJSON_Delete(res);
-		res = NULL;
-	}
 	*out = res;
 	if (owned)
 		fw_inflight_end(flight);
-	free(base);
-	data_free(&d);
-	fw_det_table_free(&det);
-	return ret;
+	series_key_free(&k);
+	return res ? 0 : -1;
+}
+
+int fw_analysis_series(sqlite3 *db, const char *series, int revision,
+		       const struct fw_analysis_opts *o, cJSON **out, struct strbuf *err)
+{
+	return fw_analysis_series_part(db, series, revision, o, NULL, out, err);
+}
+
+int fw_analysis_regressions_current(sqlite3 *db, const char *series, const struct fw_analysis_opts *o)
+{
+	struct fw_analysis_opts defaults;
+	struct series_key k = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	int yes;
+
+	if (!o) {
+		fw_analysis_opts_init(&defaults);
+		o = &defaults;
+	}
+	yes = o->use_cache && !series_key(db, series, 0, o, &k, &err) &&
+	      fw_store_cache_regressions_stored(db, k.key, k.hash);
+	series_key_free(&k);
+	strbuf_release(&err);
+	return yes;
+}
+
+void fw_analysis_regressions_stored(sqlite3 *db, const cJSON *series_json)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "series:%lld", (long long)fw_json_num(series_json, "series_id", 0));
+	fw_store_cache_mark_regressions(db, key, fw_json_str(series_json, "data_hash", ""));
 }
 
 int fw_analysis_compare(sqlite3 *db, long long commit_a, long long commit_b,

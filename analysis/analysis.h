@@ -104,6 +104,22 @@ int fw_analysis_series(sqlite3 *db, const char *series, int revision,
 		       const struct fw_analysis_opts *o, cJSON **out, struct strbuf *err);
 
 /*
+ * Part of it: only the rows of part (store-analysis.h: a window of positions,
+ * one metric, decided rows), read through the cache's indexes when cached;
+ * the rest of the result whole. fw_analysis_series is part NULL.
+ */
+struct fw_store_cache_part;
+int fw_analysis_series_part(sqlite3 *db, const char *series, int revision, const struct fw_analysis_opts *o,
+			    const struct fw_store_cache_part *part, cJSON **out, struct strbuf *err);
+/*
+ * 1 when the stored regressions of the newest revision of series were
+ * refreshed from its current cached analysis (so a refresh can skip it);
+ * fw_analysis_regressions_stored records that after fw_regressions_update.
+ */
+int fw_analysis_regressions_current(sqlite3 *db, const char *series, const struct fw_analysis_opts *o);
+void fw_analysis_regressions_stored(sqlite3 *db, const cJSON *series_json);
+
+/*
  * Any two commits (ids from the commits table, also across revisions of a
  * series): the same row objects as above, against = "other". *out is
  * { "a": commit, "b": commit, "rows": [...] }.

@@ -283,9 +283,13 @@ int fw_regressions_refresh(sqlite3 *db, const char *series, const struct fw_anal
 	for (int i = 0; i < n; i++) {
 		cJSON *res = NULL;
 
-		if (!ret && (fw_analysis_series(db, names[i], 0, o, &res, err) ||
-			     fw_regressions_update(db, res, err) < 0))
-			ret = -1;
+		/* a GET after a GET: stored from this very result already */
+		if (!ret && !fw_analysis_regressions_current(db, names[i], o)) {
+			if (fw_analysis_series(db, names[i], 0, o, &res, err) || fw_regressions_update(db, res, err) < 0)
+				ret = -1;
+			else
+				fw_analysis_regressions_stored(db, res);
+		}
 		cJSON_Delete(res);
 		free(names[i]);
 	}

@@ -46,6 +46,8 @@ static const char sql_samples[] =
 	" JOIN results res ON res.run_id = ru.id"
 	" LEFT JOIN samples s ON s.result_id = res.id"
 	" WHERE c.series_id = ?1 AND c.position BETWEEN ?2 AND ?3"
+	" AND (?4 < 0 OR c.position IN (?4, ?5))"
+	" AND (?6 IS NULL OR res.workload || '/' || res.variant || '/' || res.metric = ?6)"
 	" ORDER BY res.workload, res.variant, res.metric, e.fingerprint, c.position, ru.id, s.round";
 
 /*
@@ -79,17 +81,23 @@ static const char *ctext(sqlite3_stmt *st, int i)
 	return t ? (const char *)t : "";
 }
 
-static int load_metrics(sqlite3 *db, struct fw_series *s, struct strbuf *err)
+static int load_metrics(sqlite3 *db, struct fw_series *s, const struct fw_series_only *only, struct strbuf *err)
 {
 	sqlite3_stmt *st = NULL;
 	struct fw_metric *m = NULL;
 	int rc, ret = -1, last = 0;
 
+	if (only && !only->npos)
+		return 0;  /* the commits only */
 	if (sqlite3_prepare_v2(db, sql_samples, -1, &st, NULL) != SQLITE_OK)
 		goto dberr;
 	sqlite3_bind_int64(st, 1, s->id);
 	sqlite3_bind_int(st, 2, s->from);
 	sqlite3_bind_int(st, 3, s->to);
+	sqlite3_bind_int(st, 4, only && only->npos > 0 ? only->pos[0] : -1);
+	sqlite3_bind_int(st, 5, only && only->npos > 1 ? only->pos[1] : only && only->npos > 0 ? only->pos[0] : -1);
+	if (only && only->metric_key)
+		sqlite3_bind_text(st, 6, only->metric_key, -1, SQLITE_STATIC);
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		int ci = commit_index(s, sqlite3_column_int64(st, 0), &last);
 
@@ -212,6 +220,38 @@ int fw_series_span(sqlite3 *db, const char *name, int revision, int *count, int 
 int fw_series_load_window(sqlite3 *db, const char *name, int revision, int from, int to, struct fw_series *s,
 			  struct strbuf *err)
 {
+	return fw_series_load_only(db, name, revision, from, to, NULL, s, err);
+}
+
+static void free_metrics(struct fw_series *s)
+{
+	for (int i = 0; i < s->nmetrics; i++) {
+		struct fw_metric *m = &s->metrics[i];
+
+		for (int c = 0; c < s->ncommits; c++)
+			free(m->cells[c].vals);
+		free(m->cells);
+		free(m->workload);
+		free(m->variant);
+		free(m->metric);
+		free(m->unit);
+		free(m->direction);
+		free(m->env);
+	}
+	free(s->metrics);
+	s->metrics = NULL;
+	s->nmetrics = s->ametrics = 0;
+}
+
+int fw_series_load_samples(sqlite3 *db, struct fw_series *s, const struct fw_series_only *only, struct strbuf *err)
+{
+	free_metrics(s);
+	return load_metrics(db, s, only, err);
+}
+
+int fw_series_load_only(sqlite3 *db, const char *name, int revision, int from, int to,
+			const struct fw_series_only *only, struct fw_series *s, struct strbuf *err)
+{
 	sqlite3_stmt *st = NULL;
 	int rc, ret = -1;
 
@@ -265,7 +305,7 @@ int fw_series_load_window(sqlite3 *db, const char *name, int revision, int from,
 		goto dberr;
 	sqlite3_finalize(st);
 	st = NULL;
-	ret = load_metrics(db, s, err);
+	ret = load_metrics(db, s, only, err);
 	goto cleanup;
 dberr:
 	strbuf_addf(err, "%s", sqlite3_errmsg(db));
@@ -290,21 +330,8 @@ void fw_series_free(struct fw_series *s)
 		free(c->boot_status);
 		free(c->kernel_version);
 	}
-	for (int i = 0; i < s->nmetrics; i++) {
-		struct fw_metric *m = &s->metrics[i];
-
-		for (int c = 0; c < s->ncommits; c++)
-			free(m->cells[c].vals);
-		free(m->cells);
-		free(m->workload);
-		free(m->variant);
-		free(m->metric);
-		free(m->unit);
-		free(m->direction);
-		free(m->env);
-	}
+	free_metrics(s);
 	free(s->commits);
-	free(s->metrics);
 	free(s->name);
 	free(s->base);
 	memset(s, 0, sizeof(*s));

@@ -72,6 +72,20 @@ int fw_series_load_rev(sqlite3 *db, const char *name, int revision, struct fw_se
 int fw_series_span(sqlite3 *db, const char *name, int revision, int *count, int *first, int *last);
 int fw_series_load_window(sqlite3 *db, const char *name, int revision, int from, int to, struct fw_series *s,
 			  struct strbuf *err);
+/*
+ * Which samples a page needs: of one metric ("workload/variant/metric", NULL:
+ * every metric) and of the commits at npos positions pos[] (npos < 0: every
+ * commit of the window; 0: none, the commits only). A metric page of a long
+ * history reads that metric, a commit page that commit, not every sample.
+ */
+struct fw_series_only {
+	const char *metric_key;
+	int npos, pos[2];
+};
+int fw_series_load_only(sqlite3 *db, const char *name, int revision, int from, int to,
+			const struct fw_series_only *only, struct fw_series *s, struct strbuf *err);
+/* Replaces a loaded series' samples with those of only: 0, or -1 with err. */
+int fw_series_load_samples(sqlite3 *db, struct fw_series *s, const struct fw_series_only *only, struct strbuf *err);
 void fw_series_free(struct fw_series *s);
 /* The revision numbers of a series, ascending, in *revs (free it); count, or -1 on a DB error. */
 int fw_series_revisions(sqlite3 *db, const char *name, int **revs);

@@ -381,38 +381,3 @@ int fw_store_hash_series_runs(sqlite3 *db, long long series_id, struct sha256_ct
 	}
 	return 0;
 }
-
-int fw_store_cache_get(sqlite3 *db, const char *key, const char *hash, struct strbuf *body)
-{
-	sqlite3_stmt *st = NULL;
-	int found = 0;
-
-	if (sqlite3_prepare_v2(db, "SELECT body FROM analysis_cache WHERE key = ?1 AND data_hash = ?2",
-			       -1, &st, NULL) != SQLITE_OK)
-		return 0;
-	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-	sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
-	if (sqlite3_step(st) == SQLITE_ROW) {
-		strbuf_addstr(body, fw_db_text(st, 0));
-		found = 1;
-	}
-	sqlite3_finalize(st);
-	return found;
-}
-
-void fw_store_cache_put(sqlite3 *db, const char *key, const char *hash, const char *body, const char *now)
-{
-	sqlite3_stmt *st = NULL;
-
-	if (sqlite3_prepare_v2(db, "INSERT INTO analysis_cache(key, data_hash, body, computed_at) "
-			       "VALUES (?1, ?2, ?3, ?4) ON CONFLICT(key) DO UPDATE SET "
-			       "data_hash = excluded.data_hash, body = excluded.body, "
-			       "computed_at = excluded.computed_at", -1, &st, NULL) == SQLITE_OK) {
-		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 3, body, -1, SQLITE_STATIC);
-		sqlite3_bind_text(st, 4, now, -1, SQLITE_STATIC);
-		sqlite3_step(st);
-	}
-	sqlite3_finalize(st);
-}

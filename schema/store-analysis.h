@@ -96,9 +96,40 @@ int fw_store_evidence_samples(struct fw_store_evidence *ev, const struct fw_stor
 struct sha256_ctx;
 int fw_store_hash_series_runs(sqlite3 *db, long long series_id, struct sha256_ctx *h, struct strbuf *err);
 
-/* The cached analysis of key if computed from data hash: 1 (body appended), 0 none. */
-int fw_store_cache_get(sqlite3 *db, const char *key, const char *hash, struct strbuf *body);
-/* Stores it (errors ignored: a cache that cannot be written only costs time). */
-void fw_store_cache_put(sqlite3 *db, const char *key, const char *hash, const char *body, const char *now);
+/*
+ * The cached analysis of a series (schema/store-analysis-rows.c): a head (the
+ * result without its rows) and the rows, each stored with what a page selects
+ * it by, so that a page reads its window or its metric through an index.
+ */
+struct fw_store_cache_row {
+	int position;            /* the row's commit */
+	const char *metric_key;  /* workload/variant/metric */
+	int decided;             /* a regression or an improvement */
+	const char *body;
+};
+/* Which rows: positions from..to (either < 0: open), one metric_key (NULL: all), decided ones only. */
+struct fw_store_cache_part {
+	int from, to;
+	const char *metric_key;
+	int decided_only;
+};
+/*
+ * Replaces key's cache with head and the rows next() gives (it returns 1 for
+ * a row, 0 at the end), in one transaction (or the caller's). Errors are
+ * ignored: a cache that cannot be written only costs time.
+ */
+void fw_store_cache_put(sqlite3 *db, const char *key, const char *hash, const char *head, const char *now,
+			int (*next)(struct fw_store_cache_row *row, void *ctx), void *ctx);
+/*
+ * When key's cache was computed from data hash: 1, its head appended to head
+ * and the rows of part (all when part is NULL) given to each() in table order,
+ * all read in one snapshot; 0 when not cached (or each() stopped).
+ */
+int fw_store_cache_get(sqlite3 *db, const char *key, const char *hash, const struct fw_store_cache_part *part,
+		       struct strbuf *head, int (*each)(const char *body, void *ctx), void *ctx);
+/* 1 when the stored regressions were refreshed from key's cache at data hash, else 0. */
+int fw_store_cache_regressions_stored(sqlite3 *db, const char *key, const char *hash);
+/* Records that they were (errors ignored: the next refresh redoes it). */
+void fw_store_cache_mark_regressions(sqlite3 *db, const char *key, const char *hash);
 
 #endif

@@ -34,12 +34,13 @@ enum MHD_Result api_compare(struct fw_req *r)
 	struct fw_an_index *ix = NULL;
 	struct strbuf err = STRBUF_INIT;
 	int bi, hi, loaded = 0, bloaded = 0;
+	struct fw_series_only commits_only = { NULL, 0, { 0, 0 } };  /* the commits first, to find the two */
 
 	if (req_query(r, "series", &name) || !name.len) {
 		ret = reply_error(r, 400, "missing_parameter", "series", "series=NAME is required");
 		goto cleanup;
 	}
-	if (req_series(r, name.buf, "series", &s, &ret))
+	if (req_series_only(r, name.buf, "series", &commits_only, &s, &ret))
 		goto cleanup;
 	loaded = 1;
 	if (!req_query(r, "base_revision", &brev) || brev.len) {
@@ -63,7 +64,8 @@ enum MHD_Result api_compare(struct fw_req *r)
 		bloaded = 1;
 		bs = &bs_own;
 	}
-	if ((bi = find(r, bs, "base", &base, &ret)) < 0 || (hi = find(r, &s, "head", &head, &ret)) < 0)
+	if ((bi = find(r, bs, "base", &base, &ret)) < 0 || (hi = find(r, &s, "head", &head, &ret)) < 0 ||
+	    compare_samples(r, bs, &s, bi, hi, &ret))
 		goto cleanup;
 	an = ui_compare_analysis(req_db(r), bs, &s, bi, hi);  /* the series' own rows when it compared them */
 	ix = an_index_new(an);

@@ -182,7 +182,9 @@ enum MHD_Result api_series_feed(struct fw_req *r)
 	enum MHD_Result ret;
 
 	memset(&s, 0, sizeof(s));
-	if (req_series(r, r->args[0], "name", &s, &ret) < 0)
+	struct fw_series_only none = { NULL, 0, { 0, 0 } };  /* only that it exists */
+
+	if (req_series_only(r, r->args[0], "name", &none, &s, &ret) < 0)
 		return ret;
 	ret = feed(r, s.name);
 	fw_series_free(&s);

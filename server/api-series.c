@@ -234,7 +234,7 @@ enum MHD_Result api_series_get(struct fw_req *r)
 	if (req_series(r, r->args[0], "name", &s, &ret))
 		return ret;
 	if (!selection(r, &s, 0, &msel, &ret) && !selection(r, &s, 1, &csel, &ret)) {
-		an = req_analysis(r, s.name, s.revision);
+		an = req_analysis_for(r, &s, NULL);
 		an_apply(&s, an);
 		ret = reply_json(r, 200, series_json_sel(req_db(r), &s, an, msel, csel));
 		cJSON_Delete(an);

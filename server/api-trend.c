@@ -25,15 +25,18 @@ enum MHD_Result api_trend(struct fw_req *r)
 		goto cleanup;
 	}
 	req_query(r, "env", &env);
-	if (req_series(r, name.buf, "series", &s, &ret))
-		goto cleanup;
+	{
+		struct fw_series_only only = { metric.buf, -1, { 0, 0 } };  /* this metric's samples only */
+		if (req_series_only(r, name.buf, "series", &only, &s, &ret))
+			goto cleanup;
+	}
 	mi = req_metric(r, &s, metric.buf, env.buf, &ret);
 	if (mi < 0) {
 		fw_series_free(&s);
 		goto cleanup;
 	}
 	m = &s.metrics[mi];
-	an = req_analysis(r, s.name, s.revision);
+	an = req_analysis_for(r, &s, m->id);
 	an_apply(&s, an);  /* each point's delta is the analysis' against its parent */
 	cJSON_Delete(an);
 	root = cJSON_CreateObject();

@@ -14,6 +14,7 @@
 #include "run-doc.h"
 #include "store.h"
 #include "ui.h"
+#include "store-analysis.h"
 
 #define FEED_MAX_SERIES 50
 
@@ -81,7 +82,8 @@ struct feed_rows {
 static int series_rows(const struct fw_store_series_brief *s, void *ctx)
 {
 	struct feed_rows *t = ctx;
-	cJSON *an = fw_ui_analysis(t->db, s->name, s->revision);
+	static const struct fw_store_cache_part decided = { -1, -1, NULL, 1 };  /* improvements only */
+	cJSON *an = fw_ui_analysis_part(t->db, s->name, s->revision, &decided);
 
 	if (an)
 		t->n = add_rows(t->out, an, s->last_ingest ? s->last_ingest : "1970-01-01T00:00:00Z", t->max);

@@ -62,12 +62,15 @@ static void plot_label_words(struct strbuf *sb, const char *s, size_t max)
 static void write_data(struct strbuf *d, const struct fw_series *s, const struct fw_metric *m, int big,
 		       const struct fw_plot_marks *pm, int *nband, int nmark[2])
 {
+	/* a long history: the commits' medians and band only, and every step-th commit's label */
+	int dense = s->ncommits > FW_PLOT_DENSE_COMMITS, step = s->ncommits / (big ? 40 : 12) + 1;
+
 	strbuf_addstr(d, "# samples\n");
-	for (int c = 0; c < s->ncommits; c++)
+	for (int c = 0; !dense && c < s->ncommits; c++)
 		for (int k = 0; k < m->cells[c].n; k++)
 			strbuf_addf(d, "%d %.17g\n", c + 1, m->cells[c].vals[k].v);
 	strbuf_addstr(d, "\n\n# boot medians\n");
-	for (int c = 0; c < s->ncommits; c++) {
+	for (int c = 0; !dense && c < s->ncommits; c++) {
 		long long last = -1;
 
 		for (int k = 0; k < m->cells[c].n; k++) {
@@ -82,8 +85,12 @@ static void write_data(struct strbuf *d, const struct fw_series *s, const struct
 		if (isnan(m->cells[c].median))
 			continue;
 		strbuf_addf(d, "%d %.17g \"", c + 1, m->cells[c].median);
+		if (dense && c % step && c != s->ncommits - 1) {
+			strbuf_addstr(d, "\"\n");
+			continue;
+		}
 		fw_plot_label(d, s->commits[c].sha, 7);
-		if (big) {
+		if (big && !dense) {
 			strbuf_addch(d, ' ');
 			plot_label_words(d, s->commits[c].subject, 28);
 		}
@@ -143,6 +150,9 @@ static const char script_main[] =
 	"'data' index 'samples' using 1:2 with points pt 7 ps 0.35 lc rgb '#8aa4bf' title 'samples', \\\n"
 	"     '' index 'boot medians' using 1:2 with points pt 6 ps 0.8 lc rgb '#555555' title 'boot median', \\\n"
 	"     '' index 'commit medians' using 1:2:xtic(3) with linespoints lw 2 pt 7 ps 0.6 lc rgb '#1f5fa8' title 'median'";
+/* Past FW_PLOT_DENSE_COMMITS the samples would be tens of thousands of points (3 MB of SVG at 600 commits). */
+static const char script_dense[] =
+	"'data' index 'commit medians' using 1:2:xtic(3) with lines lw 1.5 lc rgb '#1f5fa8' title 'median'";
 /* pt FW_PLOT_REG_PT / FW_PLOT_ALL_PT: the shapes the pages' captions name (plot.h). */
 #define STR_(x) #x
 #define STR(x) STR_(x)
@@ -267,7 +277,7 @@ int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 		    nmark[0] || nmark[1] ? "0.15" : "0.05");
 	if (nband)
 		strbuf_addstr(&script, script_band);
-	strbuf_addstr(&script, script_main);
+	strbuf_addstr(&script, s->ncommits > FW_PLOT_DENSE_COMMITS ? script_dense : script_main);
 	if (nmark[0])
 		strbuf_addstr(&script, script_host);
 	if (nmark[1])

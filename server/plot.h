@@ -54,6 +54,11 @@ struct fw_plot_opts {
  * labels stay m's and pm's); free them with fw_plot_clipped_free.
  */
 #define FW_PLOT_MAX_ABS 1e307
+/*
+ * Plots of more commits than this draw each commit's median and interval,
+ * not every sample and boot median, and label every n-th commit (issue 31).
+ */
+#define FW_PLOT_DENSE_COMMITS 200
 struct fw_plot_clipped {
 	struct fw_metric m;
 	struct fw_plot_marks pm;

@@ -14,6 +14,7 @@
 #include "analysis.h"
 #include "html.h"
 #include "ui.h"
+#include "store-analysis.h"
 
 const cJSON *fw_regression_row(const cJSON *an, const cJSON *g)
 {
@@ -50,7 +51,8 @@ static void decision(cJSON *root, const cJSON *row)
 
 void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root)
 {
-	cJSON *an = fw_ui_analysis(db, fw_json_str(g, "series", ""), fw_json_int(g, "revision", 0));
+	static const struct fw_store_cache_part decided = { -1, -1, NULL, 1 };  /* a regression's row is decided */
+	cJSON *an = fw_ui_analysis_part(db, fw_json_str(g, "series", ""), fw_json_int(g, "revision", 0), &decided);
 	const cJSON *row = fw_regression_row(an, g), *attr = cJSON_GetObjectItemCaseSensitive(row, "attribution");
 	struct strbuf link = STRBUF_INIT;
 	cJSON *p;

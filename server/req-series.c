@@ -5,6 +5,7 @@
 #include <stdlib.h>
 #include "routes.h"
 #include "analysis.h"
+#include "store-analysis.h"
 #include "ui.h"
 #include "run-doc.h"
 #include "utf8.h"
@@ -102,6 +103,32 @@ static int window_args(struct fw_req *r, int *from, int *to, enum MHD_Result *re
 int req_series_window(struct fw_req *r, const char *name, const char *field, int last_n, struct fw_series *s,
 		      enum MHD_Result *ret)
 {
+	return req_series_part(r, name, field, last_n, NULL, s, ret);
+}
+
+int req_series_only(struct fw_req *r, const char *name, const char *field, const struct fw_series_only *only,
+		    struct fw_series *s, enum MHD_Result *ret)
+{
+	return req_series_part(r, name, field, 0, only, s, ret);
+}
+
+int req_series_samples(struct fw_req *r, struct fw_series *s, const struct fw_series_only *only,
+		       enum MHD_Result *ret)
+{
+	struct strbuf err = STRBUF_INIT;
+	int rc = fw_series_load_samples(req_db(r), s, only, &err);
+
+	if (!rc)
+		fw_series_levels(s);
+	else
+		*ret = reply_error(r, 503, "db_error", NULL, err.buf);
+	strbuf_release(&err);
+	return rc;
+}
+
+int req_series_part(struct fw_req *r, const char *name, const char *field, int last_n,
+		    const struct fw_series_only *only, struct fw_series *s, enum MHD_Result *ret)
+{
 	struct strbuf err = STRBUF_INIT;
 	sqlite3 *db = req_db(r);
 	int rc, rev, from, to, count, first, last;
@@ -117,7 +144,7 @@ int req_series_window(struct fw_req *r, const char *name, const char *field, int
 	if (from < 0 && to < 0 && last_n > 0 && !fw_series_span(db, name, rev, &count, &first, &last) &&
 	    count > last_n)
 		from = last - last_n + 1;
-	rc = fw_series_load_window(db, name, rev, from < 0 ? 0 : from, to, s, &err);
+	rc = fw_series_load_only(db, name, rev, from < 0 ? 0 : from, to, only, s, &err);
 	if (!rc)
 		fw_series_levels(s);
 	if (rc == 1 && rev > 0)
@@ -148,13 +175,18 @@ int req_metric(struct fw_req *r, const struct fw_series *s, const char *wvm, con
 
 cJSON *fw_ui_analysis(sqlite3 *db, const char *series, int revision)
 {
+	return fw_ui_analysis_part(db, series, revision, NULL);
+}
+
+cJSON *fw_ui_analysis_part(sqlite3 *db, const char *series, int revision, const struct fw_store_cache_part *part)
+{
 	struct fw_analysis_opts o;
 	struct strbuf err = STRBUF_INIT;
 	cJSON *out = NULL;
 
 	fw_analysis_opts_init(&o);
 	o.use_cache = 1;
-	if (db && fw_analysis_series(db, series, revision, &o, &out, &err)) {
+	if (db && fw_analysis_series_part(db, series, revision, &o, part, &out, &err)) {
 		fprintf(stderr, "foliowatch-server: analysis of a series failed: %s\n", err.buf);
 		out = NULL;
 	}
@@ -193,6 +225,17 @@ cleanup:
 cJSON *req_analysis(struct fw_req *r, const char *series, int revision)
 {
 	return fw_ui_analysis(req_db(r), series, revision);
+}
+
+cJSON *req_analysis_for(struct fw_req *r, const struct fw_series *s, const char *metric_key)
+{
+	struct fw_store_cache_part part = { -1, -1, metric_key, 0 };
+
+	if (s->window) {
+		part.from = s->from;
+		part.to = s->to;
+	}
+	return fw_ui_analysis_part(req_db(r), s->name, s->revision, &part);
 }
 
 /* The nearest double to v rounded to `digits` decimals (fixed) or significant digits. */

@@ -73,6 +73,22 @@ int req_series(struct fw_req *r, const char *name, const char *field, struct fw_
 int req_series_window(struct fw_req *r, const char *name, const char *field, int last_n, struct fw_series *s,
 		      enum MHD_Result *ret);
 /*
+ * The same with only some samples (schema/series-db.h fw_series_only: one
+ * metric, some commits, none), so a page of a long history reads what it
+ * shows; req_series_samples then loads another part (e.g. the commits a
+ * request named), 0 or -1 with the 503 sent.
+ */
+struct fw_series_only;
+int req_series_part(struct fw_req *r, const char *name, const char *field, int last_n,
+		    const struct fw_series_only *only, struct fw_series *s, enum MHD_Result *ret);
+int req_series_only(struct fw_req *r, const char *name, const char *field, const struct fw_series_only *only,
+		    struct fw_series *s, enum MHD_Result *ret);
+int req_series_samples(struct fw_req *r, struct fw_series *s, const struct fw_series_only *only,
+		       enum MHD_Result *ret);
+/* The compare page and answer: the samples of the two commits compared (s was loaded with none). */
+int compare_samples(struct fw_req *r, const struct fw_series *bs, struct fw_series *s, int bi, int hi,
+		    enum MHD_Result *ret);
+/*
  * Commit of s by sha or prefix for a handler (server/req-series.c): its
  * index, or -1 after replying 404 (none; field named) or 409 listing the
  * commits an ambiguous prefix matches.
@@ -115,6 +131,11 @@ void ui_metric_link(struct strbuf *sb, const struct fw_series *s, const struct f
  * NULL when it cannot be computed: callers then show "not analysed".
  */
 cJSON *req_analysis(struct fw_req *r, const char *series, int revision);
+/* The same with only the rows s shows: its window of positions (all when it
+ * is not a window) and, when metric_key ("workload/variant/metric") is not
+ * NULL, that metric's: a page of a long history reads its part, not all. */
+struct fw_series;
+cJSON *req_analysis_for(struct fw_req *r, const struct fw_series *s, const char *metric_key);
 /* ?revision=N of the request: 0 absent (newest), -1 invalid. */
 int req_revision(struct fw_req *r);
 int req_revision_arg(struct fw_req *r, const char *key);  /* the same for another key */

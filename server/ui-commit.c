@@ -13,6 +13,7 @@
 #include "html.h"
 #include "store.h"
 #include "ui.h"
+#include "store-analysis.h"
 
 /* A console or build log: its CR of CR LF line ends dropped (they showed as U+FFFD). */
 static void pre(struct strbuf *sb, const char *title, const char *text)
@@ -321,20 +322,31 @@ enum MHD_Result ui_commit(struct fw_req *r)
 	struct strbuf sb = STRBUF_INIT;
 	struct fw_series s;
 	struct fw_ui ui = { 0 };
+	struct fw_series_only none = { NULL, 0, { 0, 0 } };  /* the commits first, to find the sha */
 	enum MHD_Result ret;
 	cJSON *an;
 	int ci;
 
-	if (req_series(r, r->args[0], "name", &s, &ret))
+	if (req_series_only(r, r->args[0], "name", &none, &s, &ret))
 		return ret;
 	ci = req_commit(r, &s, "sha", r->args[1], &ret);
+	if (ci >= 0) {
+		/* the samples of this commit and the one before it */
+		struct fw_series_only two = { NULL, 2, { s.commits[ci ? ci - 1 : ci].position, s.commits[ci].position } };
+		if (req_series_samples(r, &s, &two, &ret))
+			ci = -1;
+	}
 	if (ci < 0) {
 		fw_series_free(&s);
 		return ret;
 	}
 	ui.db = req_db(r);
 	ui.revision = req_revision(r);
-	an = req_analysis(r, s.name, s.revision);
+	{
+		/* the rows of this commit (against its parent and the base) only */
+		struct fw_store_cache_part part = { s.commits[ci].position, s.commits[ci].position, NULL, 0 };
+		an = fw_ui_analysis_part(ui.db, s.name, s.revision, &part);
+	}
 	if (ui_commit_render(&ui, &s, ci, an, &sb)) {
 		strbuf_release(&sb);
 		ret = reply_error(r, 503, "db_error", NULL, "cannot read the commit");

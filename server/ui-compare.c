@@ -17,6 +17,7 @@
 #include "analysis.h"
 #include "html.h"
 #include "ui.h"
+#include "store-analysis.h"
 
 static void commit_select(struct strbuf *sb, const struct fw_series *s, const char *field, int sel)
 {
@@ -202,7 +203,8 @@ void ui_compare_render(const struct fw_ui *ui, const struct fw_series *bs, const
  */
 static cJSON *series_rows(sqlite3 *db, const struct fw_series *s, int bi, int hi)
 {
-	cJSON *an = fw_ui_analysis(db, s->name, s->revision), *out = NULL, *rows = NULL;
+	struct fw_store_cache_part part = { s->commits[hi].position, s->commits[hi].position, NULL, 0 };
+	cJSON *an = fw_ui_analysis_part(db, s->name, s->revision, &part), *out = NULL, *rows = NULL;
 	const cJSON *r;
 
 	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(an, "rows")) {
@@ -277,8 +279,19 @@ static int base_series(struct fw_req *r, const struct fw_series *s, struct fw_se
 	return rc || !own->ncommits ? -1 : 0;
 }
 
+int compare_samples(struct fw_req *r, const struct fw_series *bs, struct fw_series *s, int bi, int hi,
+		    enum MHD_Result *ret)
+{
+	struct fw_series_only two = { NULL, 2, { s->commits[hi].position, s->commits[hi].position } };
+
+	if (bs == s)
+		two.pos[0] = s->commits[bi].position;
+	return req_series_samples(r, s, &two, ret);
+}
+
 enum MHD_Result ui_compare(struct fw_req *r)
 {
+	struct fw_series_only none = { NULL, 0, { 0, 0 } };  /* the commits first, to find the two */
 	struct strbuf sb = STRBUF_INIT;
 	struct fw_series s, bs_own;
 	const struct fw_series *bs;
@@ -287,7 +300,7 @@ enum MHD_Result ui_compare(struct fw_req *r)
 	cJSON *an = NULL;
 	int bi, hi, owned = 0;
 
-	if (req_series(r, r->args[0], "name", &s, &ret))
+	if (req_series_only(r, r->args[0], "name", &none, &s, &ret))
 		return ret;
 	if (!s.ncommits) {
 		ret = reply_error(r, 404, "not_found", "name", "the series has no commits");
@@ -297,7 +310,8 @@ enum MHD_Result ui_compare(struct fw_req *r)
 		goto cleanup;
 	/* Across revisions the default is tip against tip (what changed from v1 to v2). */
 	if ((bi = side_arg(r, bs, "base", bs == &s ? 0 : bs->ncommits - 1, &ret)) < 0 ||
-	    (hi = side_arg(r, &s, "head", s.ncommits - 1, &ret)) < 0)
+	    (hi = side_arg(r, &s, "head", s.ncommits - 1, &ret)) < 0 ||
+	    compare_samples(r, bs, &s, bi, hi, &ret))
 		goto cleanup;
 	ui.db = req_db(r);
 	ui.revision = req_revision(r);

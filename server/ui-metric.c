@@ -120,8 +120,13 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 		html_attr(sb, m->id);
 		strbuf_addstr(sb, "\" src=\"");
 		ui_href_plot(sb, ui, s, m, "big");
-		strbuf_addstr(sb, "\">\n<p class=\"note\">Points: every sample; circles: per-boot medians; "
-			      "line: commit medians; band: the analysis interval of each commit's level "
+		strbuf_addstr(sb, "\">\n<p class=\"note\">");
+		if (s->ncommits > FW_PLOT_DENSE_COMMITS)
+			strbuf_addf(sb, "%d commits: samples and per-boot medians are drawn for at most %d "
+				    "(a window: from= and to= positions in the address); ", s->ncommits, FW_PLOT_DENSE_COMMITS);
+		else
+			strbuf_addstr(sb, "Points: every sample; circles: per-boot medians; ");
+		strbuf_addstr(sb, "line: commit medians; band: the analysis interval of each commit's level "
 			      "against its parent; " FW_PLOT_REG_SHAPE ": regressions of this host, "
 			      FW_PLOT_ALL_SHAPE ": regressions of all hosts, one per stored regression "
 			      "(in an older revision, the analysis verdicts); "
@@ -185,17 +190,20 @@ enum MHD_Result ui_metric(struct fw_req *r)
 	enum MHD_Result ret;
 	int mi, loaded = 0;
 
-	if (req_series(r, r->args[0], "name", &s, &ret))
-		goto cleanup;
-	loaded = 1;
 	strbuf_addf(&wvm, "%s/%s/%s", r->args[1], r->args[2], r->args[3]);
+	{
+		struct fw_series_only only = { wvm.buf, -1, { 0, 0 } };  /* this metric's samples only */
+		if (req_series_only(r, r->args[0], "name", &only, &s, &ret))
+			goto cleanup;
+	}
+	loaded = 1;
 	req_query(r, "env", &env);
 	mi = req_metric(r, &s, wvm.buf, env.buf, &ret);
 	if (mi < 0)
 		goto cleanup;
 	ui.db = req_db(r);
 	ui.revision = req_revision(r);
-	an = req_analysis(r, s.name, s.revision);
+	an = req_analysis_for(r, &s, s.metrics[mi].id);
 	an_apply(&s, an);
 	regs = fw_ui_regressions(ui.db, s.name, s.revision);
 	ui_metric_render(&ui, &s, mi, an, regs, &sb);

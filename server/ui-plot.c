@@ -28,16 +28,19 @@ static enum MHD_Result plot(struct fw_req *r, int png)
 		ret = reply_error(r, 404, "not_found", "size", "plot size is small or big");
 		goto cleanup;
 	}
-	if (req_series(r, r->args[0], "series", &s, &ret))
-		goto cleanup;
-	loaded = 1;
 	strbuf_addf(&wvm, "%s/%s/%s", r->args[1], r->args[2], r->args[3]);
+	{
+		struct fw_series_only only = { wvm.buf, -1, { 0, 0 } };  /* this metric's samples only */
+		if (req_series_only(r, r->args[0], "series", &only, &s, &ret))
+			goto cleanup;
+	}
+	loaded = 1;
 	req_query(r, "env", &env);
 	mi = req_metric(r, &s, wvm.buf, env.buf, &ret);
 	if (mi < 0)
 		goto cleanup;
 	if (o.big) {
-		an = req_analysis(r, s.name, s.revision);
+		an = req_analysis_for(r, &s, s.metrics[mi].id);
 		regs = fw_ui_regressions(req_db(r), s.name, s.revision);
 		fw_plot_marks_build(&s, &s.metrics[mi], cJSON_GetObjectItemCaseSensitive(an, "rows"), regs, &pm);
 		o.marks = &pm;

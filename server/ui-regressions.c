@@ -14,6 +14,7 @@
 #include "analysis.h"
 #include "html.h"
 #include "ui.h"
+#include "store-analysis.h"
 #include "xalloc.h"
 #include "run-doc.h"
 
@@ -170,6 +171,8 @@ struct an_cache {
 
 static const cJSON *analysis_of(struct an_cache *c, sqlite3 *db, const cJSON *it)
 {
+	/* a stored regression's row is a decided one: a long history's other rows are not read */
+	static const struct fw_store_cache_part decided = { -1, -1, NULL, 1 };
 	struct strbuf k = STRBUF_INIT;
 	int i;
 
@@ -180,8 +183,8 @@ static const cJSON *analysis_of(struct an_cache *c, sqlite3 *db, const cJSON *it
 		c->key = xrealloc(c->key, sizeof(*c->key) * (size_t)(c->n + 1));
 		c->an = xrealloc(c->an, sizeof(*c->an) * (size_t)(c->n + 1));
 		c->key[c->n] = strbuf_detach(&k, NULL);
-		c->an[c->n++] = db ? fw_ui_analysis(db, fw_json_str(it, "series", ""), fw_json_int(it, "revision", 0))
-				   : NULL;
+		c->an[c->n++] = db ? fw_ui_analysis_part(db, fw_json_str(it, "series", ""), fw_json_int(it, "revision", 0),
+							 &decided) : NULL;
 	}
 	strbuf_release(&k);
 	return c->an[i];

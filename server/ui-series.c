@@ -323,7 +323,7 @@ enum MHD_Result ui_series(struct fw_req *r)
 	strbuf_release(&vs);
 	ui.db = req_db(r);
 	ui.revision = req_revision(r);
-	an = req_analysis(r, s.name, s.revision);
+	an = req_analysis_for(r, &s, NULL);
 	an_apply(&s, an);
 	ui_series_render(&ui, &s, an, &sb);
 	fw_series_free(&s);

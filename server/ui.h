@@ -117,6 +117,9 @@ void ui_reg_filter_of(const cJSON *facet, struct ui_reg_filter *f);
  * and plain-text report.
  */
 cJSON *fw_ui_analysis(sqlite3 *db, const char *series, int revision);
+/* Only part's rows (analysis/analysis.h, fw_analysis_series_part). */
+struct fw_store_cache_part;
+cJSON *fw_ui_analysis_part(sqlite3 *db, const char *series, int revision, const struct fw_store_cache_part *part);
 cJSON *fw_ui_regressions(sqlite3 *db, const char *series, int revision);
 cJSON *fw_series_json(sqlite3 *db, const struct fw_series *s, const cJSON *an); /* api-series.c */
 /* Per metric of s, the key of its environment in the series answer (env-keys.c). */

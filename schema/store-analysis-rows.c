@@ -1,0 +1,156 @@
+/*
+ * The cached analysis of a series, row by row (migration 0010): the head in
+ * analysis_cache, the rows in analysis_rows with their position, metric and
+ * whether they are decided, so a page of a long history reads a window or a
+ * metric through an index instead of parsing the whole result.
+ */
+#include <limits.h>
+#include "fw-db.h"
+#include "store-analysis.h"
+
+/* A write of our own, or inside the caller's transaction: 1 when we began one. */
+static int begin_own(sqlite3 *db, int *own)
+{
+	*own = !fw_db_in_transaction(db);
+	return *own ? fw_db_begin(db, NULL) : 0;
+}
+
+static int put_rows(sqlite3 *db, const char *key, int (*next)(struct fw_store_cache_row *row, void *ctx),
+		    void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	struct fw_store_cache_row row;
+	int seq = 0, rc = SQLITE_DONE;
+
+	if (sqlite3_prepare_v2(db, "INSERT INTO analysis_rows(key, seq, position, metric_key, decided, body) "
+			       "VALUES (?1, ?2, ?3, ?4, ?5, ?6)", -1, &st, NULL) != SQLITE_OK)
+		return -1;
+	while (rc == SQLITE_DONE && next(&row, ctx) == 1) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 2, seq++);
+		sqlite3_bind_int(st, 3, row.position);
+		sqlite3_bind_text(st, 4, row.metric_key, -1, SQLITE_STATIC);
+		sqlite3_bind_int(st, 5, row.decided);
+		sqlite3_bind_text(st, 6, row.body, -1, SQLITE_STATIC);
+		rc = sqlite3_step(st);
+		sqlite3_reset(st);
+	}
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+void fw_store_cache_put(sqlite3 *db, const char *key, const char *hash, const char *head, const char *now,
+			int (*next)(struct fw_store_cache_row *row, void *ctx), void *ctx)
+{
+	sqlite3_stmt *st = NULL, *del = NULL;
+	int own, ok = 0;
+
+	if (begin_own(db, &own))
+		return;
+	if (sqlite3_prepare_v2(db, "DELETE FROM analysis_rows WHERE key = ?1", -1, &del, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "INSERT INTO analysis_cache(key, data_hash, body, computed_at) "
+			       "VALUES (?1, ?2, ?3, ?4) ON CONFLICT(key) DO UPDATE SET "
+			       "data_hash = excluded.data_hash, body = excluded.body, "
+			       "computed_at = excluded.computed_at, regressions_stored = 0", -1, &st, NULL) != SQLITE_OK)
+		goto done;
+	sqlite3_bind_text(del, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, head, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, now, -1, SQLITE_STATIC);
+	ok = sqlite3_step(del) == SQLITE_DONE && sqlite3_step(st) == SQLITE_DONE && !put_rows(db, key, next, ctx);
+done:
+	sqlite3_finalize(del);
+	sqlite3_finalize(st);
+	if (own)
+		fw_db_end(db, ok, NULL);
+}
+
+/*
+ * The rows of part: by metric through (key, metric_key, position, seq), else
+ * a range of the key. INDEXED BY: without statistics of this table the
+ * planner took the key's range for a metric too, reading every row.
+ */
+static int get_rows(sqlite3 *db, const char *key, const struct fw_store_cache_part *p,
+		    int (*each)(const char *body, void *ctx), void *ctx)
+{
+	static const struct fw_store_cache_part all = { -1, -1, NULL, 0 };
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	if (!p)
+		p = &all;
+	rc = sqlite3_prepare_v2(db, p->metric_key ?
+				"SELECT body FROM analysis_rows INDEXED BY analysis_rows_by_metric "
+				"WHERE key = ?1 AND metric_key = ?4 "
+				"AND position BETWEEN ?2 AND ?3 AND (?5 = 0 OR decided = 1) ORDER BY position, seq" :
+				"SELECT body FROM analysis_rows WHERE key = ?1 "
+				"AND position BETWEEN ?2 AND ?3 AND (?5 = 0 OR decided = 1) ORDER BY position, seq",
+				-1, &st, NULL);
+	if (rc != SQLITE_OK)
+		return -1;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 2, p->from < 0 ? INT_MIN : p->from);
+	sqlite3_bind_int(st, 3, p->to < 0 ? INT_MAX : p->to);
+	if (p->metric_key)
+		sqlite3_bind_text(st, 4, p->metric_key, -1, SQLITE_STATIC);
+	sqlite3_bind_int(st, 5, p->decided_only);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW && !each(fw_db_text(st, 0), ctx))
+		;
+	sqlite3_finalize(st);
+	return rc == SQLITE_DONE ? 0 : -1;
+}
+
+int fw_store_cache_get(sqlite3 *db, const char *key, const char *hash, const struct fw_store_cache_part *part,
+		       struct strbuf *head, int (*each)(const char *body, void *ctx), void *ctx)
+{
+	sqlite3_stmt *st = NULL;
+	int own = !fw_db_in_transaction(db), found = 0;
+
+	/* head and rows from one snapshot: a writer may replace both in between */
+	if (own && fw_db_exec(db, "BEGIN", NULL))
+		return 0;
+	if (sqlite3_prepare_v2(db, "SELECT body FROM analysis_cache WHERE key = ?1 AND data_hash = ?2",
+			       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW) {
+			strbuf_addstr(head, fw_db_text(st, 0));
+			found = 1;
+		}
+	}
+	sqlite3_finalize(st);
+	if (found && get_rows(db, key, part, each, ctx))
+		found = 0;
+	if (own)
+		fw_db_exec(db, "COMMIT", NULL);
+	return found;
+}
+
+int fw_store_cache_regressions_stored(sqlite3 *db, const char *key, const char *hash)
+{
+	sqlite3_stmt *st = NULL;
+	int yes = 0;
+
+	if (sqlite3_prepare_v2(db, "SELECT regressions_stored FROM analysis_cache WHERE key = ?1 AND data_hash = ?2",
+			       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
+		yes = sqlite3_step(st) == SQLITE_ROW && sqlite3_column_int(st, 0) == 1;
+	}
+	sqlite3_finalize(st);
+	return yes;
+}
+
+void fw_store_cache_mark_regressions(sqlite3 *db, const char *key, const char *hash)
+{
+	sqlite3_stmt *st = NULL;
+
+	if (sqlite3_prepare_v2(db, "UPDATE analysis_cache SET regressions_stored = 1 WHERE key = ?1 AND data_hash = ?2",
+			       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
+		sqlite3_step(st);
+	}
+	sqlite3_finalize(st);
+}
