@@ -205,6 +205,20 @@ enum MHD_Result reply_buf(struct fw_req *r, unsigned status, const char *ctype,
 	return queue(r, status, resp);
 }
 
+enum MHD_Result reply_stream(struct fw_req *r, unsigned status, const char *ctype, MHD_ContentReaderCallback read,
+			     void *cls, MHD_ContentReaderFreeCallback done)
+{
+	/* 64 KiB a call; r->resp_body stays NULL, so the response cache never keeps it */
+	struct MHD_Response *resp = MHD_create_response_from_callback(MHD_SIZE_UNKNOWN, 64 * 1024, read, cls, done);
+
+	if (!resp) {
+		done(cls);
+		return MHD_NO;
+	}
+	MHD_add_response_header(resp, "Content-Type", ctype);
+	return queue(r, status, resp);
+}
+
 enum MHD_Result reply_json(struct fw_req *r, unsigned status, cJSON *root)
 {
 	struct strbuf sb = STRBUF_INIT;

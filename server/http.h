@@ -128,6 +128,9 @@ int fw_req_query_verdict(void **con_cls);
 enum MHD_Result reply_error(struct fw_req *r, unsigned status, const char *code,
 			    const char *field, const char *detail);
 enum MHD_Result reply_json(struct fw_req *r, unsigned status, cJSON *root);
+/* A body read by read() as libmicrohttpd sends it (never cached); done(cls) frees it, also on failure. */
+enum MHD_Result reply_stream(struct fw_req *r, unsigned status, const char *ctype, MHD_ContentReaderCallback read,
+			     void *cls, MHD_ContentReaderFreeCallback done);
 enum MHD_Result reply_buf(struct fw_req *r, unsigned status, const char *ctype,
 			  struct strbuf *body, const char *etag);
 /* A file with ETag/Last-Modified; answers 304 when the client has it. */

@@ -76,6 +76,15 @@ read -r ncells ndiff <"$TMP_T/cmp"
 [ "${ncells:-0}" -gt 0 ] && [ "$ndiff" = 0 ]
 ok $? "the window's $ncells cells equal the whole answer's ($ndiff differ)"
 
+# The CSV is streamed from a cursor of its own: the same bytes as the export's
+# (fw_series_csv over a loaded series), for the whole series and a window.
+"$SERVER" export --db "$DB" --out "$TMP_T/exp" --series hist >/dev/null 2>&1 || bail export
+is "$(code '/api/v1/series/hist.csv')" 200 'the series CSV'
+cmp -s "$TMP_T/body" "$TMP_T"/exp/*.csv
+ok $? "... streamed, it is the export's CSV byte for byte ($(wc -l <"$TMP_T/body") lines)"
+is "$(code '/api/v1/series/hist.csv?from=70&to=71')" 200 'the CSV of a window'
+is "$(cut -d, -f3 "$TMP_T/body" | sort -u | tr '\n' ' ')" '70 71 position ' '... holds positions 70 and 71 only'
+
 # The stored regressions are refreshed from an analysis once, not per GET.
 code '/regressions' >/dev/null
 is "$(sqlite3 "$DB" 'SELECT regressions_stored FROM analysis_cache')" 1 'after the regressions page: stored from this analysis'
