@@ -987,6 +987,20 @@ static void cache_put(sqlite3 *db, const char *key, const char *hash, cJSON *bod
 	free(head);
 }
 
+/* An analysis of older data than hash: "stale", and the newest commit it saw. */
+static void mark_stale(cJSON *res, const char *hash)
+{
+	const cJSON *commits = cJSON_GetObjectItemCaseSensitive(res, "commits"), *c, *last = NULL;
+
+	if (!strcmp(fw_json_str(res, "data_hash", ""), hash))
+		return;  /* written meanwhile: current after all */
+	cJSON_ArrayForEach(c, commits)
+		last = c;
+	cJSON_AddBoolToObject(res, "stale", 1);
+	if (last)
+		cJSON_AddItemToObject(res, "analysed_up_to", cJSON_Duplicate(last, 1));
+}
+
 /* Drops the rows part does not keep from a freshly computed result. */
 static void keep_part(cJSON *res, const struct fw_store_cache_part *part)
 {
@@ -1082,6 +1096,12 @@ int fw_analysis_series_part(sqlite3 *db, const char *series, int revision, const
 	while (o->use_cache) {
 		if ((res = cache_get(db, k.key, k.hash, part)))
 			goto cleanup;
+		/* someone else is analysing the newest data: the older analysis, said so, rather than waiting */
+		if (o->stale_wait_s >= 0 && fw_inflight_running(flight, o->stale_wait_s) &&
+		    (res = cache_get(db, k.key, NULL, part))) {
+			mark_stale(res, k.hash);
+			goto cleanup;
+		}
 		if ((owned = fw_inflight_begin(flight)))
 			break;
 	}

@@ -92,6 +92,13 @@ struct fw_analysis_opts {
 	const char *determinism_file;  /* user table read before the built-in one; NULL/"" none
 					* (init: $FOLIOWATCH_DETERMINISM) */
 	int use_cache;           /* 1: read/write analysis_cache */
+	/*
+	 * < 0 (init): wait for another thread computing the same analysis. >= 0:
+	 * wait that many seconds, then answer with the cached analysis of older
+	 * data, marked "stale" with "analysed_up_to" (pages of a long history
+	 * while the detection thread analyses a new boot: issue 31).
+	 */
+	double stale_wait_s;
 };
 void fw_analysis_opts_init(struct fw_analysis_opts *o);
 

@@ -285,7 +285,11 @@ int fw_regressions_refresh(sqlite3 *db, const char *series, const struct fw_anal
 
 		/* a GET after a GET: stored from this very result already */
 		if (!ret && !fw_analysis_regressions_current(db, names[i], o)) {
-			if (fw_analysis_series(db, names[i], 0, o, &res, err) || fw_regressions_update(db, res, err) < 0)
+			if (fw_analysis_series(db, names[i], 0, o, &res, err))
+				ret = -1;
+			/* an older analysis (a page's, while the newest is computed): its regressions are stored */
+			else if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(res, "stale")) &&
+				 fw_regressions_update(db, res, err) < 0)
 				ret = -1;
 			else
 				fw_analysis_regressions_stored(db, res);

@@ -121,7 +121,7 @@ struct fw_store_cache_part {
 void fw_store_cache_put(sqlite3 *db, const char *key, const char *hash, const char *head, const char *now,
 			int (*next)(struct fw_store_cache_row *row, void *ctx), void *ctx);
 /*
- * When key's cache was computed from data hash: 1, its head appended to head
+ * When key's cache was computed from data hash (NULL: whatever data): 1, its head appended to head
  * and the rows of part (all when part is NULL) given to each() in table order,
  * all read in one snapshot; 0 when not cached (or each() stopped).
  */

@@ -13,6 +13,7 @@
 #include <string.h>
 #include "fw-db.h"
 #include "routes.h"
+#include "ui.h"
 #include "analysis.h"
 #include "html.h"
 #include "run-doc.h"
@@ -127,9 +128,11 @@ static enum MHD_Result feed(struct fw_req *r, const char *series)
 	sqlite3 *db = req_db(r);
 	cJSON *list = NULL, *better = cJSON_CreateArray(), *it;
 	enum MHD_Result ret;
+	struct fw_analysis_opts ao;
 	int n = 0;
 
-	if (fw_regressions_refresh(db, series, NULL, &err) || fw_regressions_list(db, series, NULL, &list, &err)) {
+	fw_ui_analysis_opts(&ao);  /* a reader's poll: the regressions of the analysis shown while a newer one is computed */
+	if (fw_regressions_refresh(db, series, &ao, &err) || fw_regressions_list(db, series, NULL, &list, &err)) {
 		ret = reply_error(r, 503, "db_error", NULL, err.buf);
 		goto cleanup;
 	}

@@ -84,6 +84,13 @@ static cJSON *series_json_sel(sqlite3 *db, const struct fw_series *s, const cJSO
 	cJSON_AddNumberToObject(so, "revision", s->revision);
 	cJSON_AddStringToObject(so, "base", s->base);
 	cJSON_AddBoolToObject(root, "analysed", an != NULL);
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(an, "stale"))) {
+		/* pages of a long history answer with the older analysis while the newest is computed */
+		const cJSON *up = cJSON_GetObjectItemCaseSensitive(an, "analysed_up_to");
+		cJSON *o = cJSON_AddObjectToObject(root, "analysed_up_to");
+		cJSON_AddNumberToObject(o, "position", fw_json_num(up, "position", 0));
+		cJSON_AddStringToObject(o, "sha", fw_json_str(up, "sha", ""));
+	}
 	add_envs(root, db, s, keys, msel);
 	metrics = cJSON_AddArrayToObject(root, "metrics");
 	for (int i = 0; i < s->nmetrics; i++) {

@@ -178,14 +178,33 @@ cJSON *fw_ui_analysis(sqlite3 *db, const char *series, int revision)
 	return fw_ui_analysis_part(db, series, revision, NULL);
 }
 
+/*
+ * How long a page waits for an analysis another thread is computing before it
+ * shows the older one (marked stale): FOLIOWATCH_STALE_WAIT_MS, 500 by default.
+ */
+static double stale_wait_s(void)
+{
+	const char *v = getenv("FOLIOWATCH_STALE_WAIT_MS");
+	char *end = NULL;
+	double ms = v && *v ? strtod(v, &end) : 500;
+
+	return end && (*end || ms < 0) ? 0.5 : ms / 1000;
+}
+
+void fw_ui_analysis_opts(struct fw_analysis_opts *o)
+{
+	fw_analysis_opts_init(o);
+	o->use_cache = 1;
+	o->stale_wait_s = stale_wait_s();
+}
+
 cJSON *fw_ui_analysis_part(sqlite3 *db, const char *series, int revision, const struct fw_store_cache_part *part)
 {
 	struct fw_analysis_opts o;
 	struct strbuf err = STRBUF_INIT;
 	cJSON *out = NULL;
 
-	fw_analysis_opts_init(&o);
-	o.use_cache = 1;
+	fw_ui_analysis_opts(&o);
 	if (db && fw_analysis_series_part(db, series, revision, &o, part, &out, &err)) {
 		fprintf(stderr, "foliowatch-server: analysis of a series failed: %s\n", err.buf);
 		out = NULL;
@@ -200,7 +219,10 @@ cJSON *fw_ui_regressions(sqlite3 *db, const char *series, int revision)
 	cJSON *all = NULL, *out = cJSON_CreateArray(), *it, *next;
 
 	/* Stored from the newest analysis first (as the API does), so a page and its plot agree with it. */
-	if (db && fw_regressions_refresh(db, series, NULL, &err)) {
+	struct fw_analysis_opts o;
+
+	fw_ui_analysis_opts(&o);  /* while a new analysis is computed, the list of the one shown */
+	if (db && fw_regressions_refresh(db, series, &o, &err)) {
 		fprintf(stderr, "foliowatch-server: regressions refresh: %s\n", err.buf);
 		strbuf_reset(&err);
 	}

@@ -338,6 +338,7 @@ enum MHD_Result ui_regressions(struct fw_req *r)
 	struct strbuf err = STRBUF_INIT;
 	struct ui_reg_filter f;
 	struct fw_ui ui = { 0 };
+	struct fw_analysis_opts o;
 	enum MHD_Result ret;
 	cJSON *all = NULL;
 	size_t i;
@@ -355,7 +356,8 @@ enum MHD_Result ui_regressions(struct fw_req *r)
 		goto cleanup;
 	}
 	ui.db = req_db(r);
-	if (fw_regressions_refresh(ui.db, NULL, NULL, &err) || fw_regressions_list(ui.db, NULL, NULL, &all, &err)) {
+	fw_ui_analysis_opts(&o);  /* while a new analysis is computed, the list of the one shown */
+	if (fw_regressions_refresh(ui.db, NULL, &o, &err) || fw_regressions_list(ui.db, NULL, NULL, &all, &err)) {
 		ret = reply_error(r, 503, "db_error", NULL, err.buf);
 		goto cleanup;
 	}

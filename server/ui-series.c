@@ -281,6 +281,7 @@ void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const c
 	strbuf_addstr(sb, "\">regressions</a></p>\n");
 	revisions(sb, ui, s);
 	window_nav(sb, ui, s);
+	ui_stale_note(sb, an);
 	if (an)
 		strbuf_addf(sb, "<p class=\"note\">Each commit against %s: median, delta %%, "
 			    "verdict from a Mann-Whitney U test with a minimum effect (BH-adjusted over the series), or, "

@@ -119,6 +119,11 @@ void ui_reg_filter_of(const cJSON *facet, struct ui_reg_filter *f);
 cJSON *fw_ui_analysis(sqlite3 *db, const char *series, int revision);
 /* Only part's rows (analysis/analysis.h, fw_analysis_series_part). */
 struct fw_store_cache_part;
+/* The analysis options of pages: cached, and stale after FOLIOWATCH_STALE_WAIT_MS while another thread computes. */
+struct fw_analysis_opts;
+void fw_ui_analysis_opts(struct fw_analysis_opts *o);
+/* "Analysed up to position N (sha)" when an is an older analysis than the data (ui-links.c). */
+void ui_stale_note(struct strbuf *sb, const cJSON *an);
 cJSON *fw_ui_analysis_part(sqlite3 *db, const char *series, int revision, const struct fw_store_cache_part *part);
 cJSON *fw_ui_regressions(sqlite3 *db, const char *series, int revision);
 cJSON *fw_series_json(sqlite3 *db, const struct fw_series *s, const cJSON *an); /* api-series.c */

@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "tap.h"
 #include "analysis.h"
+#include "inflight.h"
 #include "fw-db.h"
 #include "ingest.h"
 #include "run-doc.h"
@@ -155,6 +156,38 @@ int main(void)
 	row = row_for(res2, "split_ms", "parent");
 	ok(row && cJSON_GetObjectItem(cJSON_GetObjectItem(row, "b"), "boots")->valuedouble == 6,
 	   "the new boot is counted");
+	{
+		/* A page while another thread analyses newer data: the older analysis, said so (issue 31). */
+		struct fw_analysis_opts o;
+		cJSON *fresh = NULL, *stale = NULL;
+		char flight[200];
+
+		add_run(db, 3, v3, 1, 6, 58.9);
+		fw_analysis_opts_init(&o);
+		o.use_cache = 0;
+		ok(!fw_analysis_series(db, "example", 3, &o, &fresh, &err), "newer data: its hash");
+		snprintf(flight, sizeof(flight), "series:%lld@%s", (long long)fw_json_num(fresh, "series_id", 0),
+			 fw_json_str(fresh, "data_hash", ""));
+		ok(fw_inflight_begin(flight), "another thread is analysing it");
+		o.use_cache = 1;
+		o.stale_wait_s = 0.05;
+		ok(!fw_analysis_series(db, "example", 3, &o, &stale, &err), "a page asks meanwhile");
+		ok(stale && cJSON_IsTrue(cJSON_GetObjectItem(stale, "stale")) &&
+		   !strcmp(fw_json_str(stale, "data_hash", ""), fw_json_str(res2, "data_hash", "")),
+		   "... after the wait it gets the older analysis, marked stale");
+		is_int((int)fw_json_num(cJSON_GetObjectItem(stale, "analysed_up_to"), "position", -1), 1,
+		       "... analysed up to position 1");
+		fw_inflight_end(flight);
+		cJSON_Delete(stale);
+		stale = NULL;
+		ok(!fw_analysis_series(db, "example", 3, &o, &stale, &err) && stale &&
+		   !cJSON_GetObjectItem(stale, "stale") &&
+		   !strcmp(fw_json_str(stale, "data_hash", ""), fw_json_str(fresh, "data_hash", "")),
+		   "once nobody is computing it: the newest analysis, not stale");
+		o.stale_wait_s = -1;
+		cJSON_Delete(fresh);
+		cJSON_Delete(stale);
+	}
 	cJSON_Delete(res);
 	cJSON_Delete(res2);
 	res = NULL;
