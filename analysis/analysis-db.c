@@ -1128,14 +1128,21 @@ int fw_analysis_regressions_current(sqlite3 *db, const char *series, const struc
 	struct fw_analysis_opts defaults;
 	struct series_key k = { 0 };
 	struct strbuf err = STRBUF_INIT;
-	int yes;
+	int yes, keyed;
 
 	if (!o) {
 		fw_analysis_opts_init(&defaults);
 		o = &defaults;
 	}
-	yes = o->use_cache && !series_key(db, series, 0, o, &k, &err) &&
-	      fw_store_cache_regressions_stored(db, k.key, k.hash);
+	keyed = o->use_cache && !series_key(db, series, 0, o, &k, &err);
+	yes = keyed && fw_store_cache_regressions_stored(db, k.key, k.hash);
+	if (!yes && keyed && o->stale_wait_s >= 0) {
+		/* a page while another thread analyses the newest data: it stores them when done */
+		char flight[160];
+
+		snprintf(flight, sizeof(flight), "%s@%s", k.key, k.hash);
+		yes = fw_inflight_running(flight, o->stale_wait_s);
+	}
 	series_key_free(&k);
 	strbuf_release(&err);
 	return yes;

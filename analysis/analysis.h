@@ -120,7 +120,9 @@ int fw_analysis_series_part(sqlite3 *db, const char *series, int revision, const
 			    const struct fw_store_cache_part *part, cJSON **out, struct strbuf *err);
 /*
  * 1 when the stored regressions of the newest revision of series were
- * refreshed from its current cached analysis (so a refresh can skip it);
+ * refreshed from its current cached analysis (so a refresh can skip it), or,
+ * with o->stale_wait_s >= 0 (a page), when another thread is computing that
+ * analysis still after the wait (it stores them when done);
  * fw_analysis_regressions_stored records that after fw_regressions_update.
  */
 int fw_analysis_regressions_current(sqlite3 *db, const char *series, const struct fw_analysis_opts *o);

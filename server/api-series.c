@@ -12,6 +12,7 @@
 #include <string.h>
 #include "analysis.h"
 #include "fw-db.h"
+#include "html.h"
 #include "routes.h"
 #include "store.h"
 #include "ui.h"
@@ -71,6 +72,39 @@ static void add_envs(cJSON *root, sqlite3 *db, const struct fw_series *s, char *
 }
 
 /* msel/csel: which metrics/commits to include (NULL: all). */
+/* A URL of the series answer for positions from..to. */
+static cJSON *window_url(const struct fw_series *s, int from, int to)
+{
+	struct strbuf u = STRBUF_INIT;
+	cJSON *out;
+
+	strbuf_addstr(&u, "/api/v1/series/");
+	html_url_arg(&u, s->name);
+	strbuf_addf(&u, "?revision=%d&from=%d&to=%d", s->revision, from, to);
+	out = cJSON_CreateString(u.buf);
+	strbuf_release(&u);
+	return out;
+}
+
+/* Which part of the revision an answer holds, and the answers next to it (a cursor on position). */
+static void window_json(cJSON *root, const struct fw_series *s)
+{
+	cJSON *w = cJSON_AddObjectToObject(root, "window");
+	int n = s->to - s->from + 1;
+
+	cJSON_AddNumberToObject(w, "from", s->from);
+	cJSON_AddNumberToObject(w, "to", s->to);
+	cJSON_AddNumberToObject(w, "total_commits", s->total_commits);
+	cJSON_AddNumberToObject(w, "first_position", s->first_position);
+	cJSON_AddNumberToObject(w, "last_position", s->last_position);
+	cJSON_AddItemToObject(w, "older", s->from > s->first_position ?
+			      window_url(s, s->from - n > s->first_position ? s->from - n : s->first_position, s->from - 1)
+			      : cJSON_CreateNull());
+	cJSON_AddItemToObject(w, "newer", s->to < s->last_position ?
+			      window_url(s, s->to + 1, s->to + n < s->last_position ? s->to + n : s->last_position)
+			      : cJSON_CreateNull());
+}
+
 static cJSON *series_json_sel(sqlite3 *db, const struct fw_series *s, const cJSON *an, const char *msel,
 			      const char *csel)
 {
@@ -84,6 +118,8 @@ static cJSON *series_json_sel(sqlite3 *db, const struct fw_series *s, const cJSO
 	cJSON_AddNumberToObject(so, "revision", s->revision);
 	cJSON_AddStringToObject(so, "base", s->base);
 	cJSON_AddBoolToObject(root, "analysed", an != NULL);
+	if (s->window)
+		window_json(root, s);
 	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(an, "stale"))) {
 		/* pages of a long history answer with the older analysis while the newest is computed */
 		const cJSON *up = cJSON_GetObjectItemCaseSensitive(an, "analysed_up_to");
@@ -238,7 +274,12 @@ enum MHD_Result api_series_get(struct fw_req *r)
 	cJSON *an;
 	char *msel = NULL, *csel = NULL;
 
-	if (req_series(r, r->args[0], "name", &s, &ret))
+	struct strbuf sel = STRBUF_INIT;
+	/* a long history's newest FW_SERIES_ANSWER_COMMITS unless asked (commits= names any of them) */
+	int last_n = req_query(r, "commits", &sel) ? FW_SERIES_ANSWER_COMMITS : 0;
+
+	strbuf_release(&sel);
+	if (req_series_window(r, r->args[0], "name", last_n, &s, &ret))
 		return ret;
 	if (!selection(r, &s, 0, &msel, &ret) && !selection(r, &s, 1, &csel, &ret)) {
 		an = req_analysis_for(r, &s, NULL);

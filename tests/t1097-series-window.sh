@@ -61,8 +61,16 @@ like "$(grep -o 'p81p81p81[^<]*</a>.\{0,400\}' "$TMP_T/body" | head -1)" 'class=
 
 is "$(code '/api/v1/series/long?from=125&to=127')" 200 'series answer of a window'
 is "$(jget "$TMP_T/body" '[c["position"] for c in d["commits"]]')" '[125, 126, 127]' '... its commits only'
+is "$(jget "$TMP_T/body" 'd["window"]')" \
+	"{'from': 125, 'to': 127, 'total_commits': 131, 'first_position': 0, 'last_position': 130, 'older': '/api/v1/series/long?revision=1&from=122&to=124', 'newer': '/api/v1/series/long?revision=1&from=128&to=130'}" \
+	'... says which part it is, with the URLs of the windows before and after it'
+is "$(code "$(jget "$TMP_T/body" 'd["window"]["older"]')")" 200 'following older'
+is "$(jget "$TMP_T/body" '[c["position"] for c in d["commits"]]')" '[122, 123, 124]' '... gives the three before'
+is "$(code '/api/v1/series/long?from=0&to=1')" 200 'the first window'
+is "$(jget "$TMP_T/body" 'd["window"]["older"]')" None '... has no older one'
 is "$(code '/api/v1/series/long')" 200 'the series answer without from/to'
-is "$(jget "$TMP_T/body" 'len(d["commits"])')" 131 '... is all of it'
+is "$(jget "$TMP_T/body" 'len(d["commits"])')" 131 '... is all of it (131 positions: not more than 200)'
+is "$(jget "$TMP_T/body" '"window" in d')" False '... and has no window'
 is "$(code '/api/v1/series/long?from=9&to=3')" 400 'from > to: 400'
 is "$(jget "$TMP_T/body" 'd["error"]["field"]')" to '... naming to'
 is "$(code '/series/long?from=x')" 400 'from not a number: 400'
