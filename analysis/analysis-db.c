@@ -1123,7 +1123,8 @@ int fw_analysis_series(sqlite3 *db, const char *series, int revision,
 	return fw_analysis_series_part(db, series, revision, o, NULL, out, err);
 }
 
-int fw_analysis_regressions_current(sqlite3 *db, const char *series, const struct fw_analysis_opts *o)
+int fw_analysis_regressions_current(sqlite3 *db, const char *series, const struct fw_analysis_opts *o,
+				    char regs_flight[FW_REGS_FLIGHT_MAX])
 {
 	struct fw_analysis_opts defaults;
 	struct series_key k = { 0 };
@@ -1134,14 +1135,17 @@ int fw_analysis_regressions_current(sqlite3 *db, const char *series, const struc
 		fw_analysis_opts_init(&defaults);
 		o = &defaults;
 	}
+	regs_flight[0] = '\0';
 	keyed = o->use_cache && !series_key(db, series, 0, o, &k, &err);
 	yes = keyed && fw_store_cache_regressions_stored(db, k.key, k.hash);
+	if (keyed)
+		snprintf(regs_flight, FW_REGS_FLIGHT_MAX, "regs:%s@%s", k.key, k.hash);
 	if (!yes && keyed && o->stale_wait_s >= 0) {
-		/* a page while another thread analyses the newest data: it stores them when done */
+		/* a page while another thread analyses the newest data or stores its regressions: it is done then */
 		char flight[160];
 
 		snprintf(flight, sizeof(flight), "%s@%s", k.key, k.hash);
-		yes = fw_inflight_running(flight, o->stale_wait_s);
+		yes = fw_inflight_running(regs_flight, o->stale_wait_s) || fw_inflight_running(flight, 0);
 	}
 	series_key_free(&k);
 	strbuf_release(&err);

@@ -119,13 +119,17 @@ struct fw_store_cache_part;
 int fw_analysis_series_part(sqlite3 *db, const char *series, int revision, const struct fw_analysis_opts *o,
 			    const struct fw_store_cache_part *part, cJSON **out, struct strbuf *err);
 /*
+ * regs_flight: the single-flight key (analysis/inflight.h) a refresh of them
+ * holds from the analysis to the stored mark ("" when unknown).
  * 1 when the stored regressions of the newest revision of series were
  * refreshed from its current cached analysis (so a refresh can skip it), or,
  * with o->stale_wait_s >= 0 (a page), when another thread is computing that
  * analysis still after the wait (it stores them when done);
  * fw_analysis_regressions_stored records that after fw_regressions_update.
  */
-int fw_analysis_regressions_current(sqlite3 *db, const char *series, const struct fw_analysis_opts *o);
+#define FW_REGS_FLIGHT_MAX 160
+int fw_analysis_regressions_current(sqlite3 *db, const char *series, const struct fw_analysis_opts *o,
+				    char regs_flight[FW_REGS_FLIGHT_MAX]);
 void fw_analysis_regressions_stored(sqlite3 *db, const cJSON *series_json);
 
 /*

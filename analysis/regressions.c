@@ -14,6 +14,7 @@
 #include "analysis-internal.h"
 #include "run-doc.h"
 #include "fw-db.h"
+#include "inflight.h"
 #include "regressions-db.h"
 
 /* Same workload/variant/params/metric, and environment unless any_env. */
@@ -282,9 +283,13 @@ int fw_regressions_refresh(sqlite3 *db, const char *series, const struct fw_anal
 
 	for (int i = 0; i < n; i++) {
 		cJSON *res = NULL;
+		char flight[FW_REGS_FLIGHT_MAX];
+		int owned = 0;
 
-		/* a GET after a GET: stored from this very result already */
-		if (!ret && !fw_analysis_regressions_current(db, names[i], o)) {
+		/* a GET after a GET: stored from this very result already; one refresh at a time */
+		while (!owned && !ret && !fw_analysis_regressions_current(db, names[i], o, flight))
+			owned = !*flight || fw_inflight_begin(flight);
+		if (owned) {
 			if (fw_analysis_series(db, names[i], 0, o, &res, err))
 				ret = -1;
 			/* an older analysis (a page's, while the newest is computed): its regressions are stored */
@@ -293,6 +298,8 @@ int fw_regressions_refresh(sqlite3 *db, const char *series, const struct fw_anal
 				ret = -1;
 			else
 				fw_analysis_regressions_stored(db, res);
+			if (*flight)
+				fw_inflight_end(flight);
 		}
 		cJSON_Delete(res);
 		free(names[i]);

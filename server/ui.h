@@ -23,7 +23,7 @@ struct fw_ui {
 /* A series page shows at most this many of the newest positions unless ?from=&to= ask otherwise. */
 #define FW_SERIES_PAGE_COMMITS 50
 /* The series answer without from/to: the newest this many positions, with a "window" cursor (issue 31). */
-#define FW_SERIES_ANSWER_COMMITS 200
+#define FW_SERIES_ANSWER_COMMITS 100
 
 /* Safe file-name part for any string: [A-Za-z0-9_] slug (<= 32) + '-' + 12 hex of its sha256. */
 void ui_safe_name(struct strbuf *sb, const char *s);

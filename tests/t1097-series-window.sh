@@ -69,8 +69,14 @@ is "$(jget "$TMP_T/body" '[c["position"] for c in d["commits"]]')" '[122, 123, 1
 is "$(code '/api/v1/series/long?from=0&to=1')" 200 'the first window'
 is "$(jget "$TMP_T/body" 'd["window"]["older"]')" None '... has no older one'
 is "$(code '/api/v1/series/long')" 200 'the series answer without from/to'
-is "$(jget "$TMP_T/body" 'len(d["commits"])')" 131 '... is all of it (131 positions: not more than 200)'
-is "$(jget "$TMP_T/body" '"window" in d')" False '... and has no window'
+is "$(jget "$TMP_T/body" '[len(d["commits"]), d["window"]["from"], d["window"]["to"], d["window"]["older"]]')" \
+	"[100, 31, 130, '/api/v1/series/long?revision=1&from=0&to=30']" \
+	'... is the newest 100 of 131 positions, with the cursor to the older ones'
+is "$(code '/api/v1/series/long?from=0')" 200 'from=0'
+is "$(jget "$TMP_T/body" '[len(d["commits"]), "window" in d]')" '[131, False]' '... is all of it, no window'
+sha=$(jget "$TMP_T/body" 'd["commits"][3]["sha"]')
+is "$(code "/api/v1/series/long?commits=${sha:0:12}")" 200 'commits= naming a commit older than the newest 100'
+is "$(jget "$TMP_T/body" '[c["position"] for c in d["commits"]]')" '[3]' '... finds it (commits= selects from all)'
 is "$(code '/api/v1/series/long?from=9&to=3')" 400 'from > to: 400'
 is "$(jget "$TMP_T/body" 'd["error"]["field"]')" to '... naming to'
 is "$(code '/series/long?from=x')" 400 'from not a number: 400'
