@@ -12,6 +12,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <time.h>
 #include "analysis-internal.h"
 #include "fw-db.h"
 #include "store-analysis.h"
@@ -968,7 +969,7 @@ static int put_next(struct fw_store_cache_row *row, void *ctx)
 }
 
 /* A cache that cannot be written (read-only DB, busy) only costs time: errors are ignored. */
-static void cache_put(sqlite3 *db, const char *key, const char *hash, cJSON *body)
+static void cache_put(sqlite3 *db, const char *key, const char *hash, cJSON *body, double seconds)
 {
 	cJSON *rows = cJSON_GetObjectItemCaseSensitive(body, "rows"), *first = rows ? rows->child : NULL;
 	struct put_iter it = { .next = first };
@@ -982,7 +983,7 @@ static void cache_put(sqlite3 *db, const char *key, const char *hash, cJSON *bod
 		rows->child = first;
 	fw_now_iso(now);
 	if (head)
-		fw_store_cache_put(db, key, hash, head, now, put_next, &it);
+		fw_store_cache_put(db, key, hash, head, now, (long long)(seconds * 1000), put_next, &it);
 	free(it.body);
 	free(head);
 }
@@ -1015,6 +1016,15 @@ static void keep_part(cJSON *res, const struct fw_store_cache_part *part)
 	}
 }
 
+/*
+ * A page (stale_wait_s >= 0) whose series took longer than this to analyse
+ * last time shows that analysis rather than computing the new one itself.
+ */
+#define FW_PAGE_COMPUTE_MAX_MS 1000
+
+struct series_key;
+static int page_leaves_it(sqlite3 *db, const struct series_key *k, const struct fw_analysis_opts *o);
+
 /* What names one series' cached analysis: its id, revision, base, and the data hash. */
 struct series_key {
 	long long sid;
@@ -1044,6 +1054,19 @@ static int series_key(sqlite3 *db, const char *series, int revision, const struc
 	snprintf(k->key, sizeof(k->key), "series:%lld", k->sid);
 	return fw_det_table_load(&k->det, o->determinism_file, err) || data_hash(db, k->sid, o, &k->det, k->hash, err)
 		       ? -1 : 0;
+}
+
+static double seconds_now(void)
+{
+	struct timespec ts;
+
+	clock_gettime(CLOCK_MONOTONIC, &ts);
+	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
+}
+
+static int page_leaves_it(sqlite3 *db, const struct series_key *k, const struct fw_analysis_opts *o)
+{
+	return o->stale_wait_s >= 0 && fw_store_cache_compute_ms(db, k->key) > FW_PAGE_COMPUTE_MAX_MS;
 }
 
 static cJSON *compute_series(sqlite3 *db, const char *series, struct series_key *k,
@@ -1083,6 +1106,7 @@ int fw_analysis_series_part(sqlite3 *db, const char *series, int revision, const
 	char flight[160];
 	cJSON *res = NULL;
 	int owned = 0;
+	double t0;
 
 	*out = NULL;
 	if (!o) {
@@ -1096,6 +1120,13 @@ int fw_analysis_series_part(sqlite3 *db, const char *series, int revision, const
 	while (o->use_cache) {
 		if ((res = cache_get(db, k.key, k.hash, part)))
 			goto cleanup;
+		/* a page does not compute a slow analysis itself: the older one, and the detection is told */
+		if (page_leaves_it(db, &k, o) && (res = cache_get(db, k.key, NULL, part))) {
+			if (o->wake)
+				o->wake(series);
+			mark_stale(res, k.hash);
+			goto cleanup;
+		}
 		/* someone else is analysing the newest data: the older analysis, said so, rather than waiting */
 		if (o->stale_wait_s >= 0 && fw_inflight_running(flight, o->stale_wait_s) &&
 		    (res = cache_get(db, k.key, NULL, part))) {
@@ -1105,9 +1136,10 @@ int fw_analysis_series_part(sqlite3 *db, const char *series, int revision, const
 		if ((owned = fw_inflight_begin(flight)))
 			break;
 	}
+	t0 = seconds_now();
 	res = compute_series(db, series, &k, o, err);
 	if (res && o->use_cache)
-		cache_put(db, k.key, k.hash, res);
+		cache_put(db, k.key, k.hash, res, seconds_now() - t0);
 	keep_part(res, part);
 cleanup:
 	*out = res;
@@ -1137,7 +1169,7 @@ int fw_analysis_regressions_current(sqlite3 *db, const char *series, const struc
 	}
 	regs_flight[0] = '\0';
 	keyed = o->use_cache && !series_key(db, series, 0, o, &k, &err);
-	yes = keyed && fw_store_cache_regressions_stored(db, k.key, k.hash);
+	yes = keyed && (fw_store_cache_regressions_stored(db, k.key, k.hash) || page_leaves_it(db, &k, o));
 	if (keyed)
 		snprintf(regs_flight, FW_REGS_FLIGHT_MAX, "regs:%s@%s", k.key, k.hash);
 	if (!yes && keyed && o->stale_wait_s >= 0) {

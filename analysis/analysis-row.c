@@ -28,6 +28,7 @@ void fw_analysis_opts_init(struct fw_analysis_opts *o)
 	o->determinism_file = getenv("FOLIOWATCH_DETERMINISM");
 	o->use_cache = 1;
 	o->stale_wait_s = -1;
+	o->wake = NULL;
 }
 
 static size_t count_boots(const struct fw_side *s)

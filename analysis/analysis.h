@@ -99,6 +99,12 @@ struct fw_analysis_opts {
 	 * while the detection thread analyses a new boot: issue 31).
 	 */
 	double stale_wait_s;
+	/*
+	 * With stale_wait_s >= 0, a series whose last analysis took over a second
+	 * is not analysed by the caller: it gets the older analysis, and wake(series)
+	 * asks whoever computes (the server's detection thread) to. NULL: nobody.
+	 */
+	void (*wake)(const char *series);
 };
 void fw_analysis_opts_init(struct fw_analysis_opts *o);
 

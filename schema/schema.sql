@@ -349,5 +349,8 @@ CREATE TABLE analysis_rows (
 -- range of the key, a metric a range of this index, neither needs a sort.
 CREATE INDEX analysis_rows_by_metric ON analysis_rows(key, metric_key, position, seq);
 ALTER TABLE analysis_cache ADD COLUMN regressions_stored INTEGER NOT NULL DEFAULT 0;
+-- How long the analysis took: a page does not compute a slow one itself while
+-- it can show the older one (the detection thread computes it).
+ALTER TABLE analysis_cache ADD COLUMN compute_ms INTEGER NOT NULL DEFAULT 0;
 -- Derived data: bodies of the old layout hold their rows; recomputed on first use.
 DELETE FROM analysis_cache;

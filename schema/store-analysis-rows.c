@@ -40,7 +40,7 @@ static int put_rows(sqlite3 *db, const char *key, int (*next)(struct fw_store_ca
 }
 
 void fw_store_cache_put(sqlite3 *db, const char *key, const char *hash, const char *head, const char *now,
-			int (*next)(struct fw_store_cache_row *row, void *ctx), void *ctx)
+			long long compute_ms, int (*next)(struct fw_store_cache_row *row, void *ctx), void *ctx)
 {
 	sqlite3_stmt *st = NULL, *del = NULL;
 	int own, ok = 0;
@@ -48,16 +48,17 @@ void fw_store_cache_put(sqlite3 *db, const char *key, const char *hash, const ch
 	if (begin_own(db, &own))
 		return;
 	if (sqlite3_prepare_v2(db, "DELETE FROM analysis_rows WHERE key = ?1", -1, &del, NULL) != SQLITE_OK ||
-	    sqlite3_prepare_v2(db, "INSERT INTO analysis_cache(key, data_hash, body, computed_at) "
-			       "VALUES (?1, ?2, ?3, ?4) ON CONFLICT(key) DO UPDATE SET "
-			       "data_hash = excluded.data_hash, body = excluded.body, "
-			       "computed_at = excluded.computed_at, regressions_stored = 0", -1, &st, NULL) != SQLITE_OK)
+	    sqlite3_prepare_v2(db, "INSERT INTO analysis_cache(key, data_hash, body, computed_at, compute_ms) "
+			       "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(key) DO UPDATE SET "
+			       "data_hash = excluded.data_hash, body = excluded.body, computed_at = excluded.computed_at, "
+			       "compute_ms = excluded.compute_ms, regressions_stored = 0", -1, &st, NULL) != SQLITE_OK)
 		goto done;
 	sqlite3_bind_text(del, 1, key, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 3, head, -1, SQLITE_STATIC);
 	sqlite3_bind_text(st, 4, now, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 5, compute_ms);
 	ok = sqlite3_step(del) == SQLITE_DONE && sqlite3_step(st) == SQLITE_DONE && !put_rows(db, key, next, ctx);
 done:
 	sqlite3_finalize(del);
@@ -154,4 +155,18 @@ void fw_store_cache_mark_regressions(sqlite3 *db, const char *key, const char *h
 		sqlite3_step(st);
 	}
 	sqlite3_finalize(st);
+}
+
+long long fw_store_cache_compute_ms(sqlite3 *db, const char *key)
+{
+	sqlite3_stmt *st = NULL;
+	long long ms = -1;
+
+	if (sqlite3_prepare_v2(db, "SELECT compute_ms FROM analysis_cache WHERE key = ?1", -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			ms = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	return ms;
 }

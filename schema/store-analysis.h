@@ -119,7 +119,9 @@ struct fw_store_cache_part {
  * ignored: a cache that cannot be written only costs time.
  */
 void fw_store_cache_put(sqlite3 *db, const char *key, const char *hash, const char *head, const char *now,
-			int (*next)(struct fw_store_cache_row *row, void *ctx), void *ctx);
+			long long compute_ms, int (*next)(struct fw_store_cache_row *row, void *ctx), void *ctx);
+/* How long key's cached analysis took to compute (whatever its data), -1 when none is cached. */
+long long fw_store_cache_compute_ms(sqlite3 *db, const char *key);
 /*
  * When key's cache was computed from data hash (NULL: whatever data): 1, its head appended to head
  * and the rows of part (all when part is NULL) given to each() in table order,

@@ -28,6 +28,7 @@
 #include "http.h"
 #include "listen.h"
 #include "notify.h"
+#include "ui.h"
 #include "plot.h"
 #include "webhook-db.h"
 #include "xalloc.h"
@@ -368,6 +369,7 @@ int cmd_serve(int argc, char **argv)
 		strbuf_release(&err);
 		if (bad)
 			goto cleanup;
+		fw_ui_set_notify(&srv.notify);  /* pages ask it to analyse a slow series */
 	}
 	d = serve_start(&srv, &a, lfd, &cert, &key);
 	/* Started, MHD owns the socket; failed, some of its paths close it, some do not: leave it to exit(). */
@@ -383,6 +385,7 @@ int cmd_serve(int argc, char **argv)
 cleanup:
 	if (lfd >= 0)
 		close(lfd);
+	fw_ui_set_notify(NULL);
 	fw_notify_stop(&srv.notify);  /* after the daemon: no request can queue a refresh now */
 	fw_rc_free(&srv);
 	fw_server_release(&srv);

@@ -191,11 +191,25 @@ static double stale_wait_s(void)
 	return end && (*end || ms < 0) ? 0.5 : ms / 1000;
 }
 
+/* The detection queue of this process (serve), so a page can ask it to analyse a slow series. */
+static struct fw_notify *page_notify;
+
+void fw_ui_set_notify(struct fw_notify *n)
+{
+	page_notify = n;
+}
+
+static void wake_detection(const char *series)
+{
+	fw_notify_series(page_notify, series);
+}
+
 void fw_ui_analysis_opts(struct fw_analysis_opts *o)
 {
 	fw_analysis_opts_init(o);
 	o->use_cache = 1;
 	o->stale_wait_s = stale_wait_s();
+	o->wake = wake_detection;
 }
 
 cJSON *fw_ui_analysis_part(sqlite3 *db, const char *series, int revision, const struct fw_store_cache_part *part)

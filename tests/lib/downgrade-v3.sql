@@ -3,6 +3,7 @@
 -- 0010, 0009, 0008, 0007, 0006, 0005 and 0004 added, newest first. A new migration adds its own drops here.
 DROP TABLE analysis_rows;
 ALTER TABLE analysis_cache DROP COLUMN regressions_stored;
+ALTER TABLE analysis_cache DROP COLUMN compute_ms;
 ALTER TABLE runs DROP COLUMN extensions;
 DROP TRIGGER series_hold_open;
 DROP TABLE series_holds;

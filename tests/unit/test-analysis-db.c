@@ -95,6 +95,12 @@ static const cJSON *row_for(const cJSON *res, const char *metric, const char *ag
 	return NULL;
 }
 
+static int wakes;
+static void woken(const char *series)
+{
+	wakes += !strcmp(series, "example");
+}
+
 int main(void)
 {
 	struct strbuf err = STRBUF_INIT, doc = STRBUF_INIT;
@@ -184,8 +190,22 @@ int main(void)
 		   !cJSON_GetObjectItem(stale, "stale") &&
 		   !strcmp(fw_json_str(stale, "data_hash", ""), fw_json_str(fresh, "data_hash", "")),
 		   "once nobody is computing it: the newest analysis, not stale");
-		o.stale_wait_s = -1;
 		cJSON_Delete(fresh);
+		cJSON_Delete(stale);
+		stale = NULL;
+
+		/* A slow series (its last analysis took 5 s): a page shows the older one and wakes the detection. */
+		ok(!fw_db_exec(db, "UPDATE analysis_cache SET compute_ms = 5000", &err), "the last analysis took 5 s");
+		add_run(db, 3, v3, 1, 7, 58.9);
+		o.wake = woken;
+		ok(!fw_analysis_series(db, "example", 3, &o, &stale, &err) && stale &&
+		   cJSON_IsTrue(cJSON_GetObjectItem(stale, "stale")), "a page after a new boot: the older analysis, stale");
+		is_int(wakes, 1, "... and the detection was asked to analyse the series");
+		cJSON_Delete(stale);
+		stale = NULL;
+		o.stale_wait_s = -1;  /* the detection thread's options */
+		ok(!fw_analysis_series(db, "example", 3, &o, &stale, &err) && stale &&
+		   !cJSON_GetObjectItem(stale, "stale"), "the detection computes it");
 		cJSON_Delete(stale);
 	}
 	cJSON_Delete(res);
