@@ -1056,6 +1056,29 @@ static int series_key(sqlite3 *db, const char *series, int revision, const struc
 		       ? -1 : 0;
 }
 
+/*
+ * The cached analysis of older data, marked stale, when it was made with the
+ * same options (a `report --alpha` writes the same key): else NULL.
+ */
+static cJSON *older(sqlite3 *db, const struct series_key *k, const struct fw_analysis_opts *o,
+		    const struct fw_store_cache_part *part)
+{
+	cJSON *res = cache_get(db, k->key, NULL, part);
+
+	if (res && (fw_json_num(res, "alpha", NAN) != o->alpha ||
+		    fw_json_num(res, "min_effect_pct", NAN) != o->min_effect_pct ||
+		    fw_json_num(res, "noise_floor_pct", NAN) != o->noise_floor_pct ||
+		    fw_json_num(res, "floor_alpha", NAN) != o->floor_alpha ||
+		    fw_json_num(res, "ci_level_requested", NAN) != o->ci_level ||
+		    strcmp(fw_json_str(res, "analysis", ""), FW_ANALYSIS_VERSION))) {
+		cJSON_Delete(res);
+		return NULL;
+	}
+	if (res)
+		mark_stale(res, k->hash);
+	return res;
+}
+
 static double seconds_now(void)
 {
 	struct timespec ts;
@@ -1121,18 +1144,14 @@ int fw_analysis_series_part(sqlite3 *db, const char *series, int revision, const
 		if ((res = cache_get(db, k.key, k.hash, part)))
 			goto cleanup;
 		/* a page does not compute a slow analysis itself: the older one, and the detection is told */
-		if (page_leaves_it(db, &k, o) && (res = cache_get(db, k.key, NULL, part))) {
+		if (page_leaves_it(db, &k, o) && (res = older(db, &k, o, part))) {
 			if (o->wake)
 				o->wake(series);
-			mark_stale(res, k.hash);
 			goto cleanup;
 		}
 		/* someone else is analysing the newest data: the older analysis, said so, rather than waiting */
-		if (o->stale_wait_s >= 0 && fw_inflight_running(flight, o->stale_wait_s) &&
-		    (res = cache_get(db, k.key, NULL, part))) {
-			mark_stale(res, k.hash);
+		if (o->stale_wait_s >= 0 && fw_inflight_running(flight, o->stale_wait_s) && (res = older(db, &k, o, part)))
 			goto cleanup;
-		}
 		if ((owned = fw_inflight_begin(flight)))
 			break;
 	}

@@ -207,6 +207,21 @@ int main(void)
 		ok(!fw_analysis_series(db, "example", 3, &o, &stale, &err) && stale &&
 		   !cJSON_GetObjectItem(stale, "stale"), "the detection computes it");
 		cJSON_Delete(stale);
+		stale = NULL;
+
+		/* The same key cached by a `report --alpha 0.01`: never shown to a page as the older analysis. */
+		o.alpha = 0.01;
+		ok(!fw_analysis_series(db, "example", 3, &o, &stale, &err), "analysed with alpha 0.01 (cached)");
+		cJSON_Delete(stale);
+		stale = NULL;
+		fw_db_exec(db, "UPDATE analysis_cache SET compute_ms = 5000", &err);
+		add_run(db, 3, v3, 1, 8, 58.9);
+		o.alpha = 0.05;
+		o.stale_wait_s = 0.05;
+		ok(!fw_analysis_series(db, "example", 3, &o, &stale, &err) && stale &&
+		   !cJSON_GetObjectItem(stale, "stale") && fw_json_num(stale, "alpha", 0) == 0.05,
+		   "a page then computes its own (alpha 0.05), not the other options' result");
+		cJSON_Delete(stale);
 	}
 	cJSON_Delete(res);
 	cJSON_Delete(res2);
