@@ -1017,7 +1017,7 @@ static void keep_part(cJSON *res, const struct fw_store_cache_part *part)
 }
 
 /*
- * A page (stale_wait_s >= 0) whose series took longer than this to analyse
+ * A page (opts page) whose series took longer than this to analyse
  * last time shows that analysis rather than computing the new one itself.
  */
 #define FW_PAGE_COMPUTE_MAX_MS 1000
@@ -1089,7 +1089,7 @@ static double seconds_now(void)
 
 static int page_leaves_it(sqlite3 *db, const struct series_key *k, const struct fw_analysis_opts *o)
 {
-	return o->stale_wait_s >= 0 && fw_store_cache_compute_ms(db, k->key) > FW_PAGE_COMPUTE_MAX_MS;
+	return o->page && fw_store_cache_compute_ms(db, k->key) > FW_PAGE_COMPUTE_MAX_MS;
 }
 
 static cJSON *compute_series(sqlite3 *db, const char *series, struct series_key *k,
@@ -1149,9 +1149,6 @@ int fw_analysis_series_part(sqlite3 *db, const char *series, int revision, const
 				o->wake(series);
 			goto cleanup;
 		}
-		/* someone else is analysing the newest data: the older analysis, said so, rather than waiting */
-		if (o->stale_wait_s >= 0 && fw_inflight_running(flight, o->stale_wait_s) && (res = older(db, &k, o, part)))
-			goto cleanup;
 		if ((owned = fw_inflight_begin(flight)))
 			break;
 	}
@@ -1191,13 +1188,6 @@ int fw_analysis_regressions_current(sqlite3 *db, const char *series, const struc
 	yes = keyed && (fw_store_cache_regressions_stored(db, k.key, k.hash) || page_leaves_it(db, &k, o));
 	if (keyed)
 		snprintf(regs_flight, FW_REGS_FLIGHT_MAX, "regs:%s@%s", k.key, k.hash);
-	if (!yes && keyed && o->stale_wait_s >= 0) {
-		/* a page while another thread analyses the newest data or stores its regressions: it is done then */
-		char flight[160];
-
-		snprintf(flight, sizeof(flight), "%s@%s", k.key, k.hash);
-		yes = fw_inflight_running(regs_flight, o->stale_wait_s) || fw_inflight_running(flight, 0);
-	}
 	series_key_free(&k);
 	strbuf_release(&err);
 	return yes;

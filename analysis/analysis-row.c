@@ -27,7 +27,7 @@ void fw_analysis_opts_init(struct fw_analysis_opts *o)
 	o->max_looks = 0;
 	o->determinism_file = getenv("FOLIOWATCH_DETERMINISM");
 	o->use_cache = 1;
-	o->stale_wait_s = -1;
+	o->page = 0;
 	o->wake = NULL;
 }
 

@@ -93,17 +93,13 @@ struct fw_analysis_opts {
 					* (init: $FOLIOWATCH_DETERMINISM) */
 	int use_cache;           /* 1: read/write analysis_cache */
 	/*
-	 * < 0 (init): wait for another thread computing the same analysis. >= 0:
-	 * wait that many seconds, then answer with the cached analysis of older
-	 * data, marked "stale" with "analysed_up_to" (pages of a long history
-	 * while the detection thread analyses a new boot: issue 31).
+	 * 1: a page (0 init). A page does not analyse a series whose last
+	 * analysis took over a second: it gets that analysis, marked "stale" with
+	 * "analysed_up_to", and wake(series) asks whoever computes (the server's
+	 * detection thread) to analyse the new data (NULL: nobody). Faster
+	 * series are analysed as before, so a page is never behind on them.
 	 */
-	double stale_wait_s;
-	/*
-	 * With stale_wait_s >= 0, a series whose last analysis took over a second
-	 * is not analysed by the caller: it gets the older analysis, and wake(series)
-	 * asks whoever computes (the server's detection thread) to. NULL: nobody.
-	 */
+	int page;
 	void (*wake)(const char *series);
 };
 void fw_analysis_opts_init(struct fw_analysis_opts *o);
@@ -129,8 +125,7 @@ int fw_analysis_series_part(sqlite3 *db, const char *series, int revision, const
  * holds from the analysis to the stored mark ("" when unknown).
  * 1 when the stored regressions of the newest revision of series were
  * refreshed from its current cached analysis (so a refresh can skip it), or,
- * with o->stale_wait_s >= 0 (a page), when another thread is computing that
- * analysis still after the wait (it stores them when done);
+ * for a page (o->page), when the series is one it does not analyse (slow);
  * fw_analysis_regressions_stored records that after fw_regressions_update.
  */
 #define FW_REGS_FLIGHT_MAX 160

@@ -1,7 +1,6 @@
 /* Per-key single flight (see inflight.h): a small table under one mutex. */
 #include <pthread.h>
 #include <string.h>
-#include <time.h>
 #include "inflight.h"
 
 #define SLOTS 32
@@ -55,26 +54,6 @@ void fw_inflight_end(const char *key)
 		keys[i][0] = '\0';
 	pthread_cond_broadcast(&done);
 	pthread_mutex_unlock(&lock);
-}
-
-int fw_inflight_running(const char *key, double wait_s)
-{
-	struct timespec until;
-	int running;
-
-	clock_gettime(CLOCK_REALTIME, &until);  /* the clock of pthread_cond_timedwait */
-	until.tv_sec += (time_t)wait_s;
-	until.tv_nsec += (long)((wait_s - (double)(time_t)wait_s) * 1e9);
-	if (until.tv_nsec >= 1000000000L) {
-		until.tv_sec++;
-		until.tv_nsec -= 1000000000L;
-	}
-	pthread_mutex_lock(&lock);
-	while ((running = find(key) >= 0) && pthread_cond_timedwait(&done, &lock, &until) == 0)
-		;
-	running = find(key) >= 0;
-	pthread_mutex_unlock(&lock);
-	return running;
 }
 
 unsigned long fw_inflight_waits(void)

@@ -13,8 +13,6 @@
  */
 int fw_inflight_begin(const char *key);
 void fw_inflight_end(const char *key);
-/* Waits up to wait_s seconds while another thread computes key: 1 still computing then, 0 not (or no more). */
-int fw_inflight_running(const char *key, double wait_s);
 /* How many fw_inflight_begin calls waited for another thread (for tests and /metrics). */
 unsigned long fw_inflight_waits(void);
 

@@ -178,19 +178,6 @@ cJSON *fw_ui_analysis(sqlite3 *db, const char *series, int revision)
 	return fw_ui_analysis_part(db, series, revision, NULL);
 }
 
-/*
- * How long a page waits for an analysis another thread is computing before it
- * shows the older one (marked stale): FOLIOWATCH_STALE_WAIT_MS, 500 by default.
- */
-static double stale_wait_s(void)
-{
-	const char *v = getenv("FOLIOWATCH_STALE_WAIT_MS");
-	char *end = NULL;
-	double ms = v && *v ? strtod(v, &end) : 500;
-
-	return end && (*end || ms < 0) ? 0.5 : ms / 1000;
-}
-
 /* The detection queue of this process (serve), so a page can ask it to analyse a slow series. */
 static struct fw_notify *page_notify;
 
@@ -208,7 +195,7 @@ void fw_ui_analysis_opts(struct fw_analysis_opts *o)
 {
 	fw_analysis_opts_init(o);
 	o->use_cache = 1;
-	o->stale_wait_s = stale_wait_s();
+	o->page = 1;
 	o->wake = wake_detection;
 }
 

@@ -121,7 +121,7 @@ void ui_reg_filter_of(const cJSON *facet, struct ui_reg_filter *f);
 cJSON *fw_ui_analysis(sqlite3 *db, const char *series, int revision);
 /* Only part's rows (analysis/analysis.h, fw_analysis_series_part). */
 struct fw_store_cache_part;
-/* The analysis options of pages: cached, and stale after FOLIOWATCH_STALE_WAIT_MS while another thread computes. */
+/* The analysis options of pages: cached; a slow series' older analysis while the detection computes the new one. */
 struct fw_analysis_opts;
 void fw_ui_analysis_opts(struct fw_analysis_opts *o);
 /* serve: the detection queue pages wake for a series they do not analyse themselves (NULL: none). */
