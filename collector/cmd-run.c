@@ -44,7 +44,7 @@
 #define FAILED_BUILD_BOOT_INDEX 100000
 
 struct run_opts {
-	const char *series, *tree, *range, *base, *mbox, *workloads, *profile, *accel, *db;
+	const char *series, *tree, *range, *only, *base, *mbox, *workloads, *profile, *accel, *db;
 	const char *post_url, *token_file, *host, *origin, *shard, *cache, *fragment, *append, *budget;
 	int rounds, boots, interleave, jobs, quiet, vcpus, memory_mib, revision, no_report, max_looks, max_boots;
 	int profile_boots;    /* boots 0..N-1 of each commit also run the profiling round; 0: where flagged */
@@ -71,6 +71,9 @@ const struct fw_option fw_run_options[] = {
 	  "the git tree (never touched: commits are checked out in a\nworktree in the cache)" },
 	{ "range", 0, required_argument, 'r', "BASE..HEAD", "none",
 	  "the base and the commits up to HEAD (give --range or --mbox)" },
+	{ "only", 0, required_argument, 'O', "SHA,...", "every commit of the range",
+	  "with --range: the base and these commits only (shas or unique\n"
+	  "prefixes); positions stay their first-parent order in the range" },
 	{ "mbox", 0, required_argument, 'm', "FILE", "none",
 	  "patches applied with git am onto --base (a cover letter is\nskipped; Message-IDs are kept for report --format email)" },
 	{ "base", 0, required_argument, 'b', "REV", "HEAD of the tree", "with --mbox: the commit the patches apply to" },
@@ -270,7 +273,8 @@ static void fill_identity(struct fw_rundoc_facts *f, const struct run_opts *o, c
 	f->commit_author = c->author;
 	f->mail = c->mail;
 	f->cover = s->cover;
-	f->commit_parent = c->position ? s->commits[c->position - 1].sha : NULL;
+	/* the first parent (not the set's previous commit: with --only it may not be measured) */
+	f->commit_parent = c->position && c->parent[0] ? c->parent : NULL;
 	f->position = o->first_position + c->position;
 	f->profile = o->profile;
 	f->workloads = o->workloads;
@@ -456,6 +460,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		case 'S': o->series = optarg; break;
 		case 't': o->tree = optarg; break;
 		case 'r': o->range = optarg; break;
+		case 'O': o->only = optarg; break;
 		case 'b': o->base = optarg; break;
 		case 'm': o->mbox = optarg; break;
 		case 'w': o->workloads = optarg; break;
@@ -507,6 +512,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		return fw_usage_error(u, "what to measure: give --range BASE..HEAD or --mbox FILE");
 	if (o->range && o->mbox)
 		return fw_usage_error(u, "--range and --mbox exclude each other: give one of them");
+	if (o->only && !o->range)
+		return fw_usage_error(u, "--only goes with --range (it picks commits of the range)");
 	if (o->range && o->base)
 		return fw_usage_error(u, "--base goes with --mbox (a --range names its own base)");
 	if (!fw_plain_list(o->workloads))
@@ -667,7 +674,7 @@ static int claim_boot(void *ctx, int i)
 	if (!x->started++)
 		x->first_start = fw_now_s();
 	f->parallel = x->started - x->booted; /* this one and those still running */
-	progress_step(x->pr, "boot: commit %d/%d %.12s boot %d (%s, %s)%s", c->position + 1, x->s->nr, c->sha,
+	progress_step(x->pr, "boot: commit %d/%d %.12s boot %d (%s, %s)%s", job->commit + 1, x->s->nr, c->sha,
 		      f->boot_index, f->accel, job->workloads,
 		      job->profile_only ? " (profile only: a row was decided)"
 		      : job->look > 1 ? " (added: still unsure)" : "");
@@ -1001,7 +1008,7 @@ static int prepare_series(const struct run_opts *o, const char *cache, struct pr
 	safe_name(&name, o->series);
 	if (o->range) {
 		progress_step(pr, "resolving %s", o->range);
-		if (patchset_from_range(s, tree->buf, o->range, &err)) {
+		if (patchset_from_range(s, tree->buf, o->range, &err) || (o->only && patchset_keep_only(s, o->only, &err))) {
 			fprintf(stderr, "run: %s\n", err.buf);
 			goto cleanup;
 		}
@@ -1016,7 +1023,11 @@ static int prepare_series(const struct run_opts *o, const char *cache, struct pr
 			goto cleanup;
 		}
 	}
-	progress_note(pr, "series %s: base %.12s and %d patch(es)", o->series, s->base, s->nr - 1);
+	if (o->only)
+		progress_note(pr, "series %s: base %.12s and %d of the range's commit(s) (--only)", o->series, s->base,
+			      s->nr - 1);
+	else
+		progress_note(pr, "series %s: base %.12s and %d patch(es)", o->series, s->base, s->nr - 1);
 	ret = 0;
 cleanup:
 	strbuf_release(&err);

@@ -14,6 +14,8 @@ int cmd_series(int argc, char **argv)
 	static const struct fw_option opts[] = {
 		{ "tree", 0, required_argument, 't', "DIR", ".", "the git tree" },
 		{ "range", 0, required_argument, 'r', "BASE..HEAD", "none", "the series is BASE and the commits up to HEAD" },
+		{ "only", 0, required_argument, 'O', "SHA,...", "every commit",
+		  "with --range: the base and these commits (as run --only)" },
 		{ "base", 0, required_argument, 'b', "REV", "none", "with --mbox: the commit the patches apply to" },
 		{ "mbox", 0, required_argument, 'm', "FILE", "none", "patches to apply with git am onto --base" },
 		{ "worktree", 0, required_argument, 'w', "DIR", "none", "with --mbox: the worktree to apply the patches in" },
@@ -23,7 +25,7 @@ int cmd_series(int argc, char **argv)
 		{ 0 },
 	};
 	static const struct fw_usage usage = { "foliowatch-collect", "series",
-		"[--tree DIR] --range BASE..HEAD\n[--tree DIR] --base REV --mbox FILE --worktree DIR",
+		"[--tree DIR] --range BASE..HEAD [--only SHA,...]\n[--tree DIR] --base REV --mbox FILE --worktree DIR",
 		"Lists what 'run' would measure, one commit per line: position (0 is the\n"
 		"base), sha, commit key and subject. Give either --range, or --base, --mbox\n"
 		"and --worktree.\n"
@@ -31,7 +33,7 @@ int cmd_series(int argc, char **argv)
 		opts, "--tree ~/linux --range v6.12..my-branch\n"
 		"--tree ~/linux --base v6.12 --mbox my-series.mbox --worktree /tmp/fw-am" };
 	struct fw_getopt g = FW_GETOPT_INIT(&usage);
-	const char *tree = ".", *range = NULL, *base = NULL, *mbox = NULL, *worktree = NULL;
+	const char *tree = ".", *range = NULL, *only = NULL, *base = NULL, *mbox = NULL, *worktree = NULL;
 	struct fw_patchset s = { 0 };
 	struct strbuf err = STRBUF_INIT;
 	int opt, ret = 1, mail = 0;
@@ -40,6 +42,7 @@ int cmd_series(int argc, char **argv)
 		switch (opt) {
 		case 't': tree = optarg; break;
 		case 'r': range = optarg; break;
+		case 'O': only = optarg; break;
 		case 'b': base = optarg; break;
 		case 'm': mbox = optarg; break;
 		case 'w': worktree = optarg; break;
@@ -65,7 +68,11 @@ int cmd_series(int argc, char **argv)
 		fw_usage_error(&usage, "--mbox needs %s", !base ? "--base REV" : "--worktree DIR");
 		goto usage;
 	}
-	if (range ? patchset_from_range(&s, tree, range, &err)
+	if (only && !range) {
+		fw_usage_error(&usage, "--only goes with --range");
+		goto usage;
+	}
+	if (range ? patchset_from_range(&s, tree, range, &err) || (only && patchset_keep_only(&s, only, &err))
 		  : patchset_from_mbox(&s, tree, base, mbox, worktree, &err)) {
 		fprintf(stderr, "series: %s\n", err.buf);
 		goto cleanup;

@@ -67,7 +67,8 @@ static int write_state(const char *path, const char *sha, int pos)
 /* The option table: watch's own options, then run's (as run documents them) but those watch decides. */
 static void watch_table(struct fw_option *opts, const struct fw_option *own, size_t nown, size_t cap)
 {
-	static const char *const decided[] = { "series", "tree", "range", "mbox", "base", "first-position", NULL };
+	static const char *const decided[] = { "series", "tree", "range", "only", "mbox", "base", "first-position",
+					       NULL };
 	size_t n = 0;
 
 	opts[n++] = (struct fw_option){ .help = "Watch options:" };
@@ -88,18 +89,50 @@ static void watch_table(struct fw_option *opts, const struct fw_option *own, siz
 }
 
 /*
+ * Sparse watching: the new commits' shas to measure, comma-separated, into
+ * only (empty: every commit). --heads: the head alone; --every N: the commits
+ * whose position is a multiple of N, and the head. Positions stay first-parent
+ * order, so a commit measured later (a bisect's midpoint) finds its place.
+ */
+static int sparse_pick(char *tree, const char *range, int first, int every, int heads, struct strbuf *only)
+{
+	const char *argv[] = { "git", "rev-list", "--reverse", "--first-parent", "--end-of-options", range, NULL };
+	struct strbuf out = STRBUF_INIT;
+	int pos = first, ret = -1;
+
+	strbuf_reset(only);
+	if (!heads && every <= 1)
+		return 0;
+	if (git_out(tree, argv, &out))
+		goto cleanup;
+	for (char *line = out.buf, *next; line && *line; line = next) {
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		pos++;
+		if ((!next || !*next) || (!heads && pos % every == 0))
+			strbuf_addf(only, "%s%s", only->len ? "," : "", line);
+	}
+	ret = only->len ? 0 : -1;
+cleanup:
+	strbuf_release(&out);
+	return ret;
+}
+
+/*
  * One look at the branch: what is new since the state file goes to run as a
  * range. run_argv holds "run" and the passed-on options (nrun of them), with
  * room for 9 more. 0: measured or nothing new; 1: run failed (the next pass
  * retries); -1: the branch or its history cannot be read.
  */
 static int watch_pass(char *tree, const char *branch, char *series, const char *ref, const char *state,
-		      char **run_argv, int nrun)
+		      const int sparse[2], char **run_argv, int nrun)
 {
 	/* run parses a char ** argv: writable copies of the option names */
-	static char o_series[] = "--series", o_tree[] = "--tree", o_range[] = "--range", o_first[] = "--first-position";
+	static char o_series[] = "--series", o_tree[] = "--tree", o_range[] = "--range", o_first[] = "--first-position",
+		    o_only[] = "--only";
 	const char *head_argv[] = { "git", "rev-parse", "--verify", "-q", "--end-of-options", ref, NULL };
-	struct strbuf out = STRBUF_INIT, range = STRBUF_INIT, pos = STRBUF_INIT;
+	struct strbuf out = STRBUF_INIT, range = STRBUF_INIT, pos = STRBUF_INIT, only = STRBUF_INIT;
 	char last[41], head[41];
 	int last_pos = 0, first, n, k = nrun, ret = -1;
 
@@ -126,7 +159,15 @@ static int watch_pass(char *tree, const char *branch, char *series, const char *
 		fprintf(stderr, "watch: cannot count %s (history rewritten?)\n", range.buf);
 		goto cleanup;
 	}
+	if (sparse_pick(tree, range.buf, first, sparse[0], sparse[1], &only)) {
+		fprintf(stderr, "watch: cannot list %s\n", range.buf);
+		goto cleanup;
+	}
 	strbuf_addf(&pos, "%d", first);
+	if (only.len) {
+		run_argv[k++] = o_only;
+		run_argv[k++] = only.buf;
+	}
 	run_argv[k++] = o_series;
 	run_argv[k++] = series;
 	run_argv[k++] = o_tree;
@@ -136,7 +177,15 @@ static int watch_pass(char *tree, const char *branch, char *series, const char *
 	run_argv[k++] = o_first;
 	run_argv[k++] = pos.buf;
 	run_argv[k] = NULL;
-	printf("watch: %s: %d new commit(s) on %s\n", series, n, branch);
+	if (only.len) {
+		int m = 1;
+		for (const char *c = only.buf; (c = strchr(c, ',')); c++)
+			m++;
+		printf("watch: %s: %d new commit(s) on %s, measuring %d of them (%s)\n", series, n, branch, m,
+		       sparse[1] ? "--heads" : "--every");
+	}
+	else
+		printf("watch: %s: %d new commit(s) on %s\n", series, n, branch);
 	fflush(stdout);
 	if (cmd_run(k, run_argv) != 0) {
 		/* what was measured is stored; the next pass retries the rest */
@@ -151,6 +200,7 @@ cleanup:
 	strbuf_release(&out);
 	strbuf_release(&range);
 	strbuf_release(&pos);
+	strbuf_release(&only);
 	return ret;
 }
 
@@ -162,21 +212,28 @@ int cmd_watch(int argc, char **argv)
 		{ "series", 0, required_argument, 's', "NAME", "required", "the series they are measured as (run's --series)" },
 		{ "interval", 0, required_argument, 'i', "SECONDS", "300", "poll this often (at least 1)" },
 		{ "once", 0, no_argument, 'o', NULL, "off", "one pass, then exit (for cron or CI)" },
+		{ "every", 0, required_argument, 'e', "N", "1",
+		  "measure every N-th new commit (by position) and the head;\n"
+		  "the others keep their positions for a bisect to fill in" },
+		{ "heads", 0, no_argument, 'H', NULL, "off", "measure only the branch head at each pass" },
 	};
 	char *tree = NULL, *series = NULL;
 	const char *branch = NULL;
 	static char o_run[] = "run";
 	double interval = 300;
-	int once = 0, ret = 1, nrun = 0, nowned = 0, opt;
+	int once = 0, ret = 1, nrun = 0, nowned = 0, opt, sparse[2] = { 1, 0 };
 	char **run_argv = calloc((size_t)argc + 16, sizeof(*run_argv)), **owned = calloc((size_t)argc + 1, sizeof(*owned));
 	struct fw_option *opts = calloc(sizeof(own) / sizeof(own[0]) + 64, sizeof(*opts));
 	struct fw_usage usage = { "foliowatch-collect", "watch",
-		"--tree DIR --branch NAME --series NAME [--interval SECONDS] [--once] [run options]",
+		"--tree DIR --branch NAME --series NAME [--interval SECONDS] [--once] [--every N | --heads]\n"
+		"      [run options]",
 		"Continuous mode: measures each commit that appears on a branch, so that a\n"
 		"history builds up for change-point analysis. It polls the repository (or\n"
 		"looks once, for cron or CI) and hands each new stretch of history to run as\n"
 		"a range, continuing the series' positions; the last measured commit is kept\n"
 		"in <cache>/watch/. The first pass measures the branch head and its parent.\n"
+		"--every N and --heads measure fewer commits; positions stay the branch's\n"
+		"first-parent order, so 'bisect' can measure the ones between later.\n"
 		"Run options other than --range, --mbox, --base and --first-position (which\n"
 		"watch decides) are passed on to run.\n"
 		"Exit (--once): 0 measured or nothing new, 1 a run failed, 2 usage error.",
@@ -197,6 +254,11 @@ int cmd_watch(int argc, char **argv)
 		case 'b': branch = optarg; break;
 		case 's': series = optarg; break;
 		case 'o': once = 1; break;
+		case 'H': sparse[1] = 1; break;
+		case 'e':
+			if (fw_opt_int(&usage, "every", optarg, 1, 1000000, &sparse[0]))
+				goto usage;
+			break;
 		case 'i':
 			if (fw_opt_double(&usage, "interval", optarg, 1, 1e9, 0, &interval))
 				goto usage;
@@ -218,6 +280,10 @@ int cmd_watch(int argc, char **argv)
 		fw_usage_error(&usage, "unexpected argument '%s'", argv[optind]);
 		goto usage;
 	}
+	if (sparse[1] && sparse[0] > 1) {
+		fw_usage_error(&usage, "--every and --heads exclude each other: give one of them");
+		goto usage;
+	}
 	if (!tree || !branch || !series) {
 		fw_usage_error(&usage, "%s is required", !tree ? "--tree DIR" : !branch ? "--branch NAME" : "--series NAME");
 		goto usage;
@@ -235,7 +301,7 @@ int cmd_watch(int argc, char **argv)
 	signal(SIGTERM, on_signal);
 	ret = 0;
 	while (!stop) {
-		int r = watch_pass(tree, branch, series, ref.buf, state.buf, run_argv, nrun);
+		int r = watch_pass(tree, branch, series, ref.buf, state.buf, sparse, run_argv, nrun);
 		if (r < 0) {
 			ret = 1;
 			break;

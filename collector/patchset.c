@@ -85,13 +85,16 @@ static struct fw_patchset_commit *add_commit(struct fw_patchset *s)
 	return &n[s->nr++];
 }
 
-/* Base first, then rev-list --reverse of the range (first-parent order, merges skipped). */
+/*
+ * Base first, then rev-list --reverse of the range in first-parent order. A
+ * merge on that line is a commit like any other (it is where a merged branch's
+ * change lands); the merged branch's own commits are not listed.
+ */
 static int collect(struct fw_patchset *s, const char *dir, const char *base, const char *head,
 		   struct strbuf *err)
 {
 	struct strbuf range = STRBUF_INIT, list = STRBUF_INIT;
-	const char *argv[] = { "git", "rev-list", "--reverse", "--first-parent", "--no-merges", "--end-of-options",
-			       NULL, NULL };
+	const char *argv[] = { "git", "rev-list", "--reverse", "--first-parent", "--end-of-options", NULL, NULL };
 	int ret = -1;
 
 	if (describe(dir, base, add_commit(s), err))
@@ -99,7 +102,7 @@ static int collect(struct fw_patchset *s, const char *dir, const char *base, con
 	s->commits[0].parent[0] = '\0';
 	memcpy(s->base, s->commits[0].sha, 41);
 	strbuf_addf(&range, "%s..%s", s->base, head);
-	argv[6] = range.buf;
+	argv[5] = range.buf;
 	if (git(dir, &list, err, argv))
 		goto cleanup;
 	for (char *line = list.buf, *next; line && *line; line = next) {
@@ -135,6 +138,62 @@ int patchset_from_range(struct fw_patchset *s, const char *tree, const char *ran
 	ret = collect(s, tree, base, dots + 2, err);
 	free(base);
 	return ret;
+}
+
+/* The index of the one commit of s whose sha starts with name (>= 7 hex digits), or -1 (said in err). */
+static int find_named(const struct fw_patchset *s, const char *name, size_t len, struct strbuf *err)
+{
+	int found = -1;
+
+	if (len < 7 || len > 40 || strspn(name, "0123456789abcdef") < len) {
+		strbuf_addf(err, "--only: '%.*s' is not a sha (7 to 40 lowercase hex digits)", (int)(len > 60 ? 60 : len),
+			    name);
+		return -1;
+	}
+	for (int i = 0; i < s->nr; i++)
+		if (!strncmp(s->commits[i].sha, name, len)) {
+			if (found >= 0) {
+				strbuf_addf(err, "--only: '%.*s' names more than one commit of the range", (int)len, name);
+				return -1;
+			}
+			found = i;
+		}
+	if (found < 0)
+		strbuf_addf(err, "--only: %.*s is not a commit of the range", (int)len, name);
+	return found;
+}
+
+int patchset_keep_only(struct fw_patchset *s, const char *list, struct strbuf *err)
+{
+	char *keep = calloc((size_t)s->nr, 1);
+	int n = 0;
+
+	if (!keep)
+		abort();
+	keep[0] = 1; /* the base: what the first kept commit is compared with */
+	for (const char *p = list; *p;) {
+		size_t len = strcspn(p, ",");
+		int i = find_named(s, p, len, err);
+		if (i < 0) {
+			free(keep);
+			return -1;
+		}
+		keep[i] = 1;
+		p += len;
+		if (*p == ',')
+			p++;
+	}
+	for (int i = 0; i < s->nr; i++) {
+		if (keep[i]) {
+			s->commits[n++] = s->commits[i];
+			continue;
+		}
+		free(s->commits[i].subject);
+		free(s->commits[i].author);
+	}
+	s->nr = n;
+	free(keep);
+	return 0;
 }
 
 int patchset_checkout(const char *tree, const char *worktree, const char *sha, struct strbuf *err)

@@ -42,6 +42,15 @@ int patchset_from_range(struct fw_patchset *s, const char *tree, const char *ran
  */
 int patchset_from_mbox(struct fw_patchset *s, const char *tree, const char *base, const char *mbox,
 		       const char *worktree, struct strbuf *err);
+/*
+ * Sparse measuring (watch --every/--heads, bisect): keeps the base and the
+ * commits named in list (comma-separated shas or unique sha prefixes of at
+ * least 7 hex digits) and drops the others. Positions stay the commits'
+ * first-parent order in the range, so a commit measured later takes its own
+ * position between them. A name that is not a commit of the range is an error
+ * naming it; nothing is dropped then.
+ */
+int patchset_keep_only(struct fw_patchset *s, const char *list, struct strbuf *err);
 void patchset_release(struct fw_patchset *s);
 
 /* Makes worktree (detached at sha) if missing, else checks sha out there. */
