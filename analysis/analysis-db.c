@@ -152,7 +152,8 @@ static void index_commits(struct data *d, const char *base_sha)
 			d->base = (long)i;
 	/*
 	 * The parent is the series commit whose sha is the declared parent; a
-	 * commit whose parent was not measured falls back to the one before it.
+	 * commit whose parent was not measured falls back to the one before it
+	 * (and, per metric, to the previous commit with samples: process_group).
 	 */
 	for (size_t i = 0; i < d->nc; i++) {
 		d->c[i].parent = -1;
@@ -694,12 +695,19 @@ static void process_group(struct ctx *x, size_t s, size_t e, int pair_mode)
 	} else {
 		for (size_t i = 0; i < ns; i++) {
 			size_t ci = sl[i].commit;
-			long par = d->c[ci].parent;
+			long par = d->c[ci].parent, pw = par >= 0 ? x->where[par] : -1;
 			if ((long)ci == d->base)
 				continue;
-			if (par >= 0 && x->where[par] >= 0)
-				add_row(x, key, env, &sl[i], &sl[x->where[par]], "parent", &m);
-			if (d->base >= 0 && d->base != par && x->where[d->base] >= 0)
+			/*
+			 * A parent with no samples of this metric here (not measured: a
+			 * sparse watch, a build that failed, other workloads): the previous
+			 * commit that has them, as a bisect compares its midpoints.
+			 */
+			if (pw < 0 && i > 0)
+				pw = (long)i - 1;
+			if (pw >= 0)
+				add_row(x, key, env, &sl[i], &sl[pw], "parent", &m);
+			if (d->base >= 0 && (pw < 0 || (long)sl[pw].commit != d->base) && x->where[d->base] >= 0)
 				add_row(x, key, env, &sl[i], &sl[x->where[d->base]], "base", &m);
 		}
 		add_change_points(x, key, env, sl, ns);
