@@ -183,6 +183,10 @@ static int row_json(const struct fw_regression_row *g, void *ctx)
 	cJSON_AddStringToObject(o, "status_at", g->status_at);
 	cJSON_AddStringToObject(o, "created_at", g->created_at);
 	cJSON_AddStringToObject(o, "status_note", g->status_note);
+	if (g->found_sha) { /* moved by a bisect to its culprit: where the change was found */
+		cJSON_AddStringToObject(o, "found_sha", g->found_sha);
+		cJSON_AddNumberToObject(o, "bisect_id", (double)g->bisect_id);
+	}
 	l->history = cJSON_AddArrayToObject(o, "history");
 	cJSON_AddItemToArray(l->arr, o);
 	return 0;

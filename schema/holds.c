@@ -6,7 +6,7 @@
  * the net change per regression: nothing when it is back where the receivers
  * last heard (or a regression nobody heard of ended fixed or invalid), else
  * one event, the last written (its key is kept), with the type and numbers
- * of now. One transaction: a crash leaves the hold as it was or released.
+ * of now (bisected: only moved to another commit since they heard of it). One transaction: a crash leaves the hold as it was or released.
  */
 #include <stdio.h>
 #include <string.h>
@@ -53,21 +53,26 @@ int fw_holds_detect_end(sqlite3 *db, const char *series)
 			 series);
 }
 
-/* Status of the last event a receiver got for regression rid into prior (empty: none); 0 or -1. */
-static int prior_status(sqlite3 *db, long long rid, char prior[16])
+/*
+ * Status and commit of the last event a receiver got for regression rid into
+ * prior and prior_sha (empty: none); 0 or -1.
+ */
+static int prior_status(sqlite3 *db, long long rid, char prior[16], char prior_sha[41])
 {
 	sqlite3_stmt *st = fw_stmt_get(db, FW_CACHED(
-		"SELECT json_extract(payload, '$.status') FROM outbox WHERE regression_id = ? AND state = 'released' "
-		"ORDER BY id DESC LIMIT 1"));
+		"SELECT json_extract(payload, '$.status'), commit_sha FROM outbox WHERE regression_id = ? "
+		"AND state = 'released' ORDER BY id DESC LIMIT 1"));
 	int rc;
 
 	if (!st)
 		return -1;
-	prior[0] = '\0';
+	prior[0] = prior_sha[0] = '\0';
 	sqlite3_bind_int64(st, 1, rid);
 	rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW && sqlite3_column_text(st, 0))
 		snprintf(prior, 16, "%s", (const char *)sqlite3_column_text(st, 0));
+	if (rc == SQLITE_ROW && sqlite3_column_text(st, 1))
+		snprintf(prior_sha, 41, "%s", (const char *)sqlite3_column_text(st, 1));
 	fw_stmt_done(st);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
 }
@@ -76,27 +81,30 @@ static int prior_status(sqlite3 *db, long long rid, char prior[16])
 static int settle_event(sqlite3 *db, long long id, long long rid)
 {
 	sqlite3_stmt *cur = fw_stmt_get(db, FW_CACHED(
-		"SELECT json_extract(payload, '$.status'), payload FROM outbox_source WHERE regression_id = ?"));
+		"SELECT json_extract(payload, '$.status'), payload, commit_sha FROM outbox_source WHERE regression_id = ?"));
 	sqlite3_stmt *up = fw_stmt_get(db, FW_CACHED(
 		"UPDATE outbox SET state = ?2, type = coalesce(?3, type), payload = coalesce(?4, payload) WHERE id = ?1"));
 	sqlite3_stmt *dl = fw_stmt_get(db, FW_CACHED(
 		"INSERT INTO webhook_deliveries(webhook_id, outbox_id) SELECT id, ?1 FROM webhooks "
 		"WHERE active = 1 AND ?2"));
-	char prior[16];
-	const char *now, *type = NULL;
-	int ret = -1, send;
+	char prior[16], prior_sha[41];
+	const char *now, *now_sha, *type = NULL;
+	int ret = -1, send, moved;
 
-	if (!cur || !up || !dl || prior_status(db, rid, prior))
+	if (!cur || !up || !dl || prior_status(db, rid, prior, prior_sha))
 		goto cleanup;
 	sqlite3_bind_int64(cur, 1, rid);
 	if (sqlite3_step(cur) != SQLITE_ROW)
 		goto cleanup;
 	now = (const char *)sqlite3_column_text(cur, 0);
 	now = now ? now : "";
+	now_sha = (const char *)sqlite3_column_text(cur, 2);
+	/* heard of at another commit: a bisect moved it to its culprit */
+	moved = prior[0] && now_sha && strcmp(prior_sha, now_sha);
 	/* unheard of and gone (fixed) or dismissed (invalid): no news; back where it was heard: no news */
-	send = prior[0] ? strcmp(prior, now) != 0 : strcmp(now, "fixed") && strcmp(now, "invalid");
+	send = prior[0] ? strcmp(prior, now) != 0 || moved : strcmp(now, "fixed") && strcmp(now, "invalid");
 	if (send)
-		type = !prior[0] ? "new" : !strcmp(now, "fixed") ? "fixed" : "status";
+		type = !prior[0] ? "new" : !strcmp(now, "fixed") ? "fixed" : strcmp(prior, now) ? "status" : "bisected";
 	sqlite3_bind_int64(up, 1, id);
 	sqlite3_bind_text(up, 2, send ? "released" : "merged", -1, SQLITE_STATIC);
 	if (type) {

@@ -34,6 +34,8 @@ struct fw_regression_row {
 		*status_at, *created_at, *status_note;
 	int revision;
 	double delta_pct, p_value;  /* p_value NaN: none stored */
+	const char *found_sha;      /* moved to a bisect's culprit: the commit it was found at; else NULL */
+	long long bisect_id;        /* the bisect that moved it, 0 none */
 };
 /* One status change of a regression, oldest first. */
 struct fw_regression_change {

@@ -1,6 +1,7 @@
 -- Makes a current DB look like one of schema version 3 (before migration
 -- 0004) for the tests of upgrading an old DB (t1065, t1068): drops what
--- 0010, 0009, 0008, 0007, 0006, 0005 and 0004 added, newest first. A new migration adds its own drops here.
+-- 0011, 0010, 0009, 0008, 0007, 0006, 0005 and 0004 added, newest first. A new migration adds its own drops here.
+DROP TRIGGER outbox_regression_bisected;
 DROP TABLE analysis_rows;
 ALTER TABLE analysis_cache DROP COLUMN regressions_stored;
 ALTER TABLE analysis_cache DROP COLUMN compute_ms;
@@ -14,6 +15,9 @@ DROP TRIGGER outbox_regression_new;
 DROP TRIGGER outbox_regression_status;
 DROP TRIGGER outbox_deliveries;
 DROP VIEW outbox_source;
+ALTER TABLE regressions DROP COLUMN bisect_id;
+ALTER TABLE regressions DROP COLUMN found_commit_id;
+DROP TABLE bisects;
 DROP TABLE webhook_deliveries;
 DROP TABLE outbox;
 DROP TABLE webhooks;
