@@ -13,11 +13,15 @@
 #include <stdlib.h>
 #include <string.h>
 #include <unistd.h>
+#include "budget.h"
 #include "cache.h"
+#include "fw-db.h"
 #include "atomic-file.h"
 #include "cmdopt.h"
 #include "commands.h"
 #include "runcmd.h"
+#include "run-passthrough.h"
+#include "watch-bisect.h"
 #include "sha256.h"
 
 static volatile sig_atomic_t stop;
@@ -59,33 +63,6 @@ static int write_state(const char *path, const char *sha, int pos)
 	strbuf_release(&text);
 	strbuf_release(&err);
 	return ret;
-}
-
-/* watch's val for run's option i (fw_run_options[i]): passed on to run */
-#define RUN_OPT 1000
-
-/* The option table: watch's own options, then run's (as run documents them) but those watch decides. */
-static void watch_table(struct fw_option *opts, const struct fw_option *own, size_t nown, size_t cap)
-{
-	static const char *const decided[] = { "series", "tree", "range", "only", "mbox", "base", "first-position",
-					       NULL };
-	size_t n = 0;
-
-	opts[n++] = (struct fw_option){ .help = "Watch options:" };
-	for (size_t i = 0; i < nown; i++)
-		opts[n++] = own[i];
-	opts[n++] = (struct fw_option){ .help = "Run options (passed on to each run; 'foliowatch-collect run --help'):" };
-	for (int i = 0; fw_run_options[i].name || fw_run_options[i].help; i++) {
-		int skip = !fw_run_options[i].name;
-		for (int k = 0; !skip && decided[k]; k++)
-			skip = !strcmp(decided[k], fw_run_options[i].name);
-		if (skip)
-			continue;
-		if (n + 2 >= cap)
-			abort();
-		opts[n] = fw_run_options[i];
-		opts[n++].val = RUN_OPT + i;
-	}
 }
 
 /*
@@ -204,39 +181,98 @@ cleanup:
 	return ret;
 }
 
+/* watch's own options; run's follow them (run-passthrough.h) */
+static const struct fw_option watch_options[] = {
+	{ "tree", 0, required_argument, 't', "DIR", "required", "the git repository to poll (run's --tree)" },
+	{ "branch", 0, required_argument, 'b', "NAME", "required", "the branch whose new commits are measured" },
+	{ "series", 0, required_argument, 's', "NAME", "required", "the series they are measured as (run's --series)" },
+	{ "interval", 0, required_argument, 'i', "SECONDS", "300", "poll this often (at least 1)" },
+	{ "once", 0, no_argument, 'o', NULL, "off", "one pass, then exit (for cron or CI)" },
+	{ "every", 0, required_argument, 'e', "N", "1",
+	  "measure every N-th new commit (by position) and the head;\n"
+	  "the others keep their positions for a bisect to fill in" },
+	{ "heads", 0, no_argument, 'H', NULL, "off", "measure only the branch head at each pass" },
+	{ "bisect", 0, no_argument, 'B', NULL, "off",
+	  "after each pass, bisect every regression decided between two\n"
+	  "measured commits with unmeasured ones between (once per range)" },
+	{ "bisect-improvements", 0, no_argument, 'U', NULL, "off", "with --bisect: improvements instead" },
+	{ "bisect-budget", 0, required_argument, 'G', "TIME|Nboots", "none",
+	  "with --bisect: what each bisect may spend (30m, 40boots)" },
+};
+
+struct watch {
+	char *tree, *series;
+	const char *branch, *ref, *state;
+	int sparse[2], once, bisect;
+	double interval;
+	char **run_argv;
+	int nrun;
+	struct fw_bisect_args bis;   /* --bisect: all but metric, good and bad */
+};
+
+/* Passes until a signal (or one with --once); each pass's changes bisected with --bisect. */
+static int watch_loop(struct watch *w)
+{
+	int ret = 0;
+
+	signal(SIGINT, on_signal);
+	signal(SIGTERM, on_signal);
+	while (!stop) {
+		int r = watch_pass(w->tree, w->branch, w->series, w->ref, w->state, w->sparse, w->run_argv, w->nrun);
+		if (r < 0)
+			return 1;
+		if (r == 0 && w->bisect && fw_watch_bisect(&w->bis, w->state))
+			r = 1;
+		ret = r;
+		if (w->once)
+			break;
+		for (double t = 0; t < w->interval && !stop; t += 1)
+			sleep(1);
+	}
+	return ret;
+}
+
+/* A passed-on run option: into run's argv, and into bisect's unless bisect decides it. */
+static void pass_on(struct watch *w, int opt, const char *arg, char **owned, int *nowned, int *post)
+{
+	const char *name = fw_run_options[opt - FW_RUN_PASSTHROUGH].name;
+	char *a = fw_run_passthrough_arg(opt, arg);
+	int bisect_decides = 0;
+
+	w->run_argv[w->nrun++] = owned[(*nowned)++] = a;
+	for (int k = 0; fw_bisect_decided[k]; k++)
+		bisect_decides |= !strcmp(fw_bisect_decided[k], name);
+	if (!bisect_decides)
+		w->bis.run_opts[w->bis.nrun++] = a;
+	if (!strcmp(name, "db"))
+		w->bis.db_path = arg;
+	if (!strcmp(name, "post"))
+		*post = 1;
+}
+
 int cmd_watch(int argc, char **argv)
 {
-	static const struct fw_option own[] = {
-		{ "tree", 0, required_argument, 't', "DIR", "required", "the git repository to poll (run's --tree)" },
-		{ "branch", 0, required_argument, 'b', "NAME", "required", "the branch whose new commits are measured" },
-		{ "series", 0, required_argument, 's', "NAME", "required", "the series they are measured as (run's --series)" },
-		{ "interval", 0, required_argument, 'i', "SECONDS", "300", "poll this often (at least 1)" },
-		{ "once", 0, no_argument, 'o', NULL, "off", "one pass, then exit (for cron or CI)" },
-		{ "every", 0, required_argument, 'e', "N", "1",
-		  "measure every N-th new commit (by position) and the head;\n"
-		  "the others keep their positions for a bisect to fill in" },
-		{ "heads", 0, no_argument, 'H', NULL, "off", "measure only the branch head at each pass" },
-	};
-	char *tree = NULL, *series = NULL;
-	const char *branch = NULL;
+	static const char *const decided[] = { "series", "tree", "range", "only", "mbox", "base", "first-position",
+					       NULL };
+	struct watch w = { .sparse = { 1, 0 }, .interval = 300, .bis.db_path = FW_DB_DEFAULT };
 	static char o_run[] = "run";
-	double interval = 300;
-	int once = 0, ret = 1, nrun = 0, nowned = 0, opt, sparse[2] = { 1, 0 };
-	char **run_argv = calloc((size_t)argc + 16, sizeof(*run_argv)), **owned = calloc((size_t)argc + 1, sizeof(*owned));
-	struct fw_option *opts = calloc(sizeof(own) / sizeof(own[0]) + 64, sizeof(*opts));
+	int ret = 1, nowned = 0, opt, post = 0;
+	char **owned = calloc((size_t)argc + 1, sizeof(*owned));
+	struct fw_option *opts = calloc(sizeof(watch_options) / sizeof(watch_options[0]) + 64, sizeof(*opts));
 	struct fw_usage usage = { "foliowatch-collect", "watch",
-		"--tree DIR --branch NAME --series NAME [--interval SECONDS] [--once] [--every N | --heads]\n"
-		"      [run options]",
+		"--tree DIR --branch NAME --series NAME [--once] [--every N | --heads] [--bisect] [run options]",
 		"Continuous mode: measures each commit that appears on a branch, so that a\n"
 		"history builds up for change-point analysis. It polls the repository (or\n"
 		"looks once, for cron or CI) and hands each new stretch of history to run as\n"
 		"a range, continuing the series' positions; the last measured commit is kept\n"
 		"in <cache>/watch/. The first pass measures the branch head and its parent.\n"
 		"--every N and --heads measure fewer commits; positions stay the branch's\n"
-		"first-parent order, so 'bisect' can measure the ones between later.\n"
+		"first-parent order, so 'bisect' can measure the ones between later;\n"
+		"--bisect does that after each pass for every regression it finds.\n"
 		"Run options other than --range, --mbox, --base and --first-position (which\n"
 		"watch decides) are passed on to run.\n"
-		"Exit (--once): 0 measured or nothing new, 1 a run failed, 2 usage error.",
+		"Exit (--once): 0 measured or nothing new, 1 a run failed or a bisect gave up,\n"
+		"2 usage error.",
 		opts, "--tree ~/linux --branch mm-unstable --series mm-unstable --db foliowatch.db\n"
 		"--tree ~/linux --branch mm-unstable --series mm-unstable --once --workloads split \\\n"
 		"      --accel icount --post https://fw.example.org --token-file runner.token" };
@@ -244,51 +280,67 @@ int cmd_watch(int argc, char **argv)
 	struct strbuf state = STRBUF_INIT, ref = STRBUF_INIT;
 	char hash[65];
 
-	if (!run_argv || !owned || !opts)
+	w.run_argv = calloc((size_t)argc + 16, sizeof(*w.run_argv));
+	w.bis.run_opts = calloc((size_t)argc + 1, sizeof(*w.bis.run_opts));
+	if (!w.run_argv || !w.bis.run_opts || !owned || !opts)
 		abort();
-	watch_table(opts, own, sizeof(own) / sizeof(own[0]), sizeof(own) / sizeof(own[0]) + 64);
-	run_argv[nrun++] = o_run;
+	fw_run_passthrough_table(opts, sizeof(watch_options) / sizeof(watch_options[0]) + 64, "Watch options:", watch_options,
+				 sizeof(watch_options) / sizeof(watch_options[0]), decided);
+	w.run_argv[w.nrun++] = o_run;
 	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
 		switch (opt) {
-		case 't': tree = optarg; break;
-		case 'b': branch = optarg; break;
-		case 's': series = optarg; break;
-		case 'o': once = 1; break;
-		case 'H': sparse[1] = 1; break;
+		case 't': w.tree = optarg; break;
+		case 'b': w.branch = optarg; break;
+		case 's': w.series = optarg; break;
+		case 'o': w.once = 1; break;
+		case 'H': w.sparse[1] = 1; break;
+		case 'B': w.bisect = 1; break;
+		case 'U': w.bisect = w.bis.improvement = 1; break;
+		case 'G': w.bis.budget = optarg; break;
 		case 'e':
-			if (fw_opt_int(&usage, "every", optarg, 1, 1000000, &sparse[0]))
+			if (fw_opt_int(&usage, "every", optarg, 1, 1000000, &w.sparse[0]))
 				goto usage;
 			break;
 		case 'i':
-			if (fw_opt_double(&usage, "interval", optarg, 1, 1e9, 0, &interval))
+			if (fw_opt_double(&usage, "interval", optarg, 1, 1e9, 0, &w.interval))
 				goto usage;
 			break;
 		default:
-			if (opt < RUN_OPT) {
+			if (opt < FW_RUN_PASSTHROUGH) {
 				ret = g.exit;
 				goto cleanup;
 			}
-			/* run's option, as --name=value: run parses it again */
-			struct strbuf a = STRBUF_INIT;
-			strbuf_addf(&a, "--%s", fw_run_options[opt - RUN_OPT].name);
-			if (fw_run_options[opt - RUN_OPT].has_arg)
-				strbuf_addf(&a, "=%s", optarg);
-			run_argv[nrun++] = owned[nowned++] = strbuf_detach(&a, NULL);
+			pass_on(&w, opt, optarg, owned, &nowned, &post);
 		}
 	}
 	if (optind != argc) {
 		fw_usage_error(&usage, "unexpected argument '%s'", argv[optind]);
 		goto usage;
 	}
-	if (sparse[1] && sparse[0] > 1) {
+	if (w.sparse[1] && w.sparse[0] > 1) {
 		fw_usage_error(&usage, "--every and --heads exclude each other: give one of them");
 		goto usage;
 	}
-	if (!tree || !branch || !series) {
-		fw_usage_error(&usage, "%s is required", !tree ? "--tree DIR" : !branch ? "--branch NAME" : "--series NAME");
+	if (w.bis.budget) {
+		struct fw_budget bud = { 0 };
+		char why[200];
+		if (fw_budget_parse(w.bis.budget, &bud, why, sizeof(why)) || bud.none) {
+			fw_usage_error(&usage, "--bisect-budget: %s", bud.none ? "none is not a budget" : why);
+			goto usage;
+		}
+	}
+	if (w.bisect && post) {
+		fw_usage_error(&usage, "--bisect reads the series from a local --db (with --post, bisect on the server's "
+			       "host: foliowatch-collect bisect --db)");
 		goto usage;
 	}
-	sha256_hex(series, strlen(series), hash);
+	if (!w.tree || !w.branch || !w.series) {
+		fw_usage_error(&usage, "%s is required", !w.tree ? "--tree DIR" : !w.branch ? "--branch NAME" : "--series NAME");
+		goto usage;
+	}
+	w.bis.series = w.series;
+	w.bis.tree = w.tree;
+	sha256_hex(w.series, strlen(w.series), hash);
 	fw_kcache_root(&state);
 	strbuf_addstr(&state, "/watch");
 	if (fw_mkdirs(state.buf)) {
@@ -296,22 +348,10 @@ int cmd_watch(int argc, char **argv)
 		goto cleanup;
 	}
 	strbuf_addf(&state, "/%.16s", hash);
-	strbuf_addf(&ref, "refs/heads/%s", branch);
-	signal(SIGINT, on_signal);
-	signal(SIGTERM, on_signal);
-	ret = 0;
-	while (!stop) {
-		int r = watch_pass(tree, branch, series, ref.buf, state.buf, sparse, run_argv, nrun);
-		if (r < 0) {
-			ret = 1;
-			break;
-		}
-		ret = r;
-		if (once)
-			break;
-		for (double t = 0; t < interval && !stop; t += 1)
-			sleep(1);
-	}
+	strbuf_addf(&ref, "refs/heads/%s", w.branch);
+	w.ref = ref.buf;
+	w.state = state.buf;
+	ret = watch_loop(&w);
 	goto cleanup;
 usage: /* the message is out */
 	ret = 2;
@@ -320,7 +360,8 @@ cleanup:
 		free(owned[i]);
 	free(owned);
 	free(opts);
-	free(run_argv);
+	free(w.run_argv);
+	free(w.bis.run_opts);
 	strbuf_release(&state);
 	strbuf_release(&ref);
 	return ret;

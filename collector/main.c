@@ -10,6 +10,7 @@ static const struct fw_subcommand commands[] = {
 	{ "probe", cmd_probe, "which accelerators (kvm, tcg, icount) boot a kernel here" },
 	{ "run", cmd_run, "measure a patch series: build and boot every commit" },
 	{ "watch", cmd_watch, "measure the new commits of a branch, continuously or once" },
+	{ "bisect", cmd_bisect, "find the commit where a metric moved between two measured commits" },
 	{ "series", cmd_series, "list the commits a run would measure" },
 };
 

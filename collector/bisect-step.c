@@ -1,0 +1,117 @@
+/* The step logic of a bisect: where the change lies, what to measure next. */
+#include "bisect-step.h"
+#include <stdio.h>
+#include <string.h>
+
+/* The unmeasured point of (a, b) nearest to the middle (the older on a tie), or -1. */
+static int midpoint(const struct fw_bisect_point *p, int a, int b)
+{
+	int mid = a + (b - a) / 2;
+
+	for (int d = 0; d < b - a; d++) {
+		if (mid - d > a && p[mid - d].state == FW_BP_UNMEASURED)
+			return mid - d;
+		if (d && mid + d < b && p[mid + d].state == FW_BP_UNMEASURED)
+			return mid + d;
+	}
+	return -1;
+}
+
+void fw_bisect_next(const struct fw_bisect_point *p, int n, struct fw_bisect_next *out)
+{
+	int prev = -1;
+
+	memset(out, 0, sizeof(*out));
+	out->measure = out->unsure_lo = out->unsure_hi = -1;
+	if (n < 2 || p[0].state != FW_BP_MEASURED || p[n - 1].state != FW_BP_MEASURED) {
+		out->action = FW_BISECT_GAVE_UP;
+		snprintf(out->why, sizeof(out->why), "the good and bad commits must both be measured");
+		return;
+	}
+	for (int i = 0; i < n; i++) {
+		if (p[i].state != FW_BP_MEASURED)
+			continue;
+		if (prev >= 0 && p[i].verdict == FW_BV_MOVED) {
+			int m = midpoint(p, prev, i);
+			if (m >= 0 && out->measure < 0)
+				out->measure = m;
+			if (m < 0 && out->nfound < FW_BISECT_MAX_FOUND)
+				out->found[out->nfound++] = (struct fw_bisect_found){ prev, i, i == prev + 1 ? i : -1 };
+		} else if (prev >= 0 && p[i].verdict != FW_BV_SAME && out->unsure_lo < 0) {
+			/* unsure, or a measured point without the metric: the step is not decided */
+			out->unsure_lo = prev;
+			out->unsure_hi = i;
+		}
+		prev = i;
+	}
+	if (out->measure >= 0)
+		out->action = FW_BISECT_MEASURE;
+	else if (out->nfound)
+		out->action = FW_BISECT_DONE;
+	else if (out->unsure_lo >= 0) {
+		out->action = FW_BISECT_GAVE_UP;
+		snprintf(out->why, sizeof(out->why),
+			 "the step from point %d to point %d is undecided within the boots spent, and no other step moved",
+			 out->unsure_lo, out->unsure_hi);
+	} else {
+		out->action = FW_BISECT_GAVE_UP;
+		snprintf(out->why, sizeof(out->why),
+			 "no single step moved: the change between good and bad is below the floor at every step measured");
+	}
+}
+
+static const char *str(const cJSON *o, const char *k)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
+}
+
+int fw_bisect_row_is(const cJSON *row, const char *metric)
+{
+	const char *w = str(row, "workload"), *v = str(row, "variant"), *m = str(row, "metric"), *ag = str(row, "against");
+	size_t lw, lv;
+
+	if (!w || !v || !m || !ag || strcmp(ag, "parent"))
+		return 0;
+	lw = strlen(w);
+	lv = strlen(v);
+	return !strncmp(metric, w, lw) && metric[lw] == '/' && !strncmp(metric + lw + 1, v, lv) &&
+	       metric[lw + 1 + lv] == '/' && !strcmp(metric + lw + lv + 2, m);
+}
+
+static int verdict_of(const cJSON *row, const char *want)
+{
+	const char *v = str(row, "verdict");
+
+	if (!v || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "decided")))
+		return FW_BV_UNSURE;
+	return !strcmp(v, want) ? FW_BV_MOVED : FW_BV_SAME;
+}
+
+void fw_bisect_points_from(const cJSON *analysis, const char *const *shas, int n, const char *metric,
+			   const char *want, struct fw_bisect_point *p)
+{
+	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(analysis, "rows"), *row, *c;
+
+	for (int i = 0; i < n; i++) {
+		if (p[i].state != FW_BP_SKIPPED)
+			p[i].state = FW_BP_UNMEASURED;
+		p[i].verdict = FW_BV_NONE;
+	}
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(analysis, "commits"))
+		if (str(c, "sha") && !strcmp(str(c, "sha"), shas[0]))
+			p[0].state = FW_BP_MEASURED;
+	cJSON_ArrayForEach(row, rows) {
+		const char *sha = str(row, "sha");
+		if (!sha || !fw_bisect_row_is(row, metric))
+			continue;
+		for (int i = 1; i < n; i++)
+			if (!strcmp(shas[i], sha)) {
+				int v = verdict_of(row, want);
+				p[i].state = FW_BP_MEASURED;
+				/* several environments: moved anywhere is moved, unsure beats no change */
+				if (p[i].verdict == FW_BV_NONE || v == FW_BV_MOVED ||
+				    (v == FW_BV_UNSURE && p[i].verdict == FW_BV_SAME))
+					p[i].verdict = v;
+			}
+	}
+}

@@ -1,0 +1,140 @@
+/*
+ * watch --bisect: after a pass, each change the analysis decided between two
+ * measured commits with unmeasured ones between them is bisected (issue 30).
+ * One bisect per range: the metrics moved by the same range share it (the
+ * midpoints run their workload, so the others of that workload get rows
+ * too). A range once bisected is not bisected again: <state>.bisected lists
+ * "GOOD BAD METRIC RESULT" lines, and a bisect that gave up is not retried
+ * by every later pass.
+ */
+#include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis.h"
+#include "bisect.h"
+#include "fw-db.h"
+#include "strbuf.h"
+#include "watch-bisect.h"
+
+static const char *str(const cJSON *o, const char *k)
+{
+	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
+}
+
+static int position_of(const cJSON *a, const char *sha)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(a, "commits"))
+		if (str(c, "sha") && !strcmp(str(c, "sha"), sha))
+			return (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "position"));
+	return -1;
+}
+
+/* Was good..bad bisected before (a line of the state file, or earlier in this pass)? */
+static int seen(const struct strbuf *done, const char *good, const char *bad)
+{
+	struct strbuf key = STRBUF_INIT;
+	const char *p;
+	int found = 0;
+
+	strbuf_addf(&key, "%s %s ", good, bad);
+	for (p = done->buf; p && *p && !found; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
+		found = !strncmp(p, key.buf, key.len);
+	strbuf_release(&key);
+	return found;
+}
+
+static void remember(const char *path, struct strbuf *done, const char *good, const char *bad, const char *metric,
+		     int result)
+{
+	FILE *f = fopen(path, "a");
+
+	strbuf_addf(done, "%s %s %s %s\n", good, bad, metric, result == 0 ? "found" : "gave-up");
+	if (f) {
+		fprintf(f, "%s %s %s %s\n", good, bad, metric, result == 0 ? "found" : "gave-up");
+		fclose(f);
+	} else {
+		fprintf(stderr, "watch: cannot record the bisect in %s\n", path);
+	}
+}
+
+/* The changes between measured commits that are not neighbours, as "metric good bad" into todo. */
+static void ranges_to_bisect(const cJSON *a, const char *want, const struct strbuf *done, struct strbuf *todo)
+{
+	const cJSON *row;
+
+	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(a, "rows")) {
+		const char *sha = str(row, "sha"), *ref = str(row, "ref_sha"), *v = str(row, "verdict");
+		const char *ag = str(row, "against"), *w = str(row, "workload"), *var = str(row, "variant");
+		const char *m = str(row, "metric");
+		if (!sha || !ref || !v || !ag || !w || !var || !m || strcmp(ag, "parent") || strcmp(v, want) ||
+		    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "decided")))
+			continue;
+		if (position_of(a, sha) - position_of(a, ref) < 2 || seen(done, ref, sha))
+			continue;
+		struct strbuf line = STRBUF_INIT;
+		strbuf_addf(&line, " %s %s ", ref, sha);
+		if (!strstr(todo->buf ? todo->buf : "", line.buf))
+			strbuf_addf(todo, "%s/%s/%s %s %s\n", w, var, m, ref, sha);
+		strbuf_release(&line);
+	}
+}
+
+int fw_watch_bisect(const struct fw_bisect_args *base, const char *state_path)
+{
+	struct strbuf err = STRBUF_INIT, done = STRBUF_INIT, todo = STRBUF_INIT, path = STRBUF_INIT;
+	struct fw_analysis_opts ao;
+	sqlite3 *db;
+	cJSON *a = NULL;
+	int ret = 0;
+
+	strbuf_addf(&path, "%s.bisected", state_path);
+	strbuf_read_file(&done, path.buf, 16 << 20);
+	if (!(db = fw_db_open(base->db_path, &err))) {
+		fprintf(stderr, "watch: %s\n", err.buf);
+		ret = 1;
+		goto cleanup;
+	}
+	fw_analysis_opts_init(&ao);
+	/* store the regressions first: a bisect moves the one it explains to the culprit */
+	if (fw_regressions_refresh(db, base->series, &ao, &err))
+		fprintf(stderr, "watch: storing the regressions of %s: %s\n", base->series, err.buf);
+	strbuf_reset(&err);
+	if (fw_analysis_series(db, base->series, 0, &ao, &a, &err) == 0)
+		ranges_to_bisect(a, base->improvement ? "improvement" : "regression", &done, &todo);
+	else
+		fprintf(stderr, "watch: cannot analyse %s: %s\n", base->series, err.buf);
+	fw_db_close(db);
+	for (char *line = todo.buf, *next; line && *line; line = next) {
+		char metric[320], good[41], bad[41];
+		next = strchr(line, '\n');
+		if (next)
+			*next++ = '\0';
+		if (sscanf(line, "%319s %40s %40s", metric, good, bad) != 3 || seen(&done, good, bad))
+			continue;
+		struct fw_bisect_args b = *base;
+		b.metric = metric;
+		b.good = good;
+		b.bad = bad;
+		printf("watch: bisecting %s between %.12s and %.12s\n", metric, good, bad);
+		fflush(stdout);
+		int r = fw_bisect(&b);
+		remember(path.buf, &done, good, bad, metric, r);
+		if (r)
+			ret = 1;
+		if (!r && (db = fw_db_open(base->db_path, &err))) {
+			/* the culprit's verdict: already stored when the bisect moved the regression to it */
+			if (fw_regressions_refresh(db, base->series, &ao, &err))
+				fprintf(stderr, "watch: storing the regressions of %s: %s\n", base->series, err.buf);
+			fw_db_close(db);
+		}
+	}
+cleanup:
+	cJSON_Delete(a);
+	strbuf_release(&err);
+	strbuf_release(&done);
+	strbuf_release(&todo);
+	strbuf_release(&path);
+	return ret;
+}
