@@ -7,7 +7,8 @@
  * the lifecycle change (fw_regression_set_status), kept in the regression's
  * history; "by" defaults to the token's name.
  * GET /api/v1/regressions/{id}: one, with its status history and links
- * (server/regression-json.c: URLs, not internal ids).
+ * (server/regression-json.c: URLs, not internal ids), and the bisect that
+ * moved it to its culprit ("bisect", api-bisects.c).
  */
 #include <ctype.h>
 #include <errno.h>
@@ -100,6 +101,11 @@ enum MHD_Result api_regression_get(struct fw_req *r)
 	}
 	root = fw_regression_json(g);
 	fw_regression_profile(db, g, root);
+	if (fw_json_num(g, "bisect_id", 0) > 0) {
+		cJSON *b = fw_bisect_json(db, (long long)fw_json_num(g, "bisect_id", 0));
+		if (b)
+			cJSON_AddItemToObject(root, "bisect", b);
+	}
 	ret = reply_json(r, 200, root);
 cleanup:
 	cJSON_Delete(g);

@@ -86,6 +86,14 @@ cJSON *fw_regression_json(const cJSON *g)
 	const cJSON *h = cJSON_GetObjectItemCaseSensitive(g, "history");
 	cJSON_AddItemToObject(o, "history", h ? cJSON_Duplicate(h, 1) : cJSON_CreateArray());
 	add_links(o, g);
+	if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(g, "found_sha"))) {
+		/* moved by a bisect to its culprit (sha): where it was found first, and the bisect */
+		struct strbuf sb = STRBUF_INIT;
+		cJSON_AddStringToObject(o, "found_sha", fw_json_str(g, "found_sha", ""));
+		strbuf_addf(&sb, "/api/v1/bisects/%lld", (long long)fw_json_num(g, "bisect_id", 0));
+		cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(o, "links"), "bisect", sb.buf);
+		strbuf_release(&sb);
+	}
 	return o;
 }
 

@@ -48,6 +48,8 @@ static const struct fw_route routes[] = {
 	{ "GET",  "/api/v1/regressions",               api_regressions_list, JSON, DB },
 	{ "GET",  "/api/v1/regressions/*",             api_regression_get, JSON, DB },
 	{ "POST", "/api/v1/regressions/*",             api_regression_post, JSON, DB | TRIAGE },
+	{ "GET",  "/api/v1/bisects",                   api_bisects_list, JSON, DB },
+	{ "GET",  "/api/v1/bisects/*",                 api_bisect_get, JSON, DB },
 	{ "GET",  "/api/v1/openapi.json",              api_openapi, JSON, NODB },
 	{ "GET",  "/api",                              ui_api, HTML, NODB },
 	{ "GET",  "/feed.atom",                        api_feed, JSON, DB },

@@ -27,6 +27,8 @@ enum MHD_Result ui_plot_png(struct fw_req *r);
 enum MHD_Result api_regressions_list(struct fw_req *r); /* api-regressions.c */
 enum MHD_Result api_regression_get(struct fw_req *r);
 enum MHD_Result api_regression_post(struct fw_req *r);
+enum MHD_Result api_bisects_list(struct fw_req *r);   /* api-bisects.c */
+enum MHD_Result api_bisect_get(struct fw_req *r);
 enum MHD_Result api_openapi(struct fw_req *r);        /* api-openapi.c */
 enum MHD_Result ui_static(struct fw_req *r);          /* ui-static.c */
 enum MHD_Result ui_api(struct fw_req *r);             /* ui-api.c: the OpenAPI document as a page */
@@ -113,6 +115,8 @@ double fw_round_fixed(double v, int digits);
 void json_prob(cJSON *obj, const char *key, double v);
 /* A regression of fw_regressions_list as the API gives it: links, rounded numbers (regression-json.c). */
 cJSON *fw_regression_json(const cJSON *g);
+/* A stored bisect as the API gives it (api-bisects.c), or NULL when there is no such bisect. */
+cJSON *fw_bisect_json(sqlite3 *db, long long id);
 /* Adds "profile" (the regression's kernel function attribution) to its API answer (regression-profile.c). */
 void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root);
 /* The analysis row (against the parent) a stored regression g came from, in series analysis an, or NULL. */

@@ -306,6 +306,7 @@ int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, 
 	if (builds(&pg, c->id))
 		goto cleanup;
 	counters_changed(sb, c, an, &ev);
+	ui_commit_bisects(sb, ui->db, s->name, c->sha);
 	ui_commit_profiles(sb, ui, s, c, an, &ev);
 	if (runs(&pg, c->id))
 		goto cleanup;

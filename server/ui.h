@@ -60,6 +60,8 @@ void ui_attribution(struct strbuf *sb, const struct fw_ui *ui, const char *serie
 struct ui_envs;
 void ui_commit_profiles(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
 			const struct fw_commit *c, const cJSON *an, const struct ui_envs *ev);
+/* The commit page's bisects: those whose culprit, good or bad end sha is (ui-commit-bisects.c). */
+void ui_commit_bisects(struct strbuf *sb, sqlite3 *db, const char *series, const char *sha);
 /* html_page_begin with the stylesheet and home links of this ui. */
 void ui_page_begin(struct strbuf *sb, const struct fw_ui *ui, const char *title);
 

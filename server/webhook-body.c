@@ -34,9 +34,10 @@ static void add_text(cJSON *o, const char *type, const char *public_url)
 	const char *sha = fw_json_str(o, "commit", "");
 	double d = fw_json_num(o, "delta_pct", NAN);
 
-	strbuf_addstr(&sb, !strcmp(type, "new") ? "foliowatch: new regression in "
-		      : !strcmp(type, "fixed") ? "foliowatch: fixed regression in "
-					       : "foliowatch: regression status changed in ");
+	strbuf_addstr(&sb, !strcmp(type, "new")	 ? "foliowatch: new regression in "
+		      : !strcmp(type, "fixed")	 ? "foliowatch: fixed regression in "
+		      : !strcmp(type, "bisected") ? "foliowatch: regression bisected in "
+						  : "foliowatch: regression status changed in ");
 	add_mrkdwn(&sb, fw_json_str(o, "series", ""));
 	strbuf_addf(&sb, " v%d: ", fw_json_int(o, "revision", 0));
 	add_mrkdwn(&sb, fw_json_str(o, "workload", ""));
@@ -48,7 +49,10 @@ static void add_text(cJSON *o, const char *type, const char *public_url)
 		strbuf_addf(&sb, " %+.1f%%", d);
 	strbuf_addf(&sb, " at %.12s (", sha);
 	add_mrkdwn(&sb, fw_json_str(o, "subject", ""));
-	strbuf_addstr(&sb, "), status ");
+	strbuf_addch(&sb, ')');
+	if (!strcmp(type, "bisected")) /* the culprit above; where it was found first */
+		strbuf_addf(&sb, ", found at %.12s", fw_json_str(o, "found_sha", ""));
+	strbuf_addstr(&sb, ", status ");
 	add_mrkdwn(&sb, fw_json_str(o, "status", ""));
 	if (public_url) {
 		/* links are our own percent-encoded paths after a checked --public-url */

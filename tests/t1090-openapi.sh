@@ -56,6 +56,16 @@ code /api/v1/regressions >/dev/null
 ID=$(jget "$TMP_T/body" 'd["regressions"][0]["id"]')
 ENV=$(jget "$TMP_T/body" 'd["regressions"][0]["env_fingerprint"]')
 ok "$([ -n "$ID" ] && [ -n "$ENV" ]; echo $?)" 'a stored regression to ask for'
+# Two stored bisects (what foliowatch-collect bisect writes): one done that moved the regression, one gave up.
+C1=$(printf 'c1%.0s' $(seq 20)); C2=$(printf 'c2%.0s' $(seq 20))
+sqlite3 "$DB" "INSERT INTO bisects(series_id, workload, variant, metric, direction, good_sha, bad_sha, state,
+	culprit_sha, steps, boots, seconds, started_at, finished_at) SELECT id, 'split', 'pmd-to-0', 'split_ms',
+	'regression', '$C1', '$C2', 'done', '$C2', '[{\"sha\":\"$C2\",\"position\":2,\"boots\":3,\"verdict\":\"moved\"}]',
+	3, 12.5, '2026-12-03T00:00:00Z', '2026-12-03T00:01:00Z' FROM series WHERE name = 's1';
+	UPDATE regressions SET found_commit_id = commit_id, bisect_id = last_insert_rowid() WHERE id = $ID;
+	INSERT INTO bisects(series_id, workload, variant, metric, direction, good_sha, bad_sha, state, why,
+	started_at) SELECT id, 'split', 'pmd-to-0', 'split_ms', 'improvement', '$C1', '$C2', 'gave up',
+	'no single step moved', '2026-12-03T00:02:00Z' FROM series WHERE name = 's1'" || bail "bisects"
 # A run document not stored yet, for the 201 of POST /api/v1/runs.
 mkdir -p "$TMP_T/new"
 "$PY" tests/lib/gen-series.py "$TMP_T/new" s2 tcg 1 base:0:-:1:1 >/dev/null
@@ -95,6 +105,9 @@ cases = [
     get("/api/v1/regressions/" + rid, 200), get("/api/v1/regressions/999999", 404),
     get("/api/v1/regressions/abc", 400),
     get("/feed.atom", 200), get("/series/s1/feed.atom", 200), get("/series/nope/feed.atom", 404),
+    get("/api/v1/bisects", 200), get("/api/v1/bisects?series=s1", 200), get("/api/v1/bisects?series=nope", 404),
+    get("/api/v1/bisects/1", 200), get("/api/v1/bisects/2", 200), get("/api/v1/bisects/99", 404),
+    get("/api/v1/bisects/x", 400),
     post("/api/v1/regressions/" + rid, 200, json.dumps({"status": "acknowledged", "by": "alice"})),
     get("/api/v1/regressions/" + rid, 200),
     post("/api/v1/regressions/" + rid, 400, json.dumps({"status": "gone"})),
