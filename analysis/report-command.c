@@ -39,6 +39,22 @@ static void words(struct strbuf *b, const char *const *units, size_t width)
 	strbuf_addch(b, '\n');
 }
 
+/* How it was measured: profile, workloads (or just workload), accelerator, vCPUs, memory, rounds of env. */
+static int env_units(const char **units, int k, char *u[3], char num[3][32], const cJSON *env, const char *workload)
+{
+	units[k++] = u[0] = unit("--profile", fw_json_str(env, "profile", ""));
+	units[k++] = u[1] = unit("--workloads", workload ? workload : fw_json_str(env, "workloads", ""));
+	units[k++] = u[2] = unit("--accel", fw_json_str(env, "accel", ""));
+	snprintf(num[0], sizeof(num[0]), "--vcpus %.0f", fw_json_num(env, "vcpus", 0));
+	snprintf(num[1], sizeof(num[1]), "--memory %.0f", fw_json_num(env, "memory_mib", 0));
+	snprintf(num[2], sizeof(num[2]), "--rounds %.0f", fw_json_num(env, "rounds", 0));
+	units[k++] = num[0];
+	units[k++] = num[1];
+	if (fw_json_num(env, "rounds", 0) > 0)
+		units[k++] = num[2];
+	return k;
+}
+
 void fw_report_command(struct strbuf *b, const cJSON *s, const cJSON *env, size_t width)
 {
 	char rev[32], num[3][32];
@@ -52,20 +68,33 @@ void fw_report_command(struct strbuf *b, const cJSON *s, const cJSON *env, size_
 	units[k++] = rev;
 	units[k++] = u[1] = unit("--base", fw_json_str(s, "base", ""));
 	units[k++] = "--mbox series.mbx";
-	if (env) {
-		units[k++] = u[2] = unit("--profile", fw_json_str(env, "profile", ""));
-		units[k++] = u[3] = unit("--workloads", fw_json_str(env, "workloads", ""));
-		units[k++] = u[4] = unit("--accel", fw_json_str(env, "accel", ""));
-		snprintf(num[0], sizeof(num[0]), "--vcpus %.0f", fw_json_num(env, "vcpus", 0));
-		snprintf(num[1], sizeof(num[1]), "--memory %.0f", fw_json_num(env, "memory_mib", 0));
-		snprintf(num[2], sizeof(num[2]), "--rounds %.0f", fw_json_num(env, "rounds", 0));
-		units[k++] = num[0];
-		units[k++] = num[1];
-		if (fw_json_num(env, "rounds", 0) > 0)
-			units[k++] = num[2];
-	}
+	if (env)
+		k = env_units(units, k, u + 2, num, env, NULL);
 	units[k] = NULL;
 	words(b, units, width);
 	for (int i = 0; i < 5; i++)
 		free(u[i]);
+}
+
+void fw_report_command_range(struct strbuf *b, const char *series, const char *parent, const char *culprit,
+			     const char *workload, const cJSON *env, size_t width)
+{
+	char num[3][32];
+	char *u[5] = { NULL };
+	const char *units[16];
+	struct strbuf range = STRBUF_INIT;
+	int k = 0;
+
+	strbuf_addf(&range, "%s..%s", parent, culprit);
+	units[k++] = "foliowatch-collect run";
+	units[k++] = u[0] = unit("--series", series);
+	units[k++] = "--tree ~/linux";
+	units[k++] = u[1] = unit("--range", range.buf);
+	if (env)
+		k = env_units(units, k, u + 2, num, env, workload);
+	units[k] = NULL;
+	words(b, units, width);
+	for (int i = 0; i < 5; i++)
+		free(u[i]);
+	strbuf_release(&range);
 }

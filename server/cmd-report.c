@@ -14,7 +14,9 @@
 #include "fw-db.h"
 #include "store.h"
 #include "mail-send.h"
+#include "report-culprit.h"
 #include "report-email.h"
+#include "routes.h"
 #include "run-doc.h"
 
 /* The reply: to stdout (as an mbox with mbox), and to sendmail when it is given. 0 or 1. */
@@ -70,29 +72,87 @@ static int write_table(sqlite3 *db, const cJSON *res, enum fw_report_format fmt,
 	return ret;
 }
 
+static const struct fw_option report_options[] = {
+	{ "db", 'd', required_argument, 'd', "FILE", FW_DB_DEFAULT, "the database; must exist" },
+	{ "series", 's', required_argument, 's', "NAME", "required", "the series" },
+	{ "revision", 'r', required_argument, 'r', "N", "the newest", "revision of the series (1, 2, ...)" },
+	{ "format", 'f', required_argument, 'f', "FMT", "text", "text, json, csv or email (a reply to the series' thread)" },
+	{ "verbose", 'v', no_argument, 'v', NULL, "off",
+	  "text: the long table (n, CI, q, MDE, counters, profiles, how each\nmetric is compared) instead of the cover letter's" },
+	{ "no-cache", 'n', no_argument, 'n', NULL, "off", "recompute instead of using cached analysis results" },
+	{ "determinism", 0, required_argument, 'D', "FILE", "$FOLIOWATCH_DETERMINISM, else none",
+	  "determinism table read before the built-in one: lines\n"
+	  "ACCEL WORKLOAD/VARIANT/METRIC deterministic|rank (README \"Deciding\")" },
+	{ .help = "With --format email:" },
+	{ "to", 0, required_argument, 'T', "ADDRS", "the series' author", "To: addresses, comma-separated" },
+	{ "cc", 0, required_argument, 'C', "ADDRS", "none", "Cc: addresses, comma-separated" },
+	{ "from", 0, required_argument, 'F', "ADDR", "foliowatch <foliowatch@localhost>", "From: address" },
+	{ "base-url", 0, required_argument, 'U', "URL", "none", "the dashboard (http[s]://...): a link to the series" },
+	{ "mbox", 0, no_argument, 'M', NULL, "off", "write it as an mbox (From_ line, >From escaped)" },
+	{ "send", 0, no_argument, 'S', NULL, "off", "also hand it to sendmail -t -oi (nothing is sent without it)" },
+	{ "sendmail", 0, required_argument, 'P', "PROG", "sendmail", "the program --send runs (argv, no shell)" },
+	{ "regression", 0, required_argument, 'R', "ID", "none",
+	  "instead of the reply: a new thread about this stored regression and\n"
+	  "the commit that caused it (LKP-style: tables, how it was found, how to\n"
+	  "reproduce, Reported-by/Closes tags); To: --to, or --to-author" },
+	{ "to-author", 0, no_argument, 'A', NULL, "off", "with --regression: To the commit's author only" },
+	{ 0 },
+};
+
+/* --regression ID: the mail about one regression of the series (report-culprit.h). 0 or 1. */
+static int write_culprit(sqlite3 *db, const cJSON *res, const char *id_text, const struct fw_email_opts *mo,
+			 int to_author, int mbox, const char *sendmail)
+{
+	struct strbuf msg = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
+	cJSON *facts = NULL, *g = NULL, *bisect = NULL;
+	const char *what = "";
+	char *end = NULL;
+	long long id = strtoll(id_text, &end, 10);
+	int ret = 1;
+
+	if (!*id_text || *end || id <= 0) {
+		strbuf_addf(&err, "--regression: '%s' is not a regression id (a positive number)", id_text);
+		goto cleanup;
+	}
+	if (fw_regression_get(db, id, &g, &err)) {
+		if (!err.len)
+			strbuf_addf(&err, "--regression: no regression %lld", id);
+		goto cleanup;
+	}
+	if (strcmp(fw_json_str(g, "series", ""), fw_json_str(res, "series", ""))) {
+		strbuf_addf(&err, "--regression: regression %lld is of series %s, not %s", id, fw_json_str(g, "series", ""),
+			    fw_json_str(res, "series", ""));
+		goto cleanup;
+	}
+	if (fw_json_num(g, "bisect_id", 0) > 0)
+		bisect = fw_bisect_json(db, (long long)fw_json_num(g, "bisect_id", 0));
+	if (fw_mail_facts(db, fw_json_str(res, "series", ""), fw_json_int(res, "revision", 1), &facts, &err) ||
+	    fw_report_culprit_email(res, facts, g, bisect, mo, to_author, &msg, &err))
+		goto cleanup;
+	if (mbox)
+		fw_mbox_wrap(msg.buf, &out);
+	else
+		strbuf_addstr(&out, msg.buf);
+	fwrite(out.buf, 1, out.len, stdout);
+	if (sendmail && fw_mail_send(sendmail, msg.buf, msg.len, &err)) {
+		what = "--send: ";
+		goto cleanup;
+	}
+	ret = 0;
+cleanup:
+	if (ret)
+		fprintf(stderr, "report: %s%s\n", what, err.buf);
+	cJSON_Delete(facts);
+	cJSON_Delete(g);
+	cJSON_Delete(bisect);
+	strbuf_release(&msg);
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return ret;
+}
+
 int cmd_report(int argc, char **argv)
 {
-	static const struct fw_option opts[] = {
-		{ "db", 'd', required_argument, 'd', "FILE", FW_DB_DEFAULT, "the database; must exist" },
-		{ "series", 's', required_argument, 's', "NAME", "required", "the series" },
-		{ "revision", 'r', required_argument, 'r', "N", "the newest", "revision of the series (1, 2, ...)" },
-		{ "format", 'f', required_argument, 'f', "FMT", "text", "text, json, csv or email (a reply to the series' thread)" },
-		{ "verbose", 'v', no_argument, 'v', NULL, "off",
-		  "text: the long table (n, CI, q, MDE, counters, profiles, how each\nmetric is compared) instead of the cover letter's" },
-		{ "no-cache", 'n', no_argument, 'n', NULL, "off", "recompute instead of using cached analysis results" },
-		{ "determinism", 0, required_argument, 'D', "FILE", "$FOLIOWATCH_DETERMINISM, else none",
-		  "determinism table read before the built-in one: lines\n"
-		  "ACCEL WORKLOAD/VARIANT/METRIC deterministic|rank (README \"Deciding\")" },
-		{ .help = "With --format email:" },
-		{ "to", 0, required_argument, 'T', "ADDRS", "the series' author", "To: addresses, comma-separated" },
-		{ "cc", 0, required_argument, 'C', "ADDRS", "none", "Cc: addresses, comma-separated" },
-		{ "from", 0, required_argument, 'F', "ADDR", "foliowatch <foliowatch@localhost>", "From: address" },
-		{ "base-url", 0, required_argument, 'U', "URL", "none", "the dashboard (http[s]://...): a link to the series" },
-		{ "mbox", 0, no_argument, 'M', NULL, "off", "write it as an mbox (From_ line, >From escaped)" },
-		{ "send", 0, no_argument, 'S', NULL, "off", "also hand it to sendmail -t -oi (nothing is sent without it)" },
-		{ "sendmail", 0, required_argument, 'P', "PROG", "sendmail", "the program --send runs (argv, no shell)" },
-		{ 0 },
-	};
 	static const char *const formats[] = { "text", "json", "csv", "email", NULL };
 	static const struct fw_usage usage = { "foliowatch-server", "report", "--series NAME [--db FILE] [options]",
 		"The series table: every patch against its parent, per workload and metric,\n"
@@ -106,18 +166,18 @@ int cmd_report(int argc, char **argv)
 		"the counters that moved and how to reproduce; --send mails it.\n"
 		"Exit: 0 ok, 1 error (no such series or database, bad address, sendmail\n"
 		"failed), 2 usage error.",
-		opts, "--db foliowatch.db --series my-series\n"
+		report_options, "--db foliowatch.db --series my-series\n"
 		"--db foliowatch.db --series my-series --format email --cc linux-mm@kvack.org --send\n"
 		"--db foliowatch.db --series my-series --revision 2 --format csv > table.csv" };
 	struct fw_getopt g = FW_GETOPT_INIT(&usage);
 	struct strbuf err = STRBUF_INIT;
 	enum fw_report_format fmt = FW_REPORT_TEXT;
 	struct fw_email_opts mo = { 0 };
-	const char *sendmail = "sendmail";
+	const char *sendmail = "sendmail", *regression = NULL;
 	struct fw_series_args a;
 	sqlite3 *db = NULL;
 	cJSON *res = NULL;
-	int opt, taken, ret = 1, email = 0, mbox = 0, send = 0, mail_opt = 0, verbose = 0;
+	int opt, taken, ret = 1, email = 0, mbox = 0, send = 0, mail_opt = 0, verbose = 0, to_author = 0;
 
 	fw_series_args_init(&a);
 	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
@@ -141,6 +201,8 @@ int cmd_report(int argc, char **argv)
 		case 'M': mbox = 1; mail_opt = opt; break;
 		case 'S': send = 1; mail_opt = opt; break;
 		case 'P': sendmail = optarg; mail_opt = opt; break;
+		case 'R': regression = optarg; mail_opt = opt; break;
+		case 'A': to_author = 1; mail_opt = opt; break;
 		case 'n':
 			a.o.use_cache = 0;
 			break;
@@ -153,7 +215,12 @@ int cmd_report(int argc, char **argv)
 		}
 	}
 	if (mail_opt && !email) {
-		fw_usage_error(&usage, "--to, --cc, --from, --base-url, --mbox, --send and --sendmail go with --format email");
+		fw_usage_error(&usage, "--to, --cc, --from, --base-url, --mbox, --send, --sendmail, --regression and "
+			       "--to-author go with --format email");
+		goto usage;
+	}
+	if (to_author && !regression) {
+		fw_usage_error(&usage, "--to-author goes with --regression ID (the mail about one regression)");
 		goto usage;
 	}
 	ret = fw_series_args_open(&a, &usage, argc, argv, &db);
@@ -163,6 +230,10 @@ int cmd_report(int argc, char **argv)
 	if (fw_analysis_series(db, a.series, a.revision, &a.o, &res, &err) ||
 	    fw_regressions_update(db, res, &err) < 0) {
 		fprintf(stderr, "report: %s\n", err.buf);
+		goto cleanup;
+	}
+	if (email && regression) {
+		ret = write_culprit(db, res, regression, &mo, to_author, mbox, send ? sendmail : NULL);
 		goto cleanup;
 	}
 	if (email) {

@@ -102,8 +102,6 @@ static void fact_line(struct strbuf *b, const char *fmt, ...)
 /* How to measure the same way: the collector command and every environment it ran in. */
 static void reproduce(struct strbuf *b, const cJSON *s, const cJSON *facts, const char *parent)
 {
-	const cJSON *e;
-
 	strbuf_addstr(b, "\nHow to reproduce:\n");
 	if (parent) {
 		const char *argv[] = { parent, NULL };
@@ -115,6 +113,13 @@ static void reproduce(struct strbuf *b, const cJSON *s, const cJSON *facts, cons
 	else
 		strbuf_addstr(b, "  Save the patches as posted as series.mbx, then:\n");
 	fw_report_command(b, s, cJSON_GetArrayItem(get(facts, "envs"), 0), WIDTH);
+	fw_email_environments(b, facts);
+}
+
+void fw_email_environments(struct strbuf *b, const cJSON *facts)
+{
+	const cJSON *e;
+
 	cJSON_ArrayForEach(e, get(facts, "envs")) {
 		double vcpus = fw_json_num(e, "vcpus", 0);
 		strbuf_addf(b, "\nEnvironment (host %s):\n", fw_json_str(e, "host", ""));
@@ -205,23 +210,19 @@ static void subject(struct strbuf *sub, const cJSON *s, const cJSON *facts)
 	}
 }
 
-static int headers(struct strbuf *h, const cJSON *s, const cJSON *facts, const struct fw_email_opts *o,
-		   const char *parent, struct strbuf *err)
+int fw_email_headers(struct strbuf *h, const char *to, const char *to_what, const char *subject,
+		     const char *in_reply_to, const struct fw_email_opts *o, struct strbuf *err)
 {
-	const cJSON *first = cJSON_GetArrayItem(get(facts, "patches"), 0);
-	const char *to = o->to ? o->to : fw_json_str(first, "from_addr", fw_json_str(first, "author", ""));
 	struct mail_addr *from = NULL, *tl = NULL, *cl = NULL;
 	int nf = 0, nt = 0, nc = 0, ret = -1;
-	struct strbuf sub = STRBUF_INIT;
 	unsigned char rnd[6] = { 0 };
 
 	if (addrs("--from", o->from ? o->from : "foliowatch <foliowatch@localhost>", &from, &nf, err) ||
-	    addrs(o->to ? "--to" : "the series' author (give --to)", to, &tl, &nt, err) ||
-	    addrs("--cc", o->cc ? o->cc : "", &cl, &nc, err))
+	    addrs(to_what, to, &tl, &nt, err) || addrs("--cc", o->cc ? o->cc : "", &cl, &nc, err))
 		goto cleanup;
 	if (nf != 1 || !nt) {
-		strbuf_addstr(err, nf != 1 ? "--from: give exactly one address"
-					   : "no recipient: the series has no author address, give --to");
+		strbuf_addf(err, nf != 1 ? "--from: give exactly one address" : "no recipient: %s has no address, give --to",
+			    to_what);
 		goto cleanup;
 	}
 	if (getrandom(rnd, sizeof(rnd), 0) < 0)
@@ -230,13 +231,12 @@ static int headers(struct strbuf *h, const cJSON *s, const cJSON *facts, const s
 	mail_header_addrs(h, "To", tl, nt);
 	if (nc)
 		mail_header_addrs(h, "Cc", cl, nc);
-	subject(&sub, s, facts);
-	mail_header_text(h, "Subject", sub.buf);
+	mail_header_text(h, "Subject", subject);
 	add_date(h, time(NULL));
 	strbuf_addf(h, "Message-ID: <foliowatch.%ld.%ld.%02x%02x%02x%02x%02x%02x@%s>\n", (long)time(NULL),
 		    (long)getpid(), rnd[0], rnd[1], rnd[2], rnd[3], rnd[4], rnd[5], strchr(from[0].addr, '@') + 1);
-	if (parent)
-		strbuf_addf(h, "In-Reply-To: %s\nReferences: %s\n", parent, parent);
+	if (in_reply_to)
+		strbuf_addf(h, "In-Reply-To: %s\nReferences: %s\n", in_reply_to, in_reply_to);
 	strbuf_addstr(h, "MIME-Version: 1.0\nContent-Type: text/plain; charset=utf-8\n"
 		      "Content-Transfer-Encoding: 8bit\n");
 	ret = 0;
@@ -244,6 +244,19 @@ cleanup:
 	mail_addrs_free(from, nf);
 	mail_addrs_free(tl, nt);
 	mail_addrs_free(cl, nc);
+	return ret;
+}
+
+static int headers(struct strbuf *h, const cJSON *s, const cJSON *facts, const struct fw_email_opts *o,
+		   const char *parent, struct strbuf *err)
+{
+	const cJSON *first = cJSON_GetArrayItem(get(facts, "patches"), 0);
+	const char *to = o->to ? o->to : fw_json_str(first, "from_addr", fw_json_str(first, "author", ""));
+	struct strbuf sub = STRBUF_INIT;
+	int ret;
+
+	subject(&sub, s, facts);
+	ret = fw_email_headers(h, to, o->to ? "--to" : "the series' author", sub.buf, parent, o, err);
 	strbuf_release(&sub);
 	return ret;
 }

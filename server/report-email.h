@@ -18,6 +18,15 @@ struct fw_email_opts {
 /* 0, or -1 with err naming the option or fact that is wrong. */
 int fw_report_email(const cJSON *series, const cJSON *facts, const struct fw_email_opts *o,
 		    struct strbuf *out, struct strbuf *err);
+/*
+ * The headers of a foliowatch mail: From (o->from or the default), To (to,
+ * named to_what in errors), Cc (o->cc), Subject, Date, a new Message-ID, and
+ * In-Reply-To/References when in_reply_to is not NULL. 0, or -1 with err.
+ */
+int fw_email_headers(struct strbuf *h, const char *to, const char *to_what, const char *subject,
+		     const char *in_reply_to, const struct fw_email_opts *o, struct strbuf *err);
+/* "Environment (host H):" and its facts, for every environment of facts (fw_mail_facts), under 78 columns. */
+void fw_email_environments(struct strbuf *b, const cJSON *facts);
 /* msg as one mbox message (mboxrd): a From_ line, ">From " escaping, a blank line after. */
 void fw_mbox_wrap(const char *msg, struct strbuf *out);
 

@@ -1,0 +1,159 @@
+/* The mail about one regression and the commit that caused it (report-culprit.h). */
+#include "report-culprit.h"
+#include "analysis.h"
+#include "html.h"
+#include "run-doc.h"
+#include "utf8.h"
+#include <math.h>
+#include <stdio.h>
+#include <string.h>
+
+#define WIDTH 78
+
+static const cJSON *get(const cJSON *o, const char *k)
+{
+	return cJSON_GetObjectItemCaseSensitive(o, k);
+}
+
+/* The first row of the commit against its parent (the tables start there), or NULL. */
+static const cJSON *first_row(const cJSON *s, const char *sha)
+{
+	const cJSON *r;
+
+	cJSON_ArrayForEach(r, get(s, "rows"))
+		if (!strcmp(fw_json_str(r, "sha", ""), sha) && !strcmp(fw_json_str(r, "against", ""), "parent"))
+			return r;
+	return NULL;
+}
+
+/* The commit's author as the series' facts keep it ("" when unknown). */
+static const char *author_of(const cJSON *facts, const char *sha)
+{
+	const cJSON *p;
+
+	cJSON_ArrayForEach(p, get(facts, "patches"))
+		if (!strcmp(fw_json_str(p, "sha", ""), sha))
+			return fw_json_str(p, "author", "");
+	return "";
+}
+
+static void link_base(struct strbuf *b, const char *base_url)
+{
+	size_t n = strlen(base_url);
+
+	while (n && base_url[n - 1] == '/')
+		n--;
+	strbuf_add(b, base_url, n);
+}
+
+/* "[series] sha12 subject: workload/variant/metric +x.x% regression" */
+static void culprit_subject(struct strbuf *sub, const cJSON *g)
+{
+	strbuf_addf(sub, "[%s] %.12s %s: %s/%s/%s %+.1f%% regression", fw_json_str(g, "series", ""),
+		    fw_json_str(g, "sha", ""), fw_json_str(g, "subject", ""), fw_json_str(g, "workload", ""),
+		    fw_json_str(g, "variant", ""), fw_json_str(g, "metric", ""), fw_json_num(g, "delta_pct", NAN));
+}
+
+/* How the regression came here: found between two heads and bisected, or found at this commit. */
+static void how_found(struct strbuf *b, const cJSON *g, const cJSON *bisect)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	strbuf_addf(&t, "foliowatch found a %+.1f%% regression of %s/%s/%s in series %s", fw_json_num(g, "delta_pct", NAN),
+		    fw_json_str(g, "workload", ""), fw_json_str(g, "variant", ""), fw_json_str(g, "metric", ""),
+		    fw_json_str(g, "series", ""));
+	if (bisect)
+		strbuf_addf(&t, " between %.12s and %.12s, and bisected it to the commit below in %d step%s (%.0f boots, "
+			    "%.0f s).", fw_json_str(bisect, "good_sha", ""), fw_json_str(bisect, "bad_sha", ""),
+			    cJSON_GetArraySize(get(bisect, "steps")), cJSON_GetArraySize(get(bisect, "steps")) == 1 ? "" : "s",
+			    fw_json_num(bisect, "boots", 0), fw_json_num(bisect, "seconds", 0));
+	else
+		strbuf_addstr(&t, ", at the commit below against its parent.");
+	fw_report_wrap_to(b, t.buf, 0, 0, WIDTH);
+	strbuf_release(&t);
+}
+
+static void commit_facts(struct strbuf *b, const cJSON *g, const char *author, const char *parent)
+{
+	struct strbuf t = STRBUF_INIT;
+
+	strbuf_addf(b, "\ncommit: %s\n", fw_json_str(g, "sha", ""));
+	fw_report_wrap_to(b, fw_json_str(g, "subject", ""), 8, 0, WIDTH);
+	if (*author) {
+		strbuf_addf(&t, "author: %s", author);
+		fw_report_wrap_to(b, t.buf, 0, 8, WIDTH);
+	}
+	strbuf_addf(b, "parent: %s\n", parent);
+	strbuf_release(&t);
+}
+
+static void links(struct strbuf *b, const cJSON *g, const struct fw_email_opts *o, const char *from)
+{
+	long long id = (long long)fw_json_num(g, "id", 0);
+
+	if (o->base_url) {
+		strbuf_addstr(b, "\nDetails:\n  ");
+		link_base(b, o->base_url);
+		strbuf_addstr(b, "/series/");
+		html_url_arg(b, fw_json_str(g, "series", ""));
+		strbuf_addf(b, "/commit/%s\n  ", fw_json_str(g, "sha", ""));
+		link_base(b, o->base_url);
+		strbuf_addf(b, "/api/v1/regressions/%lld\n", id);
+	}
+	strbuf_addstr(b, "\nIf you fix the issue in a separate patch/commit (i.e. not just a new\n"
+			 "version of the same patch/commit), kindly add these tags:\n");
+	strbuf_addf(b, "| Reported-by: %s\n", from);
+	if (o->base_url) {
+		strbuf_addstr(b, "| Closes: ");
+		link_base(b, o->base_url);
+		strbuf_addf(b, "/api/v1/regressions/%lld\n", id);
+	}
+}
+
+int fw_report_culprit_email(const cJSON *s, const cJSON *facts, const cJSON *g, const cJSON *bisect,
+			    const struct fw_email_opts *o, int to_author, struct strbuf *out, struct strbuf *err)
+{
+	const char *sha = fw_json_str(g, "sha", ""), *author = author_of(facts, sha);
+	const char *from = o->from ? o->from : "foliowatch <foliowatch@localhost>";
+	const cJSON *first = first_row(s, sha);
+	struct strbuf sub = STRBUF_INIT;
+	int ret = -1;
+
+	if (!first) {
+		strbuf_addf(err, "regression %.0f: the analysis has no comparison of %.12s with its parent",
+			    fw_json_num(g, "id", 0), sha);
+		goto cleanup;
+	}
+	if (!to_author && !o->to) {
+		strbuf_addstr(err, "give --to (the list) or --to-author (the commit's author)");
+		goto cleanup;
+	}
+	culprit_subject(&sub, g);
+	if (fw_email_headers(out, to_author ? author : o->to, to_author ? "the commit's author" : "--to", sub.buf, NULL,
+			     o, err))
+		goto cleanup;
+	strbuf_addstr(out, "\nHello,\n\n");
+	how_found(out, g, bisect);
+	commit_facts(out, g, author, fw_json_str(first, "ref_sha", ""));
+	strbuf_addch(out, '\n');
+	fw_report_tables(out, first, 0, 1);
+	strbuf_addstr(out, "\nbetter/worse: a decided change; same: decided, within the floor or the\n"
+			   "minimum effect; unsure: more boots needed. %stddev: the spread of the\n"
+			   "boots compared, in % of Before. Counters under a row moved with it.\n");
+	strbuf_addstr(out, "\nHow to reproduce (the commit against its parent):\n");
+	{
+		/* 12-digit shas: the command fits the mail's width, and git resolves them in any clone */
+		char p12[13], c12[13];
+		snprintf(p12, sizeof(p12), "%.12s", fw_json_str(first, "ref_sha", ""));
+		snprintf(c12, sizeof(c12), "%.12s", sha);
+		fw_report_command_range(out, "repro", p12, c12, fw_json_str(g, "workload", ""),
+					cJSON_GetArrayItem(get(facts, "envs"), 0), WIDTH);
+	}
+	fw_email_environments(out, facts);
+	links(out, g, o, from);
+	strbuf_addstr(out, "\n-- \nfoliowatch\n");
+	ret = 0;
+cleanup:
+	strbuf_release(&sub);
+	return ret;
+}
