@@ -1,0 +1,154 @@
+#!/bin/bash
+# bisect's steps decided by the analysis of stored documents (issue 30), no
+# kernel: a git tree of 8 first-parent commits g1..g8 after g0 (g6 a merge),
+# and generated run documents for some of them at their first-parent
+# positions. Each case needs no new boot (every step it asks for is measured
+# already), so the answer comes from the stored verdicts alone:
+# - moved: a regression stored at g8 (only g0 and g8 measured), then g4 and
+#   g5 measured: the bisect names g5 in no step and moves the regression to
+#   it (same id, status kept, found at g8), and a refresh opens no duplicate;
+# - two steps: +5% at g2 and +5% at g5: both named, not forced onto one;
+# - merge: the change lands with the merge g6: named with its first-parent range;
+# - undecided: TCG rows at 1 boot a side: it gives up and says which step.
+. tests/lib/tap.sh
+. tests/lib/server.sh
+command -v git >/dev/null || skip_all "no git"
+
+REPO=$TMP_T/repo
+git init -q "$REPO" && cd "$REPO" || bail "git init"
+g() { git -c user.name=t -c user.email=t@x "$@"; }
+for i in 0 1 2 3 4 5; do echo "$i" > f && git add f && g commit -q -m "g$i" || bail "commit $i"; done
+g checkout -q -b side HEAD~2 && echo s > s && git add s && g commit -q -m side && g checkout -q - || bail "side"
+g merge -q --no-ff side -m "g6: merge side" || bail "merge"
+for i in 7 8; do echo "$i" > f && g commit -q -am "g$i" || bail "commit $i"; done
+cd - >/dev/null || bail "cd"
+for i in 0 1 2 3 4 5 6 7 8; do eval "G$i=\$(git -C \"\$REPO\" rev-parse HEAD~$((8 - i)))"; done
+# g6 is the merge: HEAD~2 is it (first parents), its second parent is side
+is "$(git -C "$REPO" rev-list --parents -n1 "$G6" | wc -w)" 3 "g6 is a merge on the first-parent line"
+
+DB=$TMP_T/fw.db
+# gen SERIES ACCEL BOOTS "split factor of g0..g8" [gN...]: documents of those commits (all: every one) at
+# their first-parent positions, each with its git parent, sealed into $TMP_T/gen-SERIES (not imported)
+gen() {
+	local series=$1 accel=$2 boots=$3 f=($4) spec=(base:0:-:1:1) parent=base i sha
+	shift 4
+	for i in 0 1 2 3 4 5 6 7 8; do
+		eval "sha=\$G$i"
+		if [ $# -eq 0 ] || [[ " $* " == *" g$i "* ]]; then
+			spec+=("$sha:$((i + 1)):$parent:${f[$i]}:1")
+		fi
+		parent=$sha
+	done
+	rm -rf "$TMP_T/gen-$series" && gen_sealed "$TMP_T/gen-$series" "$series" "$accel" "$boots" "${spec[@]}"
+}
+# imp SERIES [gN...]: import its documents (all, or those of the base and these commits)
+imp() {
+	local series=$1 files=() i sha
+	shift
+	if [ $# -eq 0 ]; then
+		files=("$TMP_T/gen-$series"/*.sealed)
+	else
+		files=("$TMP_T/gen-$series"/*-base-*.sealed)
+		for i in "$@"; do eval "sha=\$G${i#g}"; files+=("$TMP_T/gen-$series"/*-"$sha"-*.sealed); done
+	fi
+	"$SERVER" import --db "$DB" -q "${files[@]}"
+}
+bisect() { # bisect SERIES gGOOD gBAD [options]
+	local series=$1 good bad
+	eval "good=\$G${2#g} bad=\$G${3#g}"
+	shift 3
+	"$COLLECT" bisect --tree "$REPO" --series "$series" --db "$DB" --metric split/pmd-to-0/split_ms \
+		--good "$good" --bad "$bad" --accel icount "$@" 2>&1
+}
+q() { sqlite3 "$DB" "$1"; }
+
+# moved: found at g8 between two measured heads, then the midpoints arrive
+gen moved icount 3 "1 1 1 1 1 1.1 1.1 1.1 1.1" g0 g4 g5 g8 && imp moved g0 g8 || bail "gen moved"
+"$SERVER" regressions --db "$DB" --series moved > /dev/null
+RID=$(q "select g.id from regressions g join commits c on c.id = g.commit_id where c.sha = '$G8'")
+ok "$([ -n "$RID" ]; echo $?)" "moved: a regression stored at g8 (g0 and g8 measured)"
+"$SERVER" regressions --db "$DB" --set "$RID" --status acknowledged --by alice > /dev/null || bail "acknowledge"
+imp moved g4 g5 || bail "import the midpoints"
+out=$(bisect moved g0 g8); rc=$?
+is "$rc" 0 "moved: bisect found it" || echo "$out" | sed 's/^/# /'
+like "$out" "culprit: $G5 g5 \(position 6\)" "... g5, from the measured midpoints"
+like "$out" "0 step\(s\), 0 boot\(s\)" "... in no step (the midpoints were measured already)"
+like "$out" "1 stored regression\(s\) of split/pmd-to-0/split_ms moved to the culprit" "... and moved the regression"
+is "$(q "select g.id || ' ' || c.sha || ' ' || f.sha || ' ' || g.status from regressions g join commits c on c.id = g.commit_id
+	join commits f on f.id = g.found_commit_id where g.id = $RID")" "$RID $G5 $G8 acknowledged" \
+	"... same id and status, at g5, found at g8"
+"$SERVER" regressions --db "$DB" --series moved > /dev/null
+is "$(q "select count(*) from regressions g join series s on s.id = g.series_id where s.name = 'moved'")" 1 \
+	"... a refresh opens no duplicate for g5's own verdict"
+is "$(q "select state || ' ' || culprit_sha || ' ' || good_sha || ' ' || bad_sha from bisects where id = 1")" \
+	"done $G5 $G0 $G8" "... the bisect stored: done, culprit, range"
+is "$(q "select count(*) from outbox where type = 'bisected' and regression_id = $RID and commit_sha = '$G5'")" 1 \
+	"... and a bisected event for the webhooks"
+
+# two steps: a change spread over two commits is reported as two
+gen two icount 3 "1 1 1.05 1.05 1.05 1.1 1.1 1.1 1.1" && imp two || bail "gen two"
+out=$(bisect two g0 g8); rc=$?
+is "$rc" 0 "two steps: bisect answers" || echo "$out" | sed 's/^/# /'
+like "$out" "the change is spread over 2 steps" "... spread over 2 steps"
+is "$(echo "$out" | grep -c '^bisect: culprit')" 2 "... two culprits named"
+like "$(echo "$out" | grep '^bisect: culprit' | head -1)" "culprit: $G2 " "... g2 first"
+like "$(echo "$out" | grep '^bisect: culprit' | tail -1)" "culprit: $G5 " "... then g5"
+like "$(q "select state || ': ' || why from bisects order by id desc limit 1")" "^done: the change is spread over 2 steps" \
+	"... stored as done, with both steps"
+
+# a merge on the first-parent line is a culprit like any commit, named with its range
+gen merge icount 3 "1 1 1 1 1 1 1.1 1.1 1.1" && imp merge || bail "gen merge"
+out=$(bisect merge g0 g8); rc=$?
+is "$rc" 0 "merge: bisect answers" || echo "$out" | sed 's/^/# /'
+like "$out" "culprit: $G6 g6: merge side \(position 7\): .* \(a merge: its first-parent range ${G5:0:12}..${G6:0:12}\)" \
+	"... the merge, with its first-parent range"
+
+# undecided: TCG rows with 1 boot a side cannot be decided; it says which step and stops
+gen undecided tcg 1 "1 1 1 1 1 1.1 1.1 1.1 1.1" && imp undecided || bail "gen undecided"
+out=$(bisect undecided g0 g8 --accel tcg); rc=$?
+is "$rc" 1 "undecided: bisect gives up"
+like "$out" "gave up: the step from ${G0:0:12} to ${G1:0:12} is undecided" "... naming the first undecided step"
+is "$(q "select state from bisects order by id desc limit 1")" "gave up" "... stored as gave up"
+
+# a webhook that heard of the regression at g8 hears "bisected" when it moves (its own database)
+DB=$TMP_T/heard.db
+SECRET=fwh_$(printf '%064d' 3)
+echo "$SECRET" > "$TMP_T/secret"
+RPORT=$(free_port)
+gen heard icount 3 "1 1 1 1 1 1.1 1.1 1.1 1.1" g0 g4 g5 g8 && imp heard g0 g8 || bail "gen heard"
+"$SERVER" webhook add "http://127.0.0.1:$RPORT/hook" --secret-file "$TMP_T/secret" --db "$DB" 2> /dev/null ||
+	bail "webhook add"
+"$PY" tests/lib/webhook-receiver.py "$RPORT" "$TMP_T/recv.log" "$SECRET" > "$TMP_T/recv.out" 2>&1 &
+RECV_PID=$!
+trap 'kill $RECV_PID 2>/dev/null; stop_server_quiet; cleanup_tmp' EXIT
+events() { # type:commit:found_sha of each delivery, in order
+	"$PY" -c 'import json, sys
+for l in open(sys.argv[1]):
+    d = json.loads(l); b = d["body"]
+    print("%s:%s:%s:%s" % (d["sig_ok"], b["type"], b["commit"][:2], (b.get("found_sha") or "-")[:12]))' \
+		"$TMP_T/recv.log" 2> /dev/null | paste -sd' '
+}
+wait_events() { for _ in $(seq 1 100); do [ "$(events | wc -w)" -ge "$1" ] && return 0; sleep 0.2; done; return 1; }
+start_server "$DB" --settle-seconds 1 --webhook-backoff 0.2 || bail "server"
+wait_events 1
+is "$(events)" "True:new:${G8:0:2}:-" "heard: the receiver hears of the regression at g8"
+stop_server
+imp heard g4 g5 || bail "import the midpoints"
+out=$(bisect heard g0 g8); rc=$?
+like "$out" "culprit: $G5 " "heard: bisected to g5"
+start_server "$DB" --settle-seconds 1 --webhook-backoff 0.2 || bail "server again"
+wait_events 2
+is "$(events)" "True:new:${G8:0:2}:- True:bisected:${G5:0:2}:${G8:0:12}" \
+	"... and then hears it bisected: at g5, found at g8"
+like "$(tail -1 "$TMP_T/recv.log")" '"type_header": "bisected"' "... as X-Foliowatch-Event: bisected"
+like "$("$PY" -c 'import json, sys; print(json.loads(open(sys.argv[1]).readlines()[-1])["body"]["text"])' "$TMP_T/recv.log")" \
+	"^foliowatch: regression bisected in heard v1: split/pmd-to-0 split_ms \+[0-9.]+% at ${G5:0:12} \(mm: commit $G5\), found at ${G8:0:12}" \
+	"... with a chat text naming the culprit and where it was found"
+stop_server
+DB=$TMP_T/fw.db
+
+# what it refuses, with the field named
+like "$(bisect moved g0 g8 --metric split/pmd-to-0 2>&1)" "--metric must be workload/variant/metric" "a bad --metric"
+like "$(bisect moved g0 g8 --bisect-budget 5parsecs 2>&1)" "bisect-budget" "a bad --bisect-budget"
+like "$(bisect nope g0 g8)" "bisect: no such series" "an unknown series"
+done_testing
