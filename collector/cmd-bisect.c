@@ -176,8 +176,9 @@ static double delta_of(const cJSON *a, const struct bisect *b, int i)
 
 	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(a, "rows")) {
 		const char *sha = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "sha"));
+		double d = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "delta_pct"));
 		if (sha && !strcmp(sha, b->c[i].sha) && fw_bisect_row_is(row, b->metric))
-			return cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "delta_pct"));
+			return fabs(d) < 0.0005 ? 0 : d; /* printed to 0.001: no "-0.000%" */
 	}
 	return NAN;
 }
