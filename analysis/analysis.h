@@ -272,9 +272,13 @@ void fw_report_write(const cJSON *series_json, enum fw_report_format f, struct s
 void fw_report_cover(const cJSON *series_json, const cJSON *facts, struct strbuf *out);
 /* The collector command that measures series s the same way in environment env (facts' envs[i]). */
 void fw_report_command(struct strbuf *b, const cJSON *s, const cJSON *env, size_t width);
-/* The same for one commit against its parent (a bisect's culprit): run --range parent..culprit, one workload. */
+/*
+ * The same for one commit against the commit it was compared with (a
+ * bisect's culprit and its parent): run --range parent..culprit, one
+ * workload; only (NULL: none) measures just these commits of the range.
+ */
 void fw_report_command_range(struct strbuf *b, const char *series, const char *parent, const char *culprit,
-			     const char *workload, const cJSON *env, size_t width);
+			     const char *only, const char *workload, const cJSON *env, size_t width);
 /*
  * The tables of one comparison (the rows from r on with its commit and
  * "against"), one per workload/variant, as the cover letter prints them;

@@ -94,8 +94,11 @@ static int store_row(struct fw_regression_writer *w, long long sid, const char *
 		.variant = fw_json_str(r, "variant", ""),
 		.metric = fw_json_str(r, "metric", ""),
 	};
-	int stored = fw_regression_insert(w, &k, fw_json_num(r, "delta_pct", NAN), fw_json_num(r, "q", NAN), now);
+	int busy = fw_regression_in_bisect(w, &k), stored;
 
+	if (busy)  /* a bisect's midpoint: the bisect decides where the regression is (or a DB error) */
+		return busy < 0 ? -1 : 0;
+	stored = fw_regression_insert(w, &k, fw_json_num(r, "delta_pct", NAN), fw_json_num(r, "q", NAN), now);
 	if (stored < 0)
 		return -1;
 	if ((combined ? combined_undone_later(rows, r) : undone_later(rows, r)) && fw_regression_mark_fixed(w, &k, now))

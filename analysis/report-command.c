@@ -77,10 +77,10 @@ void fw_report_command(struct strbuf *b, const cJSON *s, const cJSON *env, size_
 }
 
 void fw_report_command_range(struct strbuf *b, const char *series, const char *parent, const char *culprit,
-			     const char *workload, const cJSON *env, size_t width)
+			     const char *only, const char *workload, const cJSON *env, size_t width)
 {
 	char num[3][32];
-	char *u[5] = { NULL };
+	char *u[6] = { NULL };
 	const char *units[16];
 	struct strbuf range = STRBUF_INIT;
 	int k = 0;
@@ -90,11 +90,13 @@ void fw_report_command_range(struct strbuf *b, const char *series, const char *p
 	units[k++] = u[0] = unit("--series", series);
 	units[k++] = "--tree ~/linux";
 	units[k++] = u[1] = unit("--range", range.buf);
+	if (only)
+		units[k++] = u[5] = unit("--only", only);
 	if (env)
 		k = env_units(units, k, u + 2, num, env, workload);
 	units[k] = NULL;
 	words(b, units, width);
-	for (int i = 0; i < 5; i++)
+	for (int i = 0; i < 6; i++)
 		free(u[i]);
 	strbuf_release(&range);
 }

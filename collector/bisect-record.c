@@ -32,7 +32,6 @@ void fw_bisect_record_begin(struct fw_bisect_record_log *l, const char *db_path,
 	l->db_path = db_path;
 	l->id = -1;
 	l->steps = cJSON_CreateArray();
-	snprintf(l->metric, sizeof(l->metric), "%s", metric);
 	snprintf(w, sizeof(w), "%s", metric);
 	v = strchr(w, '/');
 	m = v ? strchr(v + 1, '/') : NULL;
@@ -43,7 +42,7 @@ void fw_bisect_record_begin(struct fw_bisect_record_log *l, const char *db_path,
 	fw_now_iso(now);
 	struct fw_bisect_record r = { .series = series, .workload = w, .variant = v, .metric = m,
 				      .direction = direction, .good_sha = good, .bad_sha = bad, .started_at = now };
-	if ((db = fw_db_open(db_path, &err)))
+	if ((db = fw_db_open(db_path, &err)) && fw_bisect_db_abandon(db, &r, &err) >= 0)
 		l->id = fw_bisect_db_begin(db, &r, &err);
 	if (l->id < 0)
 		fprintf(stderr, "bisect: the record is not stored: %s\n", err.buf);

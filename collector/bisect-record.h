@@ -12,7 +12,6 @@ struct fw_bisect_record_log {
 	const char *db_path;
 	long long id;      /* -1: not stored */
 	cJSON *steps;      /* [{ sha, position, boots, verdict }] */
-	char metric[320];  /* workload/variant/metric */
 };
 
 void fw_bisect_record_begin(struct fw_bisect_record_log *l, const char *db_path, const char *series,

@@ -115,3 +115,15 @@ void fw_bisect_points_from(const cJSON *analysis, const char *const *shas, int n
 			}
 	}
 }
+
+int fw_bisect_position_of(const cJSON *analysis, const char *sha)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(analysis, "commits")) {
+		const cJSON *pos = cJSON_GetObjectItemCaseSensitive(c, "position");
+		if (str(c, "sha") && !strcmp(str(c, "sha"), sha))
+			return cJSON_IsNumber(pos) ? (int)pos->valuedouble : -1;
+	}
+	return -1;
+}

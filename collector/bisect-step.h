@@ -63,5 +63,7 @@ void fw_bisect_points_from(const cJSON *analysis, const char *const *shas, int n
 			   const char *want, struct fw_bisect_point *p);
 /* Is row (of an analysis) the metric ("workload/variant/metric") against its parent? */
 int fw_bisect_row_is(const cJSON *row, const char *metric);
+/* The position of commit sha in an analysis, or -1 when it is not one of its commits. */
+int fw_bisect_position_of(const cJSON *analysis, const char *sha);
 
 #endif

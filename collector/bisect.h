@@ -13,7 +13,12 @@ struct fw_bisect_args {
 	int nrun;
 };
 
-/* Prints its steps and the culprit; 0 culprit or narrowest range found, 1 gave up or error. */
+/*
+ * Prints its steps and the culprit. 0: culprit or narrowest range found; 1:
+ * it gave up (recorded, with why); 2: it could not start (no such commit or
+ * series, positions not in first-parent order, another bisect of the range
+ * running, the database): nothing recorded, worth trying again.
+ */
 int fw_bisect(const struct fw_bisect_args *a);
 /* "workload/variant/metric": three non-empty names. */
 int fw_bisect_metric_ok(const char *m);

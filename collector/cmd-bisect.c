@@ -8,14 +8,19 @@
  * it against the measured commits either side with the same rules as every
  * comparison. bisect-step.c says what to measure next.
  */
+#include <errno.h>
+#include <fcntl.h>
 #include <math.h>
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
+#include <sys/file.h>
 #include <time.h>
+#include <unistd.h>
 #include "analysis.h"
 #include "bisect.h"
 #include "bisect-record.h"
+#include "bisect-db.h"
 #include "bisect-step.h"
 #include "budget.h"
 #include "cache.h"
@@ -24,7 +29,7 @@
 #include "kernel-build.h"
 #include "run-passthrough.h"
 #include "runcmd.h"
-#include "store.h"
+#include "sha256.h"
 #include "strbuf.h"
 #include "xalloc.h"
 
@@ -40,9 +45,11 @@ struct bisect {
 	struct fw_bisect_point *p;
 	int n, alloc, good_position;
 	char **run_argv;           /* "run" and the passed-on options (nrun), room for 16 more */
-	int nrun, steps, runs_failed;
+	int nrun, steps;
 	struct fw_bisect_record_log log;
 	struct fw_budget bud;      /* --bisect-budget; neither seconds nor boots: none */
+	int profile_steps;         /* the user asked for --profile-boots N: every step profiles as asked */
+	int profile_culprit;       /* profile the culprit and its parent at the end (unless --no-profile) */
 	const char *budget_text;
 	char step_budget[64];      /* "--budget=...": what is left, for the next step's run; "" none */
 };
@@ -80,13 +87,18 @@ static void add_point(struct bisect *b, const char *sha, size_t len, const char 
 	b->n++;
 }
 
-/* good, then good..bad in first-parent order ("commit SHA PARENT [PARENT2]" and the subject per commit). */
+/*
+ * good, then good..bad in first-parent order, one line per commit: "SHA
+ * PARENTS<TAB>SUBJECT" (an empty subject is an empty field, never a missing
+ * line). The first commit's first parent must be good: with --first-parent
+ * any bad lists, but only a descendant of good on that line is a range.
+ */
 static int list_points(struct bisect *b, const char *good, const char *bad, struct strbuf *err)
 {
 	struct strbuf range = STRBUF_INIT, out = STRBUF_INIT;
-	const char *argv[] = { "git", "rev-list", "--reverse", "--first-parent", "--parents", "--format=%s",
-			       "--end-of-options", NULL, NULL };
-	int ret = -1;
+	const char *argv[] = { "git", "log", "--reverse", "--first-parent", "--no-show-signature", "--format=%H %P%x09%s",
+			       "--end-of-options", NULL, "--", NULL };
+	int ret = -1, descends = 0;
 
 	strbuf_addf(&range, "%s..%s", good, bad);
 	argv[7] = range.buf;
@@ -95,20 +107,20 @@ static int list_points(struct bisect *b, const char *good, const char *bad, stru
 		goto cleanup;
 	}
 	add_point(b, good, 40, "(good)", 0);
-	for (char *line = out.buf, *next; line && !strncmp(line, "commit ", 7); line = next) {
-		char *subject = strchr(line, '\n');
-		if (!subject)
-			break;
-		*subject++ = '\0';
-		next = strchr(subject, '\n');
+	for (char *line = out.buf, *next; line && *line; line = next) {
+		char *tab = strchr(line, '\t'), *sp = strchr(line, ' ');
+		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		line += 7;
-		/* "SHA PARENT PARENT2": two spaces make a merge */
-		char *sp = strchr(line, ' ');
-		add_point(b, line, sp ? (size_t)(sp - line) : strlen(line), subject, sp && strchr(sp + 1, ' '));
+		if (!tab || !sp || sp > tab || sp - line != 40)
+			break;
+		*tab = '\0';
+		if (b->n == 1)
+			descends = !strncmp(sp + 1, good, 40);
+		/* "SHA PARENT PARENT2": a second parent makes a merge */
+		add_point(b, line, 40, tab + 1, strchr(sp + 1, ' ') != NULL);
 	}
-	if (b->n < 2 || strcmp(b->c[b->n - 1].sha, bad)) {
+	if (b->n < 2 || !descends || strcmp(b->c[b->n - 1].sha, bad)) {
 		strbuf_addf(err, "%.12s is not a first-parent descendant of %.12s in %s", bad, good, b->tree.buf);
 		goto cleanup;
 	}
@@ -117,6 +129,22 @@ cleanup:
 	strbuf_release(&range);
 	strbuf_release(&out);
 	return ret;
+}
+
+static int resolve_range(struct bisect *b, const char *good, const char *bad)
+{
+	struct strbuf err = STRBUF_INIT;
+	char g[41], h[41];
+	int bad_good = rev_parse(b->tree.buf, good, g), bad_bad = !bad_good && rev_parse(b->tree.buf, bad, h);
+
+	if (bad_good || bad_bad)
+		strbuf_addf(&err, "%s is not a commit of %s", bad_good ? good : bad, b->tree.buf);
+	else
+		list_points(b, g, h, &err);
+	if (err.len)
+		fprintf(stderr, "bisect: %s\n", err.buf);
+	strbuf_release(&err);
+	return bad_good || bad_bad || err.len ? -1 : 0;
 }
 
 /* The series' analysis now (from the database the runs write). */
@@ -135,25 +163,13 @@ static cJSON *analyse(const struct bisect *b, struct strbuf *err)
 	return a;
 }
 
-/* The position of sha among the analysis' commits, or -1. */
-static int position_of(const cJSON *a, const char *sha)
-{
-	const cJSON *c;
-
-	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(a, "commits")) {
-		const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(c, "sha"));
-		if (s && !strcmp(s, sha))
-			return (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "position"));
-	}
-	return -1;
-}
 
 /* Positions must be first-parent order (watch, run --range): bad sits n-1 after good. */
 static int check_positions(struct bisect *b, const cJSON *a, struct strbuf *err)
 {
-	int pb = position_of(a, b->c[b->n - 1].sha);
+	int pb = fw_bisect_position_of(a, b->c[b->n - 1].sha);
 
-	b->good_position = position_of(a, b->c[0].sha);
+	b->good_position = fw_bisect_position_of(a, b->c[0].sha);
 	if (b->good_position < 0 || pb < 0) {
 		strbuf_addf(err, "%s %.12s is not a measured commit of series %s", b->good_position < 0 ? "good" : "bad",
 			    b->good_position < 0 ? b->c[0].sha : b->c[b->n - 1].sha, b->series);
@@ -183,12 +199,34 @@ static double delta_of(const cJSON *a, const struct bisect *b, int i)
 	return NAN;
 }
 
-/* Boots stored in the database (what a step and the whole bisect cost). */
+/*
+ * A point its run left without a row: skipped when it did not build or boot
+ * (git bisect's "skip"), else the bisect cannot go on (the budget ran out,
+ * the run failed: -1 with err).
+ */
+static int not_measured(struct bisect *b, int i, struct strbuf *err)
+{
+	sqlite3 *db = fw_db_open(b->db_path, err);
+	int failed = db ? fw_bisect_db_commit_failed(db, b->series, b->c[i].sha) : -1;
+
+	fw_db_close(db);
+	if (failed == 1) {
+		b->p[i].state = FW_BP_SKIPPED;
+		return 0;
+	}
+	if (!err->len)
+		strbuf_addf(err, "%.12s was not measured: %s", b->c[i].sha,
+			    failed < 0 ? "the database cannot be read"
+				       : "its run measured nothing (the budget is spent, or see the run's errors above)");
+	return -1;
+}
+
+/* Boots of the series in the database (what a step and the whole bisect cost). */
 static long long boots_stored(const struct bisect *b)
 {
 	struct strbuf err = STRBUF_INIT;
 	sqlite3 *db = fw_db_open(b->db_path, &err);
-	long long n = db ? fw_store_boot_count(db) : -1;
+	long long n = db ? fw_bisect_db_boots(db, b->series) : -1;
 
 	fw_db_close(db);
 	strbuf_release(&err);
@@ -200,11 +238,11 @@ static long long boots_stored(const struct bisect *b)
  * points either side (so that run's added boots reach both comparisons),
  * the metric's workload only, at i's own position.
  */
-static void measure_point(struct bisect *b, int i)
+static void measure_point(struct bisect *b, int i, int profile)
 {
 	static char o_series[] = "--series", o_tree[] = "--tree", o_range[] = "--range", o_only[] = "--only",
 		    o_first[] = "--first-position", o_workloads[] = "--workloads", o_db[] = "--db",
-		    o_no_report[] = "--no-report";
+		    o_no_report[] = "--no-report", o_no_profile[] = "--no-profile", none[] = "";
 	struct strbuf range = STRBUF_INIT, only = STRBUF_INIT, first = STRBUF_INIT, workload = STRBUF_INIT,
 		      series = STRBUF_INIT, db = STRBUF_INIT;
 	int lo = i - 1, hi = i + 1, k = b->nrun;
@@ -222,14 +260,14 @@ static void measure_point(struct bisect *b, int i)
 	strbuf_addstr(&series, b->series); /* run parses a char ** argv: writable copies */
 	strbuf_addstr(&db, b->db_path);
 	char *add[] = { o_series, series.buf, o_tree, b->tree.buf, o_range, range.buf, o_only, only.buf,
-			o_first, first.buf, o_workloads, workload.buf, o_db, db.buf, o_no_report, b->step_budget };
+			o_first, first.buf, o_workloads, workload.buf, o_db, db.buf, o_no_report, b->step_budget,
+			profile ? none : o_no_profile };
 	for (size_t j = 0; j < sizeof(add) / sizeof(add[0]); j++)
 		if (*add[j])
 			b->run_argv[k++] = add[j];
 	b->run_argv[k] = NULL;
 	fflush(stdout);
-	if (cmd_run(k, b->run_argv) != 0)
-		b->runs_failed++;
+	cmd_run(k, b->run_argv); /* what it measured is in the database; a failure shows as a point without rows */
 	b->run_argv[b->nrun] = NULL;
 	strbuf_release(&range);
 	strbuf_release(&only);
@@ -325,7 +363,6 @@ static void end_record(struct bisect *b, const cJSON *a, const struct fw_bisect_
 	strbuf_release(&why);
 }
 
-/* The steps until a culprit, a narrowest range or a reason to give up. 0 found, 1 not. */
 /*
  * --bisect-budget: may another step start, judged by the mean step so far?
  * Sets what is left as the next step's run budget. 0: spent (why says so).
@@ -347,6 +384,10 @@ static int budget_left(struct bisect *b, double elapsed, long long spent, char *
 	return 1;
 }
 
+/*
+ * The steps until a culprit, a narrowest range or a reason to give up: 0
+ * found, 1 gave up (recorded), 2 could not start (see fw_bisect).
+ */
 static int bisect_loop(struct bisect *b, int max_steps)
 {
 	struct strbuf err = STRBUF_INIT;
@@ -368,8 +409,7 @@ static int bisect_loop(struct bisect *b, int max_steps)
 		goto fail;
 	}
 	fw_bisect_record_begin(&b->log, b->db_path, b->series, b->metric, b->want, b->c[0].sha, b->c[b->n - 1].sha);
-	for (;;) {
-		fw_bisect_points_from(a, shas, b->n, b->metric, b->want, b->p);
+	for (;;) { /* the points are filled from the newest analysis: before the loop, then after each step */
 		fw_bisect_next(b->p, b->n, &nx);
 		if (nx.action != FW_BISECT_MEASURE)
 			break;
@@ -390,13 +430,13 @@ static int bisect_loop(struct bisect *b, int max_steps)
 		printf("bisect: step %d: measuring %.12s %s (position %d, %d of %d commits)\n", b->steps,
 		       b->c[nx.measure].sha, b->c[nx.measure].subject, b->good_position + nx.measure, nx.measure,
 		       b->n - 1);
-		measure_point(b, nx.measure);
+		measure_point(b, nx.measure, b->profile_steps);
 		cJSON_Delete(a);
 		if (!(a = analyse(b, &err)))
 			goto fail;
 		fw_bisect_points_from(a, shas, b->n, b->metric, b->want, b->p);
-		if (b->p[nx.measure].state != FW_BP_MEASURED)
-			b->p[nx.measure].state = FW_BP_SKIPPED;
+		if (b->p[nx.measure].state != FW_BP_MEASURED && not_measured(b, nx.measure, &err))
+			goto fail;
 		print_step(b, a, nx.measure, boots_stored(b) - before);
 		fw_bisect_record_step(&b->log, b->c[nx.measure].sha, b->good_position + nx.measure,
 				      boots_stored(b) - before, step_verdict(&b->p[nx.measure]), boots_stored(b) - runs0,
@@ -407,6 +447,11 @@ static int bisect_loop(struct bisect *b, int max_steps)
 			 "other step moved", b->c[nx.unsure_lo].sha, b->c[nx.unsure_hi].sha);
 	if (nx.action == FW_BISECT_DONE) {
 		print_found(b, a, &nx);
+		if (nx.nfound == 1 && nx.found[0].culprit >= 0 && b->profile_culprit) {
+			/* the mail's "functions whose cost moved": one profile-only boot of each side */
+			printf("bisect: profiling the culprit and the commit before it\n");
+			measure_point(b, nx.found[0].culprit, 1);
+		}
 		ret = 0;
 	} else
 		printf("bisect: gave up: %s\n", nx.why);
@@ -415,9 +460,9 @@ static int bisect_loop(struct bisect *b, int max_steps)
 	goto cleanup;
 fail:
 	fprintf(stderr, "bisect: %s\n", err.buf);
-	if (b->log.steps) /* begun: the record says why it stopped */
+	ret = b->log.steps ? 1 : 2; /* begun: an answer (it gave up), else it never started */
+	if (b->log.steps) /* the record says why it stopped */
 		fw_bisect_record_end(&b->log, "gave up", NULL, NULL, NULL, err.buf, boots_stored(b) - runs0, now_s() - t0);
-	ret = 1;
 cleanup:
 	cJSON_Delete(a);
 	free(shas);
@@ -435,25 +480,36 @@ int fw_bisect_metric_ok(const char *m)
 	return s1 && s2 && s1 > m && s2 > s1 + 1 && s2[1] && !strchr(s2 + 1, '/') && strlen(m) < 300;
 }
 
-static int resolve_range(struct bisect *b, const char *good, const char *bad)
+/*
+ * One bisect at a time per series and range (watch from a timer and one by
+ * hand would measure the same midpoints twice): a lock file per range in
+ * <cache>/bisect, held until the bisect ends. The fd, or -1 (said).
+ */
+static int lock_range(const struct bisect *b)
 {
-	struct strbuf err = STRBUF_INIT;
-	char g[41], h[41];
-	int ret = -1;
+	struct strbuf key = STRBUF_INIT, path = STRBUF_INIT;
+	char hash[65];
+	int fd = -1;
 
-	if (rev_parse(b->tree.buf, good, g) || rev_parse(b->tree.buf, bad, h)) {
-		fprintf(stderr, "bisect: %s is not a commit of %s\n", rev_parse(b->tree.buf, good, g) ? good : bad,
-			b->tree.buf);
-		goto cleanup;
+	strbuf_addf(&key, "%s\n%s\n%s", b->series, b->c[0].sha, b->c[b->n - 1].sha);
+	sha256_hex(key.buf, key.len, hash);
+	fw_kcache_root(&path);
+	strbuf_addstr(&path, "/bisect");
+	if (fw_mkdirs(path.buf) == 0) {
+		strbuf_addf(&path, "/%.16s.lock", hash);
+		fd = open(path.buf, O_RDWR | O_CREAT | O_CLOEXEC, 0644);
 	}
-	if (list_points(b, g, h, &err)) {
-		fprintf(stderr, "bisect: %s\n", err.buf);
-		goto cleanup;
+	if (fd < 0)
+		fprintf(stderr, "bisect: cannot create %s: %s\n", path.buf, strerror(errno));
+	else if (flock(fd, LOCK_EX | LOCK_NB)) {
+		fprintf(stderr, "bisect: another bisect of %s %.12s..%.12s is running (it holds %s)\n", b->series,
+			b->c[0].sha, b->c[b->n - 1].sha, path.buf);
+		close(fd);
+		fd = -1;
 	}
-	ret = 0;
-cleanup:
-	strbuf_release(&err);
-	return ret;
+	strbuf_release(&key);
+	strbuf_release(&path);
+	return fd;
 }
 
 int fw_bisect(const struct fw_bisect_args *a)
@@ -461,7 +517,7 @@ int fw_bisect(const struct fw_bisect_args *a)
 	struct bisect b = { .series = a->series, .metric = a->metric, .want = a->improvement ? "improvement" : "regression",
 			    .db_path = a->db_path ? a->db_path : FW_DB_DEFAULT, .tree = STRBUF_INIT };
 	static char o_run[] = "run";
-	int ret = 1, max_steps = a->max_steps;
+	int ret = 2, max_steps = a->max_steps, lock = -1;
 
 	b.run_argv = xcalloc((size_t)a->nrun + 20, sizeof(*b.run_argv));
 	b.budget_text = a->budget;
@@ -473,8 +529,15 @@ int fw_bisect(const struct fw_bisect_args *a)
 		}
 	}
 	b.run_argv[b.nrun++] = o_run;
-	for (int i = 0; i < a->nrun; i++)
+	b.profile_culprit = 1;
+	for (int i = 0; i < a->nrun; i++) {
 		b.run_argv[b.nrun++] = a->run_opts[i];
+		/* steps profile nothing (a midpoint that moved is not the answer yet): the culprit is profiled at the end */
+		if (!strcmp(a->run_opts[i], "--no-profile"))
+			b.profile_culprit = 0;
+		if (!strncmp(a->run_opts[i], "--profile-boots=", 16) && strcmp(a->run_opts[i], "--profile-boots=0"))
+			b.profile_steps = 1, b.profile_culprit = 0;
+	}
 	if (a->tree) {
 		strbuf_addstr(&b.tree, a->tree);
 	} else {
@@ -487,7 +550,7 @@ int fw_bisect(const struct fw_bisect_args *a)
 		if (!b.tree.len)
 			goto cleanup;
 	}
-	if (resolve_range(&b, a->good, a->bad))
+	if (resolve_range(&b, a->good, a->bad) || (lock = lock_range(&b)) < 0)
 		goto cleanup;
 	if (!max_steps)
 		max_steps = (int)ceil(log2((double)b.n - 1)) + 4;
@@ -495,6 +558,8 @@ int fw_bisect(const struct fw_bisect_args *a)
 	       b.c[b.n - 1].sha, b.n - 1);
 	ret = bisect_loop(&b, max_steps);
 cleanup:
+	if (lock >= 0)
+		close(lock); /* releases the range */
 	for (int i = 0; i < b.n; i++)
 		free(b.c[i].subject);
 	free(b.c);
@@ -577,7 +642,7 @@ int cmd_bisect(int argc, char **argv)
 		fw_usage_error(&usage, "--metric must be workload/variant/metric, not '%s'", a.metric);
 		goto cleanup;
 	}
-	ret = fw_bisect(&a);
+	ret = fw_bisect(&a) ? 1 : 0;
 cleanup:
 	for (int i = 0; i < a.nrun; i++)
 		free(owned[i]);

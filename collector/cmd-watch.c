@@ -99,7 +99,7 @@ cleanup:
 /*
  * One look at the branch: what is new since the state file goes to run as a
  * range. run_argv holds "run" and the passed-on options (nrun of them), with
- * room for 9 more. 0: measured or nothing new; 1: run failed (the next pass
+ * room for 11 more. 0: measured or nothing new; 1: run failed (the next pass
  * retries); -1: the branch or its history cannot be read.
  */
 static int watch_pass(char *tree, const char *branch, char *series, const char *ref, const char *state,

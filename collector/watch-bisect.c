@@ -3,15 +3,17 @@
  * measured commits with unmeasured ones between them is bisected (issue 30).
  * One bisect per range: the metrics moved by the same range share it (the
  * midpoints run their workload, so the others of that workload get rows
- * too). A range once bisected is not bisected again: <state>.bisected lists
- * "GOOD BAD METRIC RESULT" lines, and a bisect that gave up is not retried
- * by every later pass.
+ * too; another workload's metrics moved by the same range stay where they
+ * were found). A range once bisected is not bisected again: <state>.bisected
+ * lists "GOOD BAD METRIC RESULT" lines, and a bisect that gave up is not
+ * retried by every later pass (one that could not start is).
  */
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analysis.h"
 #include "bisect.h"
+#include "bisect-step.h"
 #include "fw-db.h"
 #include "strbuf.h"
 #include "watch-bisect.h"
@@ -21,15 +23,6 @@ static const char *str(const cJSON *o, const char *k)
 	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
 }
 
-static int position_of(const cJSON *a, const char *sha)
-{
-	const cJSON *c;
-
-	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(a, "commits"))
-		if (str(c, "sha") && !strcmp(str(c, "sha"), sha))
-			return (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(c, "position"));
-	return -1;
-}
 
 /* Was good..bad bisected before (a line of the state file, or earlier in this pass)? */
 static int seen(const struct strbuf *done, const char *good, const char *bad)
@@ -71,10 +64,10 @@ static void ranges_to_bisect(const cJSON *a, const char *want, const struct strb
 		if (!sha || !ref || !v || !ag || !w || !var || !m || strcmp(ag, "parent") || strcmp(v, want) ||
 		    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "decided")))
 			continue;
-		if (position_of(a, sha) - position_of(a, ref) < 2 || seen(done, ref, sha))
+		if (fw_bisect_position_of(a, sha) - fw_bisect_position_of(a, ref) < 2 || seen(done, ref, sha))
 			continue;
 		struct strbuf line = STRBUF_INIT;
-		strbuf_addf(&line, " %s %s ", ref, sha);
+		strbuf_addf(&line, " %s %s\n", ref, sha);
 		if (!strstr(todo->buf ? todo->buf : "", line.buf))
 			strbuf_addf(todo, "%s/%s/%s %s %s\n", w, var, m, ref, sha);
 		strbuf_release(&line);
@@ -120,7 +113,8 @@ int fw_watch_bisect(const struct fw_bisect_args *base, const char *state_path)
 		printf("watch: bisecting %s between %.12s and %.12s\n", metric, good, bad);
 		fflush(stdout);
 		int r = fw_bisect(&b);
-		remember(path.buf, &done, good, bad, metric, r);
+		if (r != 2) /* an answer, or a recorded give-up: not again; could not start: the next pass tries */
+			remember(path.buf, &done, good, bad, metric, r);
 		if (r)
 			ret = 1;
 		if (!r && (db = fw_db_open(base->db_path, &err))) {

@@ -141,3 +141,56 @@ int fw_bisect_db_read(sqlite3 *db, const char *series, long long id,
 	sqlite3_finalize(st);
 	return stop < 0 ? -1 : stop ? 1 : 0;
 }
+
+/* One number from sql with ?1 and ?2 bound to a and b (NULL: unbound), or -1. */
+static long long number_of(sqlite3 *db, const char *sql, const char *a, const char *b)
+{
+	sqlite3_stmt *st = NULL;
+	long long n = -1;
+
+	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK) {
+		bind_or_null(st, 1, a);
+		bind_or_null(st, 2, b);
+		if (sqlite3_step(st) == SQLITE_ROW)
+			n = sqlite3_column_int64(st, 0);
+	}
+	sqlite3_finalize(st);
+	return n;
+}
+
+int fw_bisect_db_commit_failed(sqlite3 *db, const char *series, const char *sha)
+{
+	return (int)number_of(db, "SELECT count(*) > 0 FROM runs r JOIN commits c ON c.id = r.commit_id "
+				  "JOIN series s ON s.id = c.series_id WHERE s.name = ?1 AND c.sha = ?2 "
+				  "AND r.boot_status != 'ok'", series, sha);
+}
+
+long long fw_bisect_db_boots(sqlite3 *db, const char *series)
+{
+	return number_of(db, "SELECT count(*) FROM runs r JOIN commits c ON c.id = r.commit_id "
+			     "JOIN series s ON s.id = c.series_id WHERE s.name = ?1 AND r.boot_status = 'ok'", series, NULL);
+}
+
+int fw_bisect_db_abandon(sqlite3 *db, const struct fw_bisect_record *r, struct strbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	int n = -1;
+
+	if (sqlite3_prepare_v2(db,
+			       "UPDATE bisects SET state = 'gave up', finished_at = ?5, why = 'interrupted: a later bisect "
+			       "of the range found it still running' WHERE state = 'running' AND good_sha = ?2 AND "
+			       "bad_sha = ?3 AND workload = ?4 AND series_id IN (SELECT id FROM series WHERE name = ?1)",
+			       -1, &st, NULL) == SQLITE_OK) {
+		sqlite3_bind_text(st, 1, r->series, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 2, r->good_sha, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 3, r->bad_sha, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 4, r->workload, -1, SQLITE_STATIC);
+		sqlite3_bind_text(st, 5, r->started_at, -1, SQLITE_STATIC);
+		if (sqlite3_step(st) == SQLITE_DONE)
+			n = sqlite3_changes(db);
+	}
+	if (n < 0)
+		strbuf_addf(err, "closing an interrupted bisect: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	return n;
+}

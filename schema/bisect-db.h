@@ -37,5 +37,15 @@ int fw_bisect_db_move_regressions(sqlite3 *db, long long id, const char *workloa
  */
 int fw_bisect_db_read(sqlite3 *db, const char *series, long long id,
 		      int (*each)(const struct fw_bisect_record *r, void *ctx), void *ctx, struct strbuf *err);
+/* Has commit sha of series a run that did not boot (its build failed, it panicked, hung...)? 1, 0, or -1. */
+int fw_bisect_db_commit_failed(sqlite3 *db, const char *series, const char *sha);
+/* Boots of series (every revision) that measured: what a bisect spends. -1 on error. */
+long long fw_bisect_db_boots(sqlite3 *db, const char *series);
+/*
+ * Bisects of r's series, range and workload still "running" are ones a kill
+ * interrupted (the caller holds the range's lock): they become "gave up"
+ * with why, finished at r->started_at. How many, or -1 with err.
+ */
+int fw_bisect_db_abandon(sqlite3 *db, const struct fw_bisect_record *r, struct strbuf *err);
 
 #endif

@@ -6,7 +6,8 @@
  * the net change per regression: nothing when it is back where the receivers
  * last heard (or a regression nobody heard of ended fixed or invalid), else
  * one event, the last written (its key is kept), with the type and numbers
- * of now (bisected: only moved to another commit since they heard of it). One transaction: a crash leaves the hold as it was or released.
+ * of now (bisected: only moved to another commit since they heard of it).
+ * One transaction: a crash leaves the hold as it was or released.
  */
 #include <stdio.h>
 #include <string.h>

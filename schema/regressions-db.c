@@ -8,7 +8,7 @@
 int fw_regression_writer_open(struct fw_regression_writer *w, sqlite3 *db, struct strbuf *err)
 {
 	w->db = db;
-	w->insert = w->fix = NULL;
+	w->insert = w->fix = w->in_bisect = NULL;
 	if (sqlite3_prepare_v2(db, "INSERT INTO regressions(series_id, env_fingerprint, workload, variant, metric,"
 			       " commit_id, delta_pct, p_value, status, status_by, status_at, created_at) "
 			       "VALUES (?1, ?2, ?3, ?4, ?5, ?6, ?7, ?8, 'new', 'analysis', ?9, ?9) ON CONFLICT DO NOTHING",
@@ -16,18 +16,39 @@ int fw_regression_writer_open(struct fw_regression_writer *w, sqlite3 *db, struc
 	    sqlite3_prepare_v2(db, "UPDATE regressions SET status = 'fixed', status_by = 'analysis', status_note = '',"
 			       " status_at = ?7 WHERE series_id = ?1 AND env_fingerprint = ?2 AND workload = ?3"
 			       " AND variant = ?4 AND metric = ?5 AND commit_id = ?6 AND status IN ('new', 'acknowledged')",
-			       -1, &w->fix, NULL) != SQLITE_OK) {
+			       -1, &w->fix, NULL) != SQLITE_OK ||
+	    /* ?1 series, ?2 workload, ?3 commit: inside (good, bad] of a bisect of that workload running (a day at most) */
+	    sqlite3_prepare_v2(db, "SELECT 1 FROM bisects b JOIN commits g ON g.series_id = b.series_id AND g.sha = b.good_sha"
+			       " JOIN commits h ON h.series_id = b.series_id AND h.sha = b.bad_sha JOIN commits c ON c.id = ?3"
+			       " WHERE b.series_id = ?1 AND b.workload = ?2 AND b.state = 'running'"
+			       " AND b.started_at > strftime('%Y-%m-%dT%H:%M:%SZ', 'now', '-1 day')"
+			       " AND c.position > g.position AND c.position <= h.position LIMIT 1",
+			       -1, &w->in_bisect, NULL) != SQLITE_OK) {
 		strbuf_addf(err, "storing regressions: %s", sqlite3_errmsg(db));
 		return -1;
 	}
 	return 0;
 }
 
+int fw_regression_in_bisect(struct fw_regression_writer *w, const struct fw_regression_key *k)
+{
+	int rc;
+
+	sqlite3_reset(w->in_bisect);
+	sqlite3_bind_int64(w->in_bisect, 1, k->series_id);
+	sqlite3_bind_text(w->in_bisect, 2, k->workload, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(w->in_bisect, 3, k->commit_id);
+	rc = sqlite3_step(w->in_bisect);
+	sqlite3_reset(w->in_bisect);
+	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
+}
+
 void fw_regression_writer_close(struct fw_regression_writer *w)
 {
 	sqlite3_finalize(w->insert);
 	sqlite3_finalize(w->fix);
-	w->insert = w->fix = NULL;
+	sqlite3_finalize(w->in_bisect);
+	w->insert = w->fix = w->in_bisect = NULL;
 }
 
 static void bind_key(sqlite3_stmt *st, const struct fw_regression_key *k)

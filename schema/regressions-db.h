@@ -16,7 +16,7 @@ struct fw_regression_key {
 /* Two prepared statements for one pass of storing (inside the caller's transaction). */
 struct fw_regression_writer {
 	sqlite3 *db;
-	sqlite3_stmt *insert, *fix;
+	sqlite3_stmt *insert, *fix, *in_bisect;
 };
 /* 0, or -1 with err. Close it whatever happened. */
 int fw_regression_writer_open(struct fw_regression_writer *w, sqlite3 *db, struct strbuf *err);
@@ -24,6 +24,13 @@ void fw_regression_writer_close(struct fw_regression_writer *w);
 /* Stores a new regression ("new", by the analysis) unless known: 1 stored, 0 known, -1 DB error. q NaN: none. */
 int fw_regression_insert(struct fw_regression_writer *w, const struct fw_regression_key *k, double delta_pct,
 			 double q, const char *now);
+/*
+ * Is k's commit inside the range of a bisect of its workload still running
+ * (started less than a day ago)? 1, 0, or -1 DB error. Its verdict there
+ * waits: the bisect moves the regression found at the bad end to the
+ * culprit, and a midpoint's own verdict must not open a second one.
+ */
+int fw_regression_in_bisect(struct fw_regression_writer *w, const struct fw_regression_key *k);
 /* Marks it fixed by the analysis when it is new or acknowledged: 0, or -1 DB error. */
 int fw_regression_mark_fixed(struct fw_regression_writer *w, const struct fw_regression_key *k, const char *now);
 

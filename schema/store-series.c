@@ -15,26 +15,16 @@ int fw_store_series_exists(sqlite3 *db, const char *name)
 	return rc == SQLITE_ROW ? 1 : rc == SQLITE_DONE ? 0 : -1;
 }
 
-static long long count_of(sqlite3 *db, const char *sql)
+long long fw_store_run_count(sqlite3 *db)
 {
 	sqlite3_stmt *st = NULL;
 	long long n = -1;
 
-	if (db && sqlite3_prepare_v2(db, sql, -1, &st, NULL) == SQLITE_OK &&
+	if (db && sqlite3_prepare_v2(db, "SELECT count(*) FROM runs", -1, &st, NULL) == SQLITE_OK &&
 	    sqlite3_step(st) == SQLITE_ROW)
 		n = sqlite3_column_int64(st, 0);
 	sqlite3_finalize(st);
 	return n;
-}
-
-long long fw_store_run_count(sqlite3 *db)
-{
-	return count_of(db, "SELECT count(*) FROM runs");
-}
-
-long long fw_store_boot_count(sqlite3 *db)
-{
-	return count_of(db, "SELECT count(*) FROM runs WHERE boot_status = 'ok'");
 }
 
 int fw_store_run_exists(sqlite3 *db, const char *run_id)

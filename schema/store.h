@@ -111,8 +111,6 @@ void fw_store_env_release(struct fw_store_env *e);
 
 /* Runs stored (what /healthz reads to prove the database answers), or -1 when it cannot be read. */
 long long fw_store_run_count(sqlite3 *db);
-/* Runs that booted and measured (boot_status ok; not a failed build's record), or -1. */
-long long fw_store_boot_count(sqlite3 *db);
 
 /*
  * What a report or a mail reply needs besides the analysis: the mail the

@@ -119,9 +119,11 @@ static int write_culprit(sqlite3 *db, const cJSON *res, const char *id_text, con
 			strbuf_addf(&err, "--regression: no regression %lld", id);
 		goto cleanup;
 	}
-	if (strcmp(fw_json_str(g, "series", ""), fw_json_str(res, "series", ""))) {
-		strbuf_addf(&err, "--regression: regression %lld is of series %s, not %s", id, fw_json_str(g, "series", ""),
-			    fw_json_str(res, "series", ""));
+	if (strcmp(fw_json_str(g, "series", ""), fw_json_str(res, "series", "")) ||
+	    fw_json_int(g, "revision", 0) != fw_json_int(res, "revision", 0)) {
+		strbuf_addf(&err, "--regression: regression %lld is of series %s revision %d, not %s revision %d", id,
+			    fw_json_str(g, "series", ""), fw_json_int(g, "revision", 0), fw_json_str(res, "series", ""),
+			    fw_json_int(res, "revision", 0));
 		goto cleanup;
 	}
 	if (fw_json_num(g, "bisect_id", 0) > 0)

@@ -26,6 +26,17 @@ static const cJSON *first_row(const cJSON *s, const char *sha)
 	return NULL;
 }
 
+/* The commit's parent as the analysis' commits declare it ("" when unknown). */
+static const char *parent_of(const cJSON *s, const char *sha)
+{
+	const cJSON *c;
+
+	cJSON_ArrayForEach(c, get(s, "commits"))
+		if (!strcmp(fw_json_str(c, "sha", ""), sha))
+			return fw_json_str(c, "parent_sha", "");
+	return "";
+}
+
 /* The commit's author as the series' facts keep it ("" when unknown). */
 static const char *author_of(const cJSON *facts, const char *sha)
 {
@@ -47,11 +58,22 @@ static void link_base(struct strbuf *b, const char *base_url)
 }
 
 /* "[series] sha12 subject: workload/variant/metric +x.x% regression" */
+/* "+12.3% " (a delta the regression has), or nothing */
+static void delta_words(struct strbuf *b, const cJSON *g)
+{
+	double d = fw_json_num(g, "delta_pct", NAN);
+
+	if (isfinite(d))
+		strbuf_addf(b, "%+.1f%% ", d);
+}
+
 static void culprit_subject(struct strbuf *sub, const cJSON *g)
 {
-	strbuf_addf(sub, "[%s] %.12s %s: %s/%s/%s %+.1f%% regression", fw_json_str(g, "series", ""),
-		    fw_json_str(g, "sha", ""), fw_json_str(g, "subject", ""), fw_json_str(g, "workload", ""),
-		    fw_json_str(g, "variant", ""), fw_json_str(g, "metric", ""), fw_json_num(g, "delta_pct", NAN));
+	strbuf_addf(sub, "[%s] %.12s %s: %s/%s/%s ", fw_json_str(g, "series", ""), fw_json_str(g, "sha", ""),
+		    fw_json_str(g, "subject", ""), fw_json_str(g, "workload", ""), fw_json_str(g, "variant", ""),
+		    fw_json_str(g, "metric", ""));
+	delta_words(sub, g);
+	strbuf_addstr(sub, "regression");
 }
 
 /* How the regression came here: found between two heads and bisected, or found at this commit. */
@@ -59,9 +81,10 @@ static void how_found(struct strbuf *b, const cJSON *g, const cJSON *bisect)
 {
 	struct strbuf t = STRBUF_INIT;
 
-	strbuf_addf(&t, "foliowatch found a %+.1f%% regression of %s/%s/%s in series %s", fw_json_num(g, "delta_pct", NAN),
-		    fw_json_str(g, "workload", ""), fw_json_str(g, "variant", ""), fw_json_str(g, "metric", ""),
-		    fw_json_str(g, "series", ""));
+	strbuf_addstr(&t, "foliowatch found a ");
+	delta_words(&t, g);
+	strbuf_addf(&t, "regression of %s/%s/%s in series %s", fw_json_str(g, "workload", ""), fw_json_str(g, "variant", ""),
+		    fw_json_str(g, "metric", ""), fw_json_str(g, "series", ""));
 	if (bisect)
 		strbuf_addf(&t, " between %.12s and %.12s, and bisected it to the commit below in %d step%s (%.0f boots, "
 			    "%.0f s).", fw_json_str(bisect, "good_sha", ""), fw_json_str(bisect, "bad_sha", ""),
@@ -73,7 +96,8 @@ static void how_found(struct strbuf *b, const cJSON *g, const cJSON *bisect)
 	strbuf_release(&t);
 }
 
-static void commit_facts(struct strbuf *b, const cJSON *g, const char *author, const char *parent)
+/* The commit, its author, and what it was compared with: its parent, or the last measured commit before it. */
+static void commit_facts(struct strbuf *b, const cJSON *g, const char *author, const char *ref, const char *parent)
 {
 	struct strbuf t = STRBUF_INIT;
 
@@ -83,7 +107,13 @@ static void commit_facts(struct strbuf *b, const cJSON *g, const char *author, c
 		strbuf_addf(&t, "author: %s", author);
 		fw_report_wrap_to(b, t.buf, 0, 8, WIDTH);
 	}
-	strbuf_addf(b, "parent: %s\n", parent);
+	if (!*parent || !strcmp(ref, parent)) {
+		strbuf_addf(b, "parent: %s\n", ref);
+	} else {
+		strbuf_addf(b, "compared with: %s\n", ref);
+		strbuf_addf(&t, "(the last measured commit before it; its parent %.12s was not measured)", parent);
+		fw_report_wrap_to(b, t.buf, 8, 0, WIDTH);
+	}
 	strbuf_release(&t);
 }
 
@@ -134,20 +164,22 @@ int fw_report_culprit_email(const cJSON *s, const cJSON *facts, const cJSON *g, 
 		goto cleanup;
 	strbuf_addstr(out, "\nHello,\n\n");
 	how_found(out, g, bisect);
-	commit_facts(out, g, author, fw_json_str(first, "ref_sha", ""));
+	commit_facts(out, g, author, fw_json_str(first, "ref_sha", ""), parent_of(s, sha));
 	strbuf_addch(out, '\n');
 	fw_report_tables(out, first, 0, 1);
 	strbuf_addstr(out, "\nbetter/worse: a decided change; same: decided, within the floor or the\n"
 			   "minimum effect; unsure: more boots needed. %stddev: the spread of the\n"
 			   "boots compared, in % of Before. Counters under a row moved with it.\n");
-	strbuf_addstr(out, "\nHow to reproduce (the commit against its parent):\n");
+	strbuf_addstr(out, "\nHow to reproduce (the commit against the one it was compared with):\n");
 	{
 		/* 12-digit shas: the command fits the mail's width, and git resolves them in any clone */
+		const char *ref = fw_json_str(first, "ref_sha", ""), *parent = parent_of(s, sha);
 		char p12[13], c12[13];
-		snprintf(p12, sizeof(p12), "%.12s", fw_json_str(first, "ref_sha", ""));
+		snprintf(p12, sizeof(p12), "%.12s", ref);
 		snprintf(c12, sizeof(c12), "%.12s", sha);
-		fw_report_command_range(out, "repro", p12, c12, fw_json_str(g, "workload", ""),
-					cJSON_GetArrayItem(get(facts, "envs"), 0), WIDTH);
+		/* compared with an older commit: measure just the two, not the commits between */
+		fw_report_command_range(out, "repro", p12, c12, *parent && strcmp(ref, parent) ? c12 : NULL,
+					fw_json_str(g, "workload", ""), cJSON_GetArrayItem(get(facts, "envs"), 0), WIDTH);
 	}
 	fw_email_environments(out, facts);
 	links(out, g, o, from);

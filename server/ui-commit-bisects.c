@@ -3,6 +3,7 @@
  * bad end this commit is, with their answer, steps and cost; each links to
  * its record in the API.
  */
+#include <stdio.h>
 #include <string.h>
 #include "bisect-db.h"
 #include "html.h"
@@ -16,7 +17,12 @@ struct bisect_rows {
 
 static void short_sha(struct strbuf *sb, const char *sha)
 {
-	strbuf_addf(sb, "<code>%.12s</code>", sha ? sha : "");
+	char s12[13];
+
+	snprintf(s12, sizeof(s12), "%.12s", sha ? sha : "");
+	strbuf_addstr(sb, "<code>");
+	html_txt(sb, s12); /* a record's text like any other: escaped */
+	strbuf_addstr(sb, "</code>");
 }
 
 static int bisect_row(const struct fw_bisect_record *r, void *ctx)
