@@ -1,6 +1,7 @@
 /* Stored bisects: one record per bisect, written as it goes (migration 0011). */
 #include "bisect-db.h"
 #include "fw-db.h"
+#include <string.h>
 
 static void bind_or_null(sqlite3_stmt *st, int i, const char *s)
 {
@@ -63,6 +64,14 @@ int fw_bisect_db_update(sqlite3 *db, const struct fw_bisect_record *r, struct st
 	bind_or_null(st, 10, r->finished_at);
 	if (sqlite3_step(st) == SQLITE_DONE)
 		ret = 0;
+	/*
+	 * Over: the verdicts inside its range waited while it ran
+	 * (fw_regression_in_bisect), so the next refresh stores regressions
+	 * again even where the data did not change since.
+	 */
+	if (!ret && strcmp(r->state, "running") &&
+	    fw_db_exec(db, "UPDATE analysis_cache SET regressions_stored = 0 WHERE regressions_stored = 1", NULL))
+		ret = -1;
 cleanup:
 	if (ret)
 		strbuf_addf(err, "storing the bisect: %s", sqlite3_errmsg(db));

@@ -13,6 +13,7 @@
 . tests/lib/tap.sh
 . tests/lib/server.sh
 command -v git >/dev/null || skip_all "no git"
+export FOLIOWATCH_CACHE=$TMP_T/cache   # bisect's range locks
 
 REPO=$TMP_T/repo
 git init -q "$REPO" && cd "$REPO" || bail "git init"
@@ -85,6 +86,27 @@ is "$(q "select state || ' ' || culprit_sha || ' ' || good_sha || ' ' || bad_sha
 is "$(q "select count(*) from outbox where type = 'bisected' and regression_id = $RID and commit_sha = '$G5'")" 1 \
 	"... and a bisected event for the webhooks"
 
+# busy: while a bisect of the range runs, a midpoint's own verdict opens no regression (it would be a
+# duplicate of the one the bisect moves); once it is over, the refresh stores it as usual
+gen busy icount 3 "1 1 1 1 1 1.1 1.1 1.1 1.1" g0 g4 g5 g8 && imp busy || bail "gen busy"
+q "insert into bisects(series_id, workload, variant, metric, direction, good_sha, bad_sha, state, started_at)
+	select id, 'split', 'pmd-to-0', 'split_ms', 'regression', '$G0', '$G8', 'running',
+	strftime('%Y-%m-%dT%H:%M:%SZ', 'now') from series where name = 'busy'"
+busy_at_g5() { q "select count(*) from regressions g join commits c on c.id = g.commit_id
+	join series s on s.id = g.series_id where s.name = 'busy' and c.sha = '$G5'"; }
+"$SERVER" regressions --db "$DB" --series busy > /dev/null 2>&1
+is "$(busy_at_g5)" 0 "busy: no regression opened at g5 while a bisect of g0..g8 runs"
+BID=$(q "select id from bisects where state = 'running'")
+q "update bisects set state = 'gave up' where id = $BID"
+"$SERVER" regressions --db "$DB" --series busy > /dev/null 2>&1
+is "$(busy_at_g5)" 0 "... a bisect that ended outside foliowatch changes nothing stored (the analysis did not change)"
+# as foliowatch ends one: fw_bisect_db_update (through the collector's record) marks the regressions to store again
+q "update bisects set state = 'running' where id = $BID"
+out=$(bisect busy g0 g8 --no-profile); rc=$?
+like "$out" "culprit: $G5 " "... the bisect of the range itself ends"
+"$SERVER" regressions --db "$DB" --series busy > /dev/null 2>&1
+is "$(busy_at_g5)" 1 "... and the next refresh stores the regression at g5"
+
 # two steps: a change spread over two commits is reported as two
 gen two icount 3 "1 1 1.05 1.05 1.05 1.1 1.1 1.1 1.1" && imp two || bail "gen two"
 out=$(bisect two g0 g8); rc=$?
@@ -146,6 +168,15 @@ like "$("$PY" -c 'import json, sys; print(json.loads(open(sys.argv[1]).readlines
 	"... with a chat text naming the culprit and where it was found"
 stop_server
 DB=$TMP_T/fw.db
+
+# one bisect at a time per series and range: a second one is refused while the first holds the lock
+LOCK=$FOLIOWATCH_CACHE/bisect/$(printf '%s\n%s\n%s' merge "$G0" "$G8" | sha256sum | cut -c1-16).lock
+mkdir -p "$FOLIOWATCH_CACHE/bisect"
+out=$(flock "$LOCK" "$COLLECT" bisect --tree "$REPO" --series merge --db "$DB" --metric split/pmd-to-0/split_ms \
+	--good "$G0" --bad "$G8" 2>&1); rc=$?
+ok "$([ "$rc" = 1 ]; echo $?)" "a bisect of a range being bisected is refused"
+like "$out" "another bisect of merge ${G0:0:12}..${G8:0:12} is running" "... saying so"
+like "$(bisect merge g0 g8)" "culprit: $G6" "... and runs once the range is free"
 
 # what it refuses, with the field named
 like "$(bisect moved g0 g8 --metric split/pmd-to-0 2>&1)" "--metric must be workload/variant/metric" "a bad --metric"
