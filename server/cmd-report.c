@@ -19,32 +19,40 @@
 #include "routes.h"
 #include "run-doc.h"
 
-/* The reply: to stdout (as an mbox with mbox), and to sendmail when it is given. 0 or 1. */
+/* A mail to stdout (as an mbox with mbox), and to sendmail when it is given. 0 or 1 (said). */
+static int put_mail(const struct strbuf *msg, int mbox, const char *sendmail)
+{
+	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
+	int ret = 0;
+
+	if (mbox)
+		fw_mbox_wrap(msg->buf, &out);
+	else
+		strbuf_addstr(&out, msg->buf);
+	fwrite(out.buf, 1, out.len, stdout);
+	if (sendmail && fw_mail_send(sendmail, msg->buf, msg->len, &err)) {
+		fprintf(stderr, "report: --send: %s\n", err.buf);
+		ret = 1;
+	}
+	strbuf_release(&out);
+	strbuf_release(&err);
+	return ret;
+}
+
+/* The reply to the series' thread. 0 or 1. */
 static int write_email(sqlite3 *db, const cJSON *res, const struct fw_email_opts *mo, int mbox, const char *sendmail)
 {
-	struct strbuf msg = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf msg = STRBUF_INIT, err = STRBUF_INIT;
 	cJSON *facts = NULL;
 	int ret = 1;
 
 	if (fw_mail_facts(db, fw_json_str(res, "series", ""), fw_json_int(res, "revision", 1), &facts, &err) ||
-	    fw_report_email(res, facts, mo, &msg, &err)) {
+	    fw_report_email(res, facts, mo, &msg, &err))
 		fprintf(stderr, "report: %s\n", err.buf);
-		goto cleanup;
-	}
-	if (mbox)
-		fw_mbox_wrap(msg.buf, &out);
 	else
-		strbuf_addstr(&out, msg.buf);
-	fwrite(out.buf, 1, out.len, stdout);
-	if (sendmail && fw_mail_send(sendmail, msg.buf, msg.len, &err)) {
-		fprintf(stderr, "report: --send: %s\n", err.buf);
-		goto cleanup;
-	}
-	ret = 0;
-cleanup:
+		ret = put_mail(&msg, mbox, sendmail);
 	cJSON_Delete(facts);
 	strbuf_release(&msg);
-	strbuf_release(&out);
 	strbuf_release(&err);
 	return ret;
 }
@@ -103,9 +111,8 @@ static const struct fw_option report_options[] = {
 static int write_culprit(sqlite3 *db, const cJSON *res, const char *id_text, const struct fw_email_opts *mo,
 			 int to_author, int mbox, const char *sendmail)
 {
-	struct strbuf msg = STRBUF_INIT, out = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf msg = STRBUF_INIT, err = STRBUF_INIT;
 	cJSON *facts = NULL, *g = NULL, *bisect = NULL;
-	const char *what = "";
 	char *end = NULL;
 	long long id = strtoll(id_text, &end, 10);
 	int ret = 1;
@@ -131,24 +138,14 @@ static int write_culprit(sqlite3 *db, const cJSON *res, const char *id_text, con
 	if (fw_mail_facts(db, fw_json_str(res, "series", ""), fw_json_int(res, "revision", 1), &facts, &err) ||
 	    fw_report_culprit_email(res, facts, g, bisect, mo, to_author, &msg, &err))
 		goto cleanup;
-	if (mbox)
-		fw_mbox_wrap(msg.buf, &out);
-	else
-		strbuf_addstr(&out, msg.buf);
-	fwrite(out.buf, 1, out.len, stdout);
-	if (sendmail && fw_mail_send(sendmail, msg.buf, msg.len, &err)) {
-		what = "--send: ";
-		goto cleanup;
-	}
-	ret = 0;
+	ret = put_mail(&msg, mbox, sendmail);
 cleanup:
-	if (ret)
-		fprintf(stderr, "report: %s%s\n", what, err.buf);
+	if (err.len)
+		fprintf(stderr, "report: %s\n", err.buf);
 	cJSON_Delete(facts);
 	cJSON_Delete(g);
 	cJSON_Delete(bisect);
 	strbuf_release(&msg);
-	strbuf_release(&out);
 	strbuf_release(&err);
 	return ret;
 }
