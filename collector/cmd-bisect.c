@@ -221,6 +221,19 @@ static int not_measured(struct bisect *b, int i, struct strbuf *err)
 	return -1;
 }
 
+/* Commits of the range whose stored runs failed to build or boot are skipped without trying them again. */
+static void skip_failed(struct bisect *b)
+{
+	struct strbuf err = STRBUF_INIT;
+	sqlite3 *db = fw_db_open(b->db_path, &err);
+
+	for (int i = 1; db && i < b->n - 1; i++)
+		if (b->p[i].state == FW_BP_UNMEASURED && fw_bisect_db_commit_failed(db, b->series, b->c[i].sha) == 1)
+			b->p[i].state = FW_BP_SKIPPED;
+	fw_db_close(db);
+	strbuf_release(&err);
+}
+
 /* Boots of the series in the database (what a step and the whole bisect cost). */
 static long long boots_stored(const struct bisect *b)
 {
@@ -403,6 +416,7 @@ static int bisect_loop(struct bisect *b, int max_steps)
 	if (!a || check_positions(b, a, &err))
 		goto fail;
 	fw_bisect_points_from(a, shas, b->n, b->metric, b->want, b->p);
+	skip_failed(b);
 	if (b->p[b->n - 1].state != FW_BP_MEASURED) {
 		strbuf_addf(&err, "bad %.12s has no measurement of %s in series %s (not measured, or its build or boot "
 			    "failed)", b->c[b->n - 1].sha, b->metric, b->series);

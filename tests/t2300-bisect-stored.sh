@@ -107,6 +107,27 @@ like "$out" "culprit: $G5 " "... the bisect of the range itself ends"
 "$SERVER" regressions --db "$DB" --series busy > /dev/null 2>&1
 is "$(busy_at_g5)" 1 "... and the next refresh stores the regression at g5"
 
+# skip: a commit whose stored run failed to build is skipped without trying it again; the skip
+# leaves two candidates (g5, g6), so the narrowest range is named
+gen skip icount 3 "1 1 1 1 1 1.1 1.1 1.1 1.1" g0 g4 g5 g6 g8 || bail "gen skip"
+rm "$TMP_T"/gen-skip/skip-*-"$G5"-[12].json*
+"$PY" - "$TMP_T"/gen-skip/skip-*-"$G5"-0.json <<'PY' || bail "failed build"
+import json, sys
+d = json.load(open(sys.argv[1]))
+d["build"]["status"], d["boot"]["status"], d["results"] = "failed", "not_run", []
+d.pop("profiles", None)
+json.dump(d, open(sys.argv[1], "w"))
+PY
+"$SERVER" seal "$TMP_T"/gen-skip/skip-*-"$G5"-0.json > "$(ls "$TMP_T"/gen-skip/skip-*-"$G5"-0.json).sealed" && imp skip ||
+	bail "import skip"
+out=$(bisect skip g0 g8); rc=$?
+is "$rc" 0 "skip: bisect answers" || echo "$out" | sed 's/^/# /'
+like "$out" "narrowest range: ${G4:0:12}..${G6:0:12} \(2 commits; those between did not build or boot\)" \
+	"... the narrowest range the stored failed build leaves"
+like "$out" "0 step\(s\), 0 boot\(s\)" "... without building g5 again"
+is "$(q "select state || ' ' || range_lo_sha || ' ' || range_hi_sha from bisects order by id desc limit 1")" \
+	"done $G4 $G6" "... stored as done with the range"
+
 # two steps: a change spread over two commits is reported as two
 gen two icount 3 "1 1 1.05 1.05 1.05 1.1 1.1 1.1 1.1" && imp two || bail "gen two"
 out=$(bisect two g0 g8); rc=$?

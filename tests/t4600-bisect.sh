@@ -117,7 +117,7 @@ is "$(q "select group_concat(type || ':' || commit_sha || ':' || json_extract(pa
 RECV_PID=$!
 trap 'kill $RECV_PID 2>/dev/null; stop_server_quiet; cleanup_branch' EXIT
 start_server "$DB" --settle-seconds 1 --webhook-backoff 0.2 || bail "server"
-for _ in $(seq 1 100); do [ "$(wc -l < "$TMP_T/recv.log" 2>/dev/null)" = 2 ] && break; sleep 0.2; done
+for _ in $(seq 1 100); do [ "$(cat "$TMP_T/recv.log" 2>/dev/null | wc -l)" = 2 ] && break; sleep 0.2; done
 sleep 1
 # the events were held while the series was measured: the webhook hears the net change, one new
 # regression per metric, at the culprit (t2300: a receiver that heard of it at the head hears "bisected")
