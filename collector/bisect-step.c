@@ -1,6 +1,7 @@
 /* The step logic of a bisect: where the change lies, what to measure next. */
 #include "bisect-step.h"
 #include <stdio.h>
+#include "run-doc.h"
 #include <string.h>
 
 /* The unmeasured point of (a, b) nearest to the middle (the older on a tie), or -1. */
@@ -60,14 +61,10 @@ void fw_bisect_next(const struct fw_bisect_point *p, int n, struct fw_bisect_nex
 	}
 }
 
-static const char *str(const cJSON *o, const char *k)
-{
-	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
-}
-
 int fw_bisect_row_is(const cJSON *row, const char *metric)
 {
-	const char *w = str(row, "workload"), *v = str(row, "variant"), *m = str(row, "metric"), *ag = str(row, "against");
+	const char *w = fw_json_str(row, "workload", NULL), *v = fw_json_str(row, "variant", NULL);
+	const char *m = fw_json_str(row, "metric", NULL), *ag = fw_json_str(row, "against", NULL);
 	size_t lw, lv;
 
 	if (!w || !v || !m || !ag || strcmp(ag, "parent"))
@@ -80,7 +77,7 @@ int fw_bisect_row_is(const cJSON *row, const char *metric)
 
 static int verdict_of(const cJSON *row, const char *want)
 {
-	const char *v = str(row, "verdict");
+	const char *v = fw_json_str(row, "verdict", NULL);
 
 	if (!v || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "decided")))
 		return FW_BV_UNSURE;
@@ -98,10 +95,10 @@ void fw_bisect_points_from(const cJSON *analysis, const char *const *shas, int n
 		p[i].verdict = FW_BV_NONE;
 	}
 	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(analysis, "commits"))
-		if (str(c, "sha") && !strcmp(str(c, "sha"), shas[0]))
+		if (fw_json_str(c, "sha", NULL) && !strcmp(fw_json_str(c, "sha", NULL), shas[0]))
 			p[0].state = FW_BP_MEASURED;
 	cJSON_ArrayForEach(row, rows) {
-		const char *sha = str(row, "sha");
+		const char *sha = fw_json_str(row, "sha", NULL);
 		if (!sha || !fw_bisect_row_is(row, metric))
 			continue;
 		for (int i = 1; i < n; i++)
@@ -122,7 +119,7 @@ int fw_bisect_position_of(const cJSON *analysis, const char *sha)
 
 	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(analysis, "commits")) {
 		const cJSON *pos = cJSON_GetObjectItemCaseSensitive(c, "position");
-		if (str(c, "sha") && !strcmp(str(c, "sha"), sha))
+		if (fw_json_str(c, "sha", NULL) && !strcmp(fw_json_str(c, "sha", NULL), sha))
 			return cJSON_IsNumber(pos) ? (int)pos->valuedouble : -1;
 	}
 	return -1;

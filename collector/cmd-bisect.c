@@ -27,6 +27,7 @@
 #include "commands.h"
 #include "fw-db.h"
 #include "kernel-build.h"
+#include "run-doc.h"
 #include "run-passthrough.h"
 #include "runcmd.h"
 #include "sha256.h"
@@ -191,7 +192,7 @@ static double delta_of(const cJSON *a, const struct bisect *b, int i)
 	const cJSON *row;
 
 	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(a, "rows")) {
-		const char *sha = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "sha"));
+		const char *sha = fw_json_str(row, "sha", NULL);
 		double d = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "delta_pct"));
 		if (sha && !strcmp(sha, b->c[i].sha) && fw_bisect_row_is(row, b->metric))
 			return fabs(d) < 0.0005 ? 0 : d; /* printed to 0.001: no "-0.000%" */
@@ -340,15 +341,15 @@ static void move_explained(const struct bisect *b, const cJSON *a, int culprit)
 	const cJSON *row;
 
 	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(a, "rows")) {
-		const char *sha = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "sha"));
-		const char *ag = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "against"));
-		const char *v = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "verdict"));
+		const char *sha = fw_json_str(row, "sha", NULL);
+		const char *ag = fw_json_str(row, "against", NULL);
+		const char *v = fw_json_str(row, "verdict", NULL);
 		if (sha && ag && v && !strcmp(sha, b->c[culprit].sha) && !strcmp(ag, "parent") && !strcmp(v, b->want) &&
 		    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "decided")))
 			fw_bisect_record_move(&b->log,
-					      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "workload")),
-					      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "variant")),
-					      cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "metric")));
+					      fw_json_str(row, "workload", NULL),
+					      fw_json_str(row, "variant", NULL),
+					      fw_json_str(row, "metric", NULL));
 	}
 }
 
@@ -451,10 +452,10 @@ static int bisect_loop(struct bisect *b, int max_steps)
 		fw_bisect_points_from(a, shas, b->n, b->metric, b->want, b->p);
 		if (b->p[nx.measure].state != FW_BP_MEASURED && not_measured(b, nx.measure, &err))
 			goto fail;
-		print_step(b, a, nx.measure, boots_stored(b) - before);
-		fw_bisect_record_step(&b->log, b->c[nx.measure].sha, b->good_position + nx.measure,
-				      boots_stored(b) - before, step_verdict(&b->p[nx.measure]), boots_stored(b) - runs0,
-				      now_s() - t0);
+		long long after = boots_stored(b);
+		print_step(b, a, nx.measure, after - before);
+		fw_bisect_record_step(&b->log, b->c[nx.measure].sha, b->good_position + nx.measure, after - before,
+				      step_verdict(&b->p[nx.measure]), after - runs0, now_s() - t0);
 	}
 	if (nx.action == FW_BISECT_GAVE_UP && nx.unsure_lo >= 0 && !nx.nfound && !limited)
 		snprintf(nx.why, sizeof(nx.why), "the step from %.12s to %.12s is undecided within the boots spent, and no "
@@ -469,8 +470,9 @@ static int bisect_loop(struct bisect *b, int max_steps)
 		ret = 0;
 	} else
 		printf("bisect: gave up: %s\n", nx.why);
-	end_record(b, a, &nx, boots_stored(b) - runs0, now_s() - t0);
-	printf("bisect: %d step(s), %lld boot(s), %.0f s\n", b->steps, boots_stored(b) - runs0, now_s() - t0);
+	long long spent = boots_stored(b) - runs0;
+	end_record(b, a, &nx, spent, now_s() - t0);
+	printf("bisect: %d step(s), %lld boot(s), %.0f s\n", b->steps, spent, now_s() - t0);
 	goto cleanup;
 fail:
 	fprintf(stderr, "bisect: %s\n", err.buf);

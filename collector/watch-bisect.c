@@ -9,6 +9,7 @@
  * retried by every later pass (one that could not start is).
  */
 #include <stdio.h>
+#include "run-doc.h"
 #include <stdlib.h>
 #include <string.h>
 #include "analysis.h"
@@ -17,11 +18,6 @@
 #include "fw-db.h"
 #include "strbuf.h"
 #include "watch-bisect.h"
-
-static const char *str(const cJSON *o, const char *k)
-{
-	return cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
-}
 
 
 /* Was good..bad bisected before (a line of the state file, or earlier in this pass)? */
@@ -58,9 +54,10 @@ static void ranges_to_bisect(const cJSON *a, const char *want, const struct strb
 	const cJSON *row;
 
 	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(a, "rows")) {
-		const char *sha = str(row, "sha"), *ref = str(row, "ref_sha"), *v = str(row, "verdict");
-		const char *ag = str(row, "against"), *w = str(row, "workload"), *var = str(row, "variant");
-		const char *m = str(row, "metric");
+		const char *sha = fw_json_str(row, "sha", NULL), *ref = fw_json_str(row, "ref_sha", NULL);
+		const char *v = fw_json_str(row, "verdict", NULL), *ag = fw_json_str(row, "against", NULL);
+		const char *w = fw_json_str(row, "workload", NULL), *var = fw_json_str(row, "variant", NULL);
+		const char *m = fw_json_str(row, "metric", NULL);
 		if (!sha || !ref || !v || !ag || !w || !var || !m || strcmp(ag, "parent") || strcmp(v, want) ||
 		    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "decided")))
 			continue;
