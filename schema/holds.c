@@ -258,6 +258,11 @@ int fw_hold_complete(sqlite3 *db, const char *series, int revision, struct fw_ho
 	out->runs = sqlite3_column_int(find, 2);
 	out->held_events = sqlite3_column_int(find, 3);
 	sqlite3_bind_int64(mark, 1, sqlite3_column_int64(find, 0));
+	/* end the read first: an UPDATE under a still-open read whose snapshot
+	 * another connection has since written past fails at once with
+	 * SQLITE_BUSY_SNAPSHOT, without waiting in the busy handler */
+	fw_stmt_done(find);
+	find = NULL;
 	ret = sqlite3_step(mark) == SQLITE_DONE ? 0 : -1;
 cleanup:
 	if (find)
