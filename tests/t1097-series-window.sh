@@ -11,13 +11,7 @@
 . tests/lib/server.sh
 
 mkdir -p "$TMP_T/gen" "$TMP_T/sealed"
-specs="base:0:-:1:1" prev=base
-for i in $(seq 1 130); do
-	f=1
-	[ "$i" -ge 120 ] && f=1.1   # a +10% step at position 120
-	specs="$specs p$i:$i:$prev:$f:1"
-	prev=p$i
-done
+specs=$(step_specs 130 120)   # a +10% step at position 120
 # shellcheck disable=SC2086
 "$PY" tests/lib/gen-series.py "$TMP_T/gen" long icount 3 $specs >/dev/null || bail gen
 for f in "$TMP_T"/gen/*.json; do "$SERVER" seal "$f" >"$TMP_T/sealed/${f##*/}" || bail "seal $f"; done

@@ -11,13 +11,7 @@
 . tests/lib/tap.sh
 . tests/lib/server.sh
 
-specs="base:0:-:1:1" prev=base
-for i in $(seq 1 80); do
-	f=1
-	[ "$i" -ge 70 ] && f=1.1   # a +10% step at position 70
-	specs="$specs p$i:$i:$prev:$f:1"
-	prev=p$i
-done
+specs=$(step_specs 80 70)   # a +10% step at position 70
 DB=$TMP_T/fw.db
 # shellcheck disable=SC2086
 import_series "$DB" "$TMP_T/gen" hist icount 3 $specs || bail import

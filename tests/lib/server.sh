@@ -97,6 +97,18 @@ import_series() {
 	shift 2
 	gen_sealed "$dir" "$@" && "$SERVER" import --db "$db" -q "$dir"/*.sealed
 }
+# step_specs N AT: gen-series.py specs of a base and N commits in a line, the
+# ones from position AT on 10% slower (one real step).
+step_specs() {
+	local i f prev=base specs="base:0:-:1:1"
+	for i in $(seq 1 "$1"); do
+		f=1
+		[ "$i" -ge "$2" ] && f=1.1
+		specs="$specs p$i:$i:$prev:$f:1"
+		prev=p$i
+	done
+	echo "$specs"
+}
 # gen_sealed DIR GEN-SERIES-ARGS...: tests/lib/gen-series.py documents into DIR, sealed as DIR/*.sealed.
 gen_sealed() {
 	local dir=$1 f
