@@ -248,16 +248,3 @@ void ui_page_begin(struct strbuf *sb, const struct fw_ui *ui, const char *title)
 	strbuf_release(&css);
 	strbuf_release(&icon);
 }
-
-void ui_stale_note(struct strbuf *sb, const cJSON *an)
-{
-	const cJSON *up = cJSON_GetObjectItemCaseSensitive(an, "analysed_up_to");
-
-	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(an, "stale")))
-		return;
-	strbuf_addf(sb, "<p class=\"note stale\" id=\"stale\">Analysed up to position %d (",
-		    (int)fw_json_num(up, "position", 0));
-	html_txt_short(sb, fw_json_str(up, "sha", ""), 12);
-	strbuf_addstr(sb, "): newer boots are being analysed; deltas and verdicts of later commits "
-		      "appear when that is done (reload).</p>\n");
-}

@@ -254,6 +254,20 @@ static void matrices(struct strbuf *sb, const struct fw_ui *ui, const struct fw_
 	ui_matrix(sb, ui, s, ix, ev, ui->vs_base);
 }
 
+/* A page showing an older analysis (schema: analysed_up_to) says how far it goes. */
+static void ui_stale_note(struct strbuf *sb, const cJSON *an)
+{
+	const cJSON *up = cJSON_GetObjectItemCaseSensitive(an, "analysed_up_to");
+
+	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(an, "stale")))
+		return;
+	strbuf_addf(sb, "<p class=\"note stale\" id=\"stale\">Analysed up to position %d (",
+		    (int)fw_json_num(up, "position", 0));
+	html_txt_short(sb, fw_json_str(up, "sha", ""), 12);
+	strbuf_addstr(sb, "): newer boots are being analysed; deltas and verdicts of later commits "
+		      "appear when that is done (reload).</p>\n");
+}
+
 void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const cJSON *an,
 		      struct strbuf *sb)
 {

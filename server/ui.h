@@ -129,8 +129,6 @@ void fw_ui_analysis_opts(struct fw_analysis_opts *o);
 /* serve: the detection queue pages wake for a series they do not analyse themselves (NULL: none). */
 struct fw_notify;
 void fw_ui_set_notify(struct fw_notify *n);
-/* "Analysed up to position N (sha)" when an is an older analysis than the data (ui-links.c). */
-void ui_stale_note(struct strbuf *sb, const cJSON *an);
 cJSON *fw_ui_analysis_part(sqlite3 *db, const char *series, int revision, const struct fw_store_cache_part *part);
 cJSON *fw_ui_regressions(sqlite3 *db, const char *series, int revision);
 cJSON *fw_series_json(sqlite3 *db, const struct fw_series *s, const cJSON *an); /* api-series.c */
