@@ -1030,11 +1030,8 @@ static void keep_part(cJSON *res, const struct fw_store_cache_part *part)
  */
 #define FW_PAGE_COMPUTE_MAX_MS 1000
 
-struct series_key;
-static int page_leaves_it(sqlite3 *db, const struct series_key *k, const struct fw_analysis_opts *o);
-
 /* What names one series' cached analysis: its id, revision, base, and the data hash. */
-struct series_key {
+struct fw_series_key {
 	long long sid;
 	int revision;
 	char *base;
@@ -1042,15 +1039,22 @@ struct series_key {
 	struct fw_det_table det;
 };
 
-static void series_key_free(struct series_key *k)
+static void series_key_release(struct fw_series_key *k)
 {
 	free(k->base);
 	fw_det_table_free(&k->det);
 }
 
+void fw_series_key_free(struct fw_series_key *k)
+{
+	if (k)
+		series_key_release(k);
+	free(k);
+}
+
 /* 0, or -1 with err ("no such series" when unknown). */
 static int series_key(sqlite3 *db, const char *series, int revision, const struct fw_analysis_opts *o,
-		      struct series_key *k, struct strbuf *err)
+		      struct fw_series_key *k, struct strbuf *err)
 {
 	int found = fw_store_series_ref(db, series, revision, &k->sid, &k->revision, &k->base, err);
 
@@ -1064,11 +1068,28 @@ static int series_key(sqlite3 *db, const char *series, int revision, const struc
 		       ? -1 : 0;
 }
 
+int fw_series_key_get(sqlite3 *db, const char *series, const struct fw_analysis_opts *o,
+		      struct fw_series_key **out, struct strbuf *err)
+{
+	struct fw_analysis_opts defaults;
+
+	if (!o) {
+		fw_analysis_opts_init(&defaults);
+		o = &defaults;
+	}
+	*out = calloc(1, sizeof(**out));
+	if (*out && !series_key(db, series, 0, o, *out, err))
+		return 0;
+	fw_series_key_free(*out);
+	*out = NULL;
+	return -1;
+}
+
 /*
  * The cached analysis of older data, marked stale, when it was made with the
  * same options (a `report --alpha` writes the same key): else NULL.
  */
-static cJSON *older(sqlite3 *db, const struct series_key *k, const struct fw_analysis_opts *o,
+static cJSON *older(sqlite3 *db, const struct fw_series_key *k, const struct fw_analysis_opts *o,
 		    const struct fw_store_cache_part *part)
 {
 	cJSON *res = cache_get(db, k->key, NULL, part);
@@ -1095,12 +1116,12 @@ static double seconds_now(void)
 	return (double)ts.tv_sec + ts.tv_nsec / 1e9;
 }
 
-static int page_leaves_it(sqlite3 *db, const struct series_key *k, const struct fw_analysis_opts *o)
+static int page_leaves_it(sqlite3 *db, const struct fw_series_key *k, const struct fw_analysis_opts *o)
 {
 	return o->page && fw_store_cache_compute_ms(db, k->key) > FW_PAGE_COMPUTE_MAX_MS;
 }
 
-static cJSON *compute_series(sqlite3 *db, const char *series, struct series_key *k,
+static cJSON *compute_series(sqlite3 *db, const char *series, struct fw_series_key *k,
 			     const struct fw_analysis_opts *o, struct strbuf *err)
 {
 	struct data d = { 0 };
@@ -1129,30 +1150,23 @@ cleanup:
 	return res;
 }
 
-int fw_analysis_series_part(sqlite3 *db, const char *series, int revision, const struct fw_analysis_opts *o,
-			    const struct fw_store_cache_part *part, cJSON **out, struct strbuf *err)
+/* The series' analysis under key k (computed by this call or read from the cache). */
+static cJSON *series_keyed(sqlite3 *db, const char *series, struct fw_series_key *k,
+			   const struct fw_analysis_opts *o, const struct fw_store_cache_part *part,
+			   struct strbuf *err)
 {
-	struct fw_analysis_opts defaults;
-	struct series_key k = { 0 };
 	char flight[160];
 	cJSON *res = NULL;
-	int owned = 0;
+	int owned = 0, leave = o->use_cache && page_leaves_it(db, k, o);
 	double t0;
 
-	*out = NULL;
-	if (!o) {
-		fw_analysis_opts_init(&defaults);
-		o = &defaults;
-	}
-	if (series_key(db, series, revision, o, &k, err))
-		goto cleanup;
-	snprintf(flight, sizeof(flight), "%s@%s", k.key, k.hash);
+	snprintf(flight, sizeof(flight), "%s@%s", k->key, k->hash);
 	/* a miss computes once per process: a second asker waits, then reads the cache */
 	while (o->use_cache) {
-		if ((res = cache_get(db, k.key, k.hash, part)))
+		if ((res = cache_get(db, k->key, k->hash, part)))
 			goto cleanup;
 		/* a page does not compute a slow analysis itself: the older one, and the detection is told */
-		if (page_leaves_it(db, &k, o) && (res = older(db, &k, o, part))) {
+		if (leave && (res = older(db, k, o, part))) {
 			if (o->wake)
 				o->wake(series);
 			goto cleanup;
@@ -1161,16 +1175,44 @@ int fw_analysis_series_part(sqlite3 *db, const char *series, int revision, const
 			break;
 	}
 	t0 = seconds_now();
-	res = compute_series(db, series, &k, o, err);
+	res = compute_series(db, series, k, o, err);
 	if (res && o->use_cache)
-		cache_put(db, k.key, k.hash, res, seconds_now() - t0);
+		cache_put(db, k->key, k->hash, res, seconds_now() - t0);
 	keep_part(res, part);
 cleanup:
-	*out = res;
 	if (owned)
 		fw_inflight_end(flight);
-	series_key_free(&k);
-	return res ? 0 : -1;
+	return res;
+}
+
+int fw_analysis_series_part(sqlite3 *db, const char *series, int revision, const struct fw_analysis_opts *o,
+			    const struct fw_store_cache_part *part, cJSON **out, struct strbuf *err)
+{
+	struct fw_analysis_opts defaults;
+	struct fw_series_key k = { 0 };
+
+	*out = NULL;
+	if (!o) {
+		fw_analysis_opts_init(&defaults);
+		o = &defaults;
+	}
+	if (!series_key(db, series, revision, o, &k, err))
+		*out = series_keyed(db, series, &k, o, part, err);
+	series_key_release(&k);
+	return *out ? 0 : -1;
+}
+
+int fw_analysis_series_at(sqlite3 *db, const char *series, struct fw_series_key *k,
+			  const struct fw_analysis_opts *o, cJSON **out, struct strbuf *err)
+{
+	struct fw_analysis_opts defaults;
+
+	if (!o) {
+		fw_analysis_opts_init(&defaults);
+		o = &defaults;
+	}
+	*out = series_keyed(db, series, k, o, NULL, err);
+	return *out ? 0 : -1;
 }
 
 int fw_analysis_series(sqlite3 *db, const char *series, int revision,
@@ -1179,26 +1221,20 @@ int fw_analysis_series(sqlite3 *db, const char *series, int revision,
 	return fw_analysis_series_part(db, series, revision, o, NULL, out, err);
 }
 
-int fw_analysis_regressions_current(sqlite3 *db, const char *series, const struct fw_analysis_opts *o,
+int fw_analysis_regressions_current(sqlite3 *db, const struct fw_series_key *k, const struct fw_analysis_opts *o,
 				    char regs_flight[FW_REGS_FLIGHT_MAX])
 {
 	struct fw_analysis_opts defaults;
-	struct series_key k = { 0 };
-	struct strbuf err = STRBUF_INIT;
-	int yes, keyed;
 
 	if (!o) {
 		fw_analysis_opts_init(&defaults);
 		o = &defaults;
 	}
 	regs_flight[0] = '\0';
-	keyed = o->use_cache && !series_key(db, series, 0, o, &k, &err);
-	yes = keyed && (fw_store_cache_regressions_stored(db, k.key, k.hash) || page_leaves_it(db, &k, o));
-	if (keyed)
-		snprintf(regs_flight, FW_REGS_FLIGHT_MAX, "regs:%s@%s", k.key, k.hash);
-	series_key_free(&k);
-	strbuf_release(&err);
-	return yes;
+	if (!o->use_cache || !k)
+		return 0;
+	snprintf(regs_flight, FW_REGS_FLIGHT_MAX, "regs:%s@%s", k->key, k->hash);
+	return fw_store_cache_regressions_stored(db, k->key, k->hash) || page_leaves_it(db, k, o);
 }
 
 void fw_analysis_regressions_stored(sqlite3 *db, const cJSON *series_json)

@@ -121,15 +121,27 @@ struct fw_store_cache_part;
 int fw_analysis_series_part(sqlite3 *db, const char *series, int revision, const struct fw_analysis_opts *o,
 			    const struct fw_store_cache_part *part, cJSON **out, struct strbuf *err);
 /*
+ * One series' cache identity (id, revision, base, data hash) of its newest
+ * revision, looked up once: the data hash reads the series' runs. 0, or -1
+ * with err. fw_series_key_free() it.
+ */
+struct fw_series_key;
+int fw_series_key_get(sqlite3 *db, const char *series, const struct fw_analysis_opts *o,
+		      struct fw_series_key **out, struct strbuf *err);
+void fw_series_key_free(struct fw_series_key *k);
+/* fw_analysis_series() of the series and revision k names. */
+int fw_analysis_series_at(sqlite3 *db, const char *series, struct fw_series_key *k,
+			  const struct fw_analysis_opts *o, cJSON **out, struct strbuf *err);
+/*
  * regs_flight: the single-flight key (analysis/inflight.h) a refresh of them
  * holds from the analysis to the stored mark ("" when unknown).
- * 1 when the stored regressions of the newest revision of series were
- * refreshed from its current cached analysis (so a refresh can skip it), or,
- * for a page (o->page), when the series is one it does not analyse (slow);
+ * 1 when the stored regressions of the series k names were refreshed from its
+ * current cached analysis (so a refresh can skip it), or, for a page
+ * (o->page), when the series is one it does not analyse (slow);
  * fw_analysis_regressions_stored records that after fw_regressions_update.
  */
 #define FW_REGS_FLIGHT_MAX 160
-int fw_analysis_regressions_current(sqlite3 *db, const char *series, const struct fw_analysis_opts *o,
+int fw_analysis_regressions_current(sqlite3 *db, const struct fw_series_key *k, const struct fw_analysis_opts *o,
 				    char regs_flight[FW_REGS_FLIGHT_MAX]);
 void fw_analysis_regressions_stored(sqlite3 *db, const cJSON *series_json);
 

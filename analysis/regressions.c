@@ -291,13 +291,21 @@ int fw_regressions_refresh(sqlite3 *db, const char *series, const struct fw_anal
 	for (int i = 0; i < n; i++) {
 		cJSON *res = NULL;
 		char flight[FW_REGS_FLIGHT_MAX];
+		struct fw_series_key *k = NULL;
 		int owned = 0;
 
 		/* a GET after a GET: stored from this very result already; one refresh at a time */
-		while (!owned && !ret && !fw_analysis_regressions_current(db, names[i], o, flight))
-			owned = !*flight || fw_inflight_begin(flight);
+		while (!owned && !ret) {
+			fw_series_key_free(k);
+			if (fw_series_key_get(db, names[i], o, &k, err))
+				ret = -1;
+			else if (fw_analysis_regressions_current(db, k, o, flight))
+				break;
+			else
+				owned = !*flight || fw_inflight_begin(flight);
+		}
 		if (owned) {
-			if (fw_analysis_series(db, names[i], 0, o, &res, err))
+			if (fw_analysis_series_at(db, names[i], k, o, &res, err))
 				ret = -1;
 			/* an older analysis (a page's, while the newest is computed): its regressions are stored */
 			else if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(res, "stale")) &&
@@ -309,6 +317,7 @@ int fw_regressions_refresh(sqlite3 *db, const char *series, const struct fw_anal
 				fw_inflight_end(flight);
 		}
 		cJSON_Delete(res);
+		fw_series_key_free(k);
 		free(names[i]);
 	}
 	free(names);
