@@ -26,6 +26,9 @@ is() { # is <got> <expected> <description>
 like() { # like <got> <extended-regex> <description>
 	if printf '%s' "$1" | grep -Eq -- "$2"; then ok 0 "$3"; else ok 1 "$3"; echo "#   got: '$1'"; echo "#   expected to match: '$2'"; fi
 }
+unlike() { # unlike <got> <extended-regex> <description>: no line of got matches
+	if ! printf '%s' "$1" | grep -Eq -- "$2"; then ok 0 "$3"; else ok 1 "$3"; echo "#   got: '$1'"; echo "#   expected not to match: '$2'"; fi
+}
 diag() { echo "# $*"; }
 skip_all() { echo "1..0 # SKIP $*"; exit 0; }
 bail() { echo "Bail out! $*"; exit 1; }
