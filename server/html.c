@@ -33,6 +33,46 @@ static void escape(struct strbuf *sb, const char *s, int attr)
 	}
 }
 
+/* One part of a name: a browser may break after its '-', so a part with one stays on one line. */
+static void name_part(struct strbuf *sb, const struct strbuf *part)
+{
+	if (!memchr(part->buf, '-', part->len)) {
+		html_txt(sb, part->buf);
+		return;
+	}
+	strbuf_addstr(sb, "<span class=\"nw\">");
+	html_txt(sb, part->buf);
+	strbuf_addstr(sb, "</span>");
+}
+
+void html_name(struct strbuf *sb, const char *s)
+{
+	struct strbuf part = STRBUF_INIT;
+
+	for (s = s ? s : "";; s++) {
+		if (*s && *s != '/') {
+			strbuf_addch(&part, *s);
+			continue;
+		}
+		if (part.len)
+			name_part(sb, &part);
+		if (!*s)
+			break;
+		strbuf_addch(sb, '/');
+		strbuf_reset(&part);
+	}
+	strbuf_release(&part);
+}
+
+void html_wvm(struct strbuf *sb, const char *workload, const char *variant, const char *metric)
+{
+	html_name(sb, workload);
+	strbuf_addch(sb, '/');
+	html_name(sb, variant);
+	strbuf_addch(sb, '/');
+	html_name(sb, metric);
+}
+
 void html_txt(struct strbuf *sb, const char *s)
 {
 	/*

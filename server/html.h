@@ -8,6 +8,10 @@
 
 void html_txt(struct strbuf *sb, const char *s);      /* element content */
 void html_attr(struct strbuf *sb, const char *s);     /* inside a "quoted" attribute */
+/* A name such as split/pmd-to-0/split_ms in a table cell: it may wrap after a '/',
+ * never at the '-' of a part (issue 29); html_wvm writes workload/variant/metric so. */
+void html_name(struct strbuf *sb, const char *s);
+void html_wvm(struct strbuf *sb, const char *workload, const char *variant, const char *metric);
 /* XML 1.0 text or "quoted" attribute (the Atom feed): as html_attr, and U+FFFE/U+FFFF
  * (not XML characters) written as U+FFFD like the C0 controls. */
 void xml_txt(struct strbuf *sb, const char *s);

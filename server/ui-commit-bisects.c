@@ -42,11 +42,7 @@ static int bisect_row(const struct fw_bisect_record *r, void *ctx)
 				  "<tbody>\n");
 	strbuf_addf(sb, "<tr><td data-label=\"bisect\"><a href=\"/api/v1/bisects/%lld\">%lld</a></td>", r->id, r->id);
 	strbuf_addf(sb, "<td data-label=\"this commit\">%s</td><td data-label=\"metric\">", role);
-	html_txt(sb, r->workload);
-	strbuf_addch(sb, '/');
-	html_txt(sb, r->variant);
-	strbuf_addch(sb, '/');
-	html_txt(sb, r->metric);
+	html_wvm(sb, r->workload, r->variant, r->metric);
 	strbuf_addstr(sb, "</td><td data-label=\"range\">");
 	short_sha(sb, r->good_sha);
 	strbuf_addstr(sb, "..");

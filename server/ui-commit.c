@@ -148,11 +148,7 @@ static int result_block(const struct fw_store_result *r, void *ctx)
 	struct strbuf *sb = pg->sb;
 
 	strbuf_addstr(sb, "<h4>");
-	html_txt(sb, r->workload);
-	strbuf_addch(sb, '/');
-	html_txt(sb, r->variant);
-	strbuf_addch(sb, '/');
-	html_txt(sb, r->metric);
+	html_wvm(sb, r->workload, r->variant, r->metric);
 	strbuf_addstr(sb, " <span class=\"muted\">(");
 	html_txt(sb, r->unit);
 	strbuf_addstr(sb, ") params <code>");
@@ -241,11 +237,9 @@ static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const
 					      "<th>result</th><th>environment</th><th>counter</th><th>parent</th><th>this commit</th>"
 					      "<th>delta</th></tr></thead><tbody>\n");
 			strbuf_addstr(sb, "<tr><td>");
-			html_txt(sb, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "workload")));
-			strbuf_addch(sb, '/');
-			html_txt(sb, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "variant")));
-			strbuf_addch(sb, '/');
-			html_txt(sb, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "metric")));
+			html_wvm(sb, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "workload")),
+				 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "variant")),
+				 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "metric")));
 			strbuf_addstr(sb, "</td><td>");
 			html_txt(sb, ui_env_name(ev, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "env_fingerprint"))));
 			strbuf_addstr(sb, "</td><td class=\"mono\">");

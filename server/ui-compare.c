@@ -130,7 +130,7 @@ static void row(struct strbuf *sb, const struct fw_ui *ui, const struct fw_serie
 	strbuf_addstr(sb, "<tr><td class=\"card-title\"><a href=\"");
 	ui_href_metric(sb, ui, s, m);
 	strbuf_addstr(sb, "\">");
-	html_txt(sb, m->id);
+	html_name(sb, m->id);
 	strbuf_addstr(sb, "</a></td><td data-label=\"environment\">");
 	html_txt(sb, ui_env_name(ev, m->env));
 	strbuf_addstr(sb, "</td><td data-label=\"unit\">");

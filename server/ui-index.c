@@ -67,11 +67,7 @@ static int regression_item(const struct fw_store_regression_brief *g, void *ctx)
 	strbuf_addstr(sb, "\">");
 	html_txt(sb, g->series);
 	strbuf_addstr(sb, " ");
-	html_txt(sb, g->workload);
-	strbuf_addch(sb, '/');
-	html_txt(sb, g->variant);
-	strbuf_addch(sb, '/');
-	html_txt(sb, g->metric);
+	html_wvm(sb, g->workload, g->variant, g->metric);
 	strbuf_addf(sb, "</a> <span class=\"worse\">%+.2f%%</span>%s (", g->delta_pct,
 		    strcmp(g->env_fingerprint, FW_ENV_COMBINED) ? "" : " all hosts");
 	html_txt(sb, g->status);

@@ -263,11 +263,9 @@ static void commit_row(struct strbuf *sb, const struct fw_ui *ui, const char *se
 		       const cJSON *row, const struct ui_envs *ev)
 {
 	strbuf_addstr(sb, "<li>");
-	html_txt(sb, fw_json_str(row, "workload", ""));
-	strbuf_addch(sb, '/');
-	html_txt(sb, fw_json_str(row, "variant", ""));
-	strbuf_addch(sb, '/');
-	html_txt(sb, fw_json_str(row, "metric", ""));
+	html_wvm(sb, fw_json_str(row, "workload", ""),
+		 fw_json_str(row, "variant", ""),
+		 fw_json_str(row, "metric", ""));
 	strbuf_addstr(sb, " on ");
 	html_txt(sb, ui_env_name(ev, fw_json_str(row, "env_fingerprint", "")));
 	strbuf_addf(sb, ": <span class=\"%s\">", strcmp(fw_json_str(row, "verdict", ""), "regression") ? "better" : "worse");

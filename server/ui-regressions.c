@@ -270,11 +270,7 @@ static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const cJSON *it, 
 			ui_href_series(sb, ui, series);
 		strbuf_addstr(sb, "\">");
 	}
-	html_txt(sb, m.workload);
-	strbuf_addch(sb, '/');
-	html_txt(sb, m.variant);
-	strbuf_addch(sb, '/');
-	html_txt(sb, m.metric);
+	html_wvm(sb, m.workload, m.variant, m.metric);
 	strbuf_addstr(sb, linked ? "</a></td><td data-label=\"environment\">" : "</td><td data-label=\"environment\">");
 	html_txt(sb, ui_env_name(ev, env));
 	strbuf_addstr(sb, "</td><td class=\"num v-reg\" data-label=\"delta\">");

@@ -1,6 +1,7 @@
 // Checks shared by the browser tests of the live pages (browser-pages.js) and
 // of the exported static pages (export-pages.js): horizontal overflow outside
-// a scroll container, and axe-core's serious or critical violations.
+// a scroll container, words and numbers split across lines in a table cell,
+// and axe-core's serious or critical violations.
 'use strict';
 const fs = require('fs');
 const axeSource = fs.readFileSync(require.resolve('axe-core/axe.min.js'), 'utf8');
@@ -23,6 +24,38 @@ async function overflowing(page) {
   });
 }
 
+// Words (and numbers) of table cells that wrap onto two lines. A cell wraps at
+// spaces and '/' only; a word may break only when it alone is wider than its
+// cell (a 64-digit hash on a phone). Text nobody sees is skipped: closed
+// details, visually hidden text (.sr, a card table's clipped header).
+async function splitWords(page) {
+  return page.evaluate(() => {
+    const hidden = (el) => {
+      for (let p = el; p && p !== document.body; p = p.parentElement) {
+        const cs = getComputedStyle(p);
+        if (cs.clip !== 'auto' || (cs.overflow === 'hidden' && p.getBoundingClientRect().width <= 1)) return true;
+      }
+      return !!el.closest('details:not([open])');
+    };
+    const bad = [], walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement, cell = el && el.closest('td, th');
+      if (!cell || hidden(el)) continue;
+      const box = cell.clientWidth - parseFloat(getComputedStyle(cell).paddingLeft) - parseFloat(getComputedStyle(cell).paddingRight);
+      for (const m of n.data.matchAll(/[^\s/]+/g)) {
+        const r = document.createRange();
+        r.setStart(n, m.index);
+        r.setEnd(n, m.index + m[0].length);
+        const rects = [...r.getClientRects()].filter((x) => x.width > 0);
+        const lines = new Set(rects.map((x) => Math.round(x.top))).size;
+        const width = rects.reduce((a, x) => a + x.width, 0);
+        if (lines > 1 && width <= box + 1) bad.push(`${m[0]} (${cell.tagName.toLowerCase()}.${cell.className}, ${Math.round(width)} of ${Math.round(box)} px)`);
+      }
+    }
+    return bad;
+  });
+}
+
 async function axe(page) {
   await page.evaluate(axeSource);  // through the DevTools protocol: the pages' CSP stays on
   const res = await page.evaluate(async () => (await window.axe.run(document, { resultTypes: ['violations'] })).violations
@@ -31,4 +64,4 @@ async function axe(page) {
   return res;
 }
 
-module.exports = { overflowing, axe };
+module.exports = { overflowing, splitWords, axe };
