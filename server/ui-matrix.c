@@ -97,9 +97,9 @@ static void header(struct strbuf *sb, const struct fw_series *s, const int *orde
 
 		strbuf_addf(sb, "<th scope=\"col\"%s>", k && strcmp(m->env, s->metrics[order[k - 1]].env)
 			    ? " class=\"envstart\"" : "");
-		html_txt(sb, m->workload);
+		html_name(sb, m->workload);
 		strbuf_addstr(sb, "/<wbr>");
-		html_txt(sb, m->variant);
+		html_name(sb, m->variant);
 		strbuf_addstr(sb, "/<wbr>");
 		txt_breaking(sb, m->metric);
 		strbuf_addstr(sb, " <span class=\"muted\">");
@@ -134,8 +134,8 @@ static void cell(struct strbuf *sb, const struct fw_ui *ui, const struct fw_seri
 		strbuf_addstr(sb, "base");
 	else if (isnan(delta))
 		strbuf_addstr(sb, "-");
-	else
-		strbuf_addf(sb, "%+.2f%%", delta);
+	else  /* four digits and two decimals would push the glyph out of the 112 px cell */
+		strbuf_addf(sb, fabs(delta) >= 999.995 ? "%+.0f%%" : "%+.2f%%", delta);
 	if (i < nv)
 		strbuf_addf(sb, " <span aria-hidden=\"true\">%s</span><span class=\"sr\"> %s</span>",
 			    verdicts[i].glyph, verdicts[i].verdict);

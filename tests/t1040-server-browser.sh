@@ -16,14 +16,15 @@ command -v node >/dev/null || skip_all "node not installed"
 
 DB=$TMP_T/fw.db
 SHOTS=${FW_SHOTS:-$TMP_T/screenshots}
-# c2 slows split by 10% and filemap by 3% in both environments; c3 brings filemap back.
+# c2 slows split by 10% and filemap by 3% in both environments; c3 brings filemap back;
+# c4 slows split twelvefold (a four-digit delta in the matrix).
 for env in icount@vm tcg@vm; do
 	mkdir -p "$TMP_T/docs/${env%@*}"
 	# icount boots carry kernel profiles (c2 slows __split_huge_page): the commit page's
 	# attribution and bar plot, and the profile page.
 	[ "${env%@*}" = icount ] && export FW_GEN_PROFILE='c2=__split_huge_page*1.5' || unset FW_GEN_PROFILE
 	"$PY" tests/lib/gen-series.py "$TMP_T/docs/${env%@*}" demo "$env" 5 base:0:-:1:1 c1:1:base:1:1 \
-		c2:2:c1:1.1:0.97:2 c3:3:c2:1.1:1.0 || bail "gen-series"
+		c2:2:c1:1.1:0.97:2 c3:3:c2:1.1:1.0 c4:4:c3:13.5:1.0 || bail "gen-series"
 done
 # v2 of the series: the same measurements again, for the compare page's revision picker.
 for f in "$TMP_T"/docs/*/*.json; do

@@ -61,6 +61,13 @@ async function seriesChecks(page) {
   ok(reg.length >= 1 && reg.every((c) => /regression/.test(c.text) && /\u2717/.test(c.text) && /^[+-]\d/.test(c.text)),
     'matrix: regression cells say so in text (delta, glyph, word), not colour alone', JSON.stringify(reg));
   ok(cells.some((c) => /v-same/.test(c.cls) && /no change/.test(c.text)), 'matrix: no-change cells too');
+  // c4 slows split twelvefold: a four-digit delta keeps its glyph inside its cell
+  const clipped = await page.locator('#matrix-parent tbody td a').evaluateAll((as) => as.filter((a) => {
+    const g = a.querySelector('span[aria-hidden]'), td = a.parentElement.getBoundingClientRect();
+    return a.scrollWidth > a.clientWidth + 1 || (g && g.getBoundingClientRect().right > td.right + 0.5);
+  }).map((a) => a.textContent));
+  const big = cells.filter((c) => /^[+-]\d{4}/.test(c.text));
+  ok(big.length >= 1 && clipped.length === 0, 'matrix: a four-digit delta and its glyph fit the cell', `${big.length} four-digit; clipped: ${clipped.join('|')}`);
   ok(await page.locator('p.legend .v-reg').count() === 1, 'matrix: legend present');
   const sticky = await page.evaluate(() => [getComputedStyle(document.querySelector('#matrix-parent thead th')).position,
     getComputedStyle(document.querySelector('#matrix-parent tbody th')).position]);
