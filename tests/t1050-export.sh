@@ -111,7 +111,7 @@ like "$(cat "$OUT/$src")" 'regression \+[0-9.]+% \(new\)' 'big plot: regression 
 like "$(cat "$big")" 'id="regressions"' 'metric page lists the stored regression'
 like "$(cat "$OUT/$s1")" 'id="matrix-parent"' 'series page: the verdict matrix'
 like "$(grep -o 'href="s-s1-[0-9a-f]*-compare\.html"' "$OUT/$s1")" 'compare' '... links its compare page'
-like "$(grep -A3 'id="compare"' "$OUT"/s-s1-*-compare.html)" 'split/pmd-to-0/split_ms' 'compare page exported (first against last commit)'
+like "$(grep -A3 'id="compare"' "$OUT"/s-s1-*-compare.html)" 'split/<span class="nw">pmd-to-0</span>/split_ms' 'compare page exported (first against last commit)'
 like "$(grep -c '<tr><td class="card-title">' "$OUT/regressions.html")" '^[1-9]' 'regressions page exported with the stored regressions'
 like "$(cat "$OUT/index.html")" 'href="regressions.html"' '... linked from the index'
 is "$(grep -c '<form' "$OUT/regressions.html")" 0 '... without the filter form (a static page cannot filter)'
@@ -126,7 +126,7 @@ is "$(grep -c '<tr><td class="card-title">' "$OUT/regressions.html")" 2 '... two
 split_page=$(grep -o '<a href="regressions-metric-[^"]*">split/pmd-to-0/split_ms</a>' "$OUT/regressions.html" | sed 's/<a href="//; s/".*//')
 ok $([ -f "$OUT/$split_page" ] && echo 0 || echo 1) '... the metric filter page of split_ms is written'
 is "$(grep -c '<tr><td class="card-title">' "$OUT/$split_page")" 1 '... it lists only the split_ms regression'
-like "$(grep -o '<tr><td class="card-title">.*</tr>' "$OUT/$split_page")" '>split/pmd-to-0/split_ms</a>' '... which is split_ms'
+like "$(grep -o '<tr><td class="card-title">.*</tr>' "$OUT/$split_page")" '>split/<span class="nw">pmd-to-0</span>/split_ms</a>' '... which is split_ms'
 like "$(grep -o 'id="filter-metric">.*</ul>' "$OUT/$split_page")" '<li><a href="regressions.html">any</a></li>.*<li><strong aria-current="page">split/pmd-to-0/split_ms</strong>' \
 	'... marked as the current filter, "any" links back'
 c2=$(grep -o 'href="s-s1-[0-9a-f]*-c-[A-Za-z0-9_]*-[0-9a-f]*\.html">c2c2' "$OUT/$s1" | head -1 | sed 's/href="//; s/">.*//')

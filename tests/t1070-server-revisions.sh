@@ -53,7 +53,7 @@ like "$(grep -A2 'id="sides"' "$TMP_T/cmp")" "base: <a class=\"mono\" href=\"/se
 	'... base: the tip of v1, linked in v1'
 like "$(grep -A2 'id="sides"' "$TMP_T/cmp")" "head: <a class=\"mono\" href=\"/series/s1/commit/$C2\\?revision=2\">$C2</a> mm: commit c2 <span class=\"muted\">v2</span>" \
 	'... head: the tip of v2'
-like "$(grep -o '>split/pmd-to-0/split_ms</a></td>.*' "$TMP_T/cmp" | head -1)" '<td class="num" data-label="delta">-(9|10)\.[0-9]*%</td><td class="num" data-label="interval">\[[^]]*\]</td><td class="num" data-label="boots">5/5</td><td data-label="decided by">rank test, p [0-9.]+, q [0-9.]+</td><td class="v-imp" data-label="verdict">improvement ' \
+like "$(grep -o '>split/<span class="nw">pmd-to-0</span>/split_ms</a></td>.*' "$TMP_T/cmp" | head -1)" '<td class="num" data-label="delta">-(9|10)\.[0-9]*%</td><td class="num" data-label="interval">\[[^]]*\]</td><td class="num" data-label="boots">5/5</td><td data-label="decided by">rank test, p [0-9.]+, q [0-9.]+</td><td class="v-imp" data-label="verdict">improvement ' \
 	'... the fix in v2 is an improvement of about -9%, as the API says'
 like "$(cat "$TMP_T/cmp")" '<ul class="selector" id="base-revisions"><li>base revision:</li><li><strong aria-current="page">v1</strong></li><li><a href="/series/s1/compare\?revision=2&amp;base_revision=2">v2</a></li></ul>' \
 	'... links pick the base revision'
