@@ -82,7 +82,8 @@ endif
 TEST_INIT := $(BUILD)/tests/fw-test-init
 
 .PHONY: FORCE all deps check-layers check-function-length test test-quick test-unit test-asan test-kernel demo bench bench-build fuzz fuzz-smoke clean
-all: $(PROGRAMS) $(UNIT_BIN) $(TEST_INIT)
+# other-build: the analysis as a foliowatch of another version runs it (t0125).
+all: $(PROGRAMS) $(UNIT_BIN) $(TEST_INIT) $(BUILD)/tests/other-build
 
 # Install build, test and demo dependencies when something is missing.
 deps:
@@ -122,7 +123,19 @@ $(BUILD)/obj/gen/openapi.o: $(BUILD)/gen/openapi.c
 $(BUILD)/libfw.a: $(LIB_OBJ) $(BUILD)/obj/gen/migrations.o $(BUILD)/obj/gen/version.o
 	@rm -f $@
 	$(call quiet,AR,$@)$(AR) rcs $@ $^
-$(BUILD)/libfwanalysis.a: $(ANALYSIS_OBJ)
+# The analysis' code identity: a hash of every source its results depend on (the
+# analysis, lib/ and schema/ with the migrations), in the cached analysis' key, so
+# that a server rebuilt for a page or an API change keeps a year of analyses while
+# a changed analysis never serves an old one's answers.
+ANALYSIS_CODE_IN := $(sort $(ANALYSIS_SRC) $(wildcard analysis/*.h) $(LIB_SRC) $(wildcard lib/*.h schema/*.h) $(MIGRATIONS))
+$(BUILD)/gen/analysis-code.c: $(ANALYSIS_CODE_IN)
+	@mkdir -p $(dir $@)
+	$(call quiet,GEN,$@)printf 'const char fw_analysis_code[] = "%s";\n' \
+		"$$(cat $(ANALYSIS_CODE_IN) | sha256sum | cut -c1-16)" > $@.tmp && mv $@.tmp $@
+$(BUILD)/obj/gen/analysis-code.o: $(BUILD)/gen/analysis-code.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$<)$(CC) $(ALL_CFLAGS) -c $< -o $@
+$(BUILD)/libfwanalysis.a: $(ANALYSIS_OBJ) $(BUILD)/obj/gen/analysis-code.o
 	@rm -f $@
 	$(call quiet,AR,$@)$(AR) rcs $@ $^
 $(BUILD)/libfwserver.a: $(SERVER_OBJ) $(BUILD)/obj/gen/openapi.o

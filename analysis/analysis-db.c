@@ -20,7 +20,6 @@
 #include "sha256.h"
 #include "stats.h"
 #include "xalloc.h"
-#include "version.h"
 
 struct commit_info {
 	long long id;
@@ -886,9 +885,13 @@ static int data_hash(sqlite3 *db, long long series_id, const struct fw_analysis_
 	char buf[384];
 
 	sha256_init(&h);
-	/* The program version too: a rebuilt analysis must not serve an old one's answers. */
+	/*
+	 * The analysis' code too: a changed analysis must not serve an old one's
+	 * answers, while a server rebuilt for anything else (pages, API) keeps
+	 * them (fw_version here made every deploy re-analyse all history).
+	 */
 	snprintf(buf, sizeof(buf), "%s %s\n%lld\n%.17g %.17g %.17g %.17g %.17g %d\n%s\n", FW_ANALYSIS_VERSION,
-		 fw_version, series_id, o->alpha, o->min_effect_pct, o->noise_floor_pct, o->ci_level,
+		 fw_analysis_code, series_id, o->alpha, o->min_effect_pct, o->noise_floor_pct, o->ci_level,
 		 o->floor_alpha, o->max_looks, det->hash);
 	sha256_update(&h, buf, strlen(buf));
 	if (fw_store_hash_series_runs(db, series_id, &h, err))

@@ -11,6 +11,8 @@
 
 /* Bumped when the analysis changes, so cached results computed by an older one are not reused. */
 #define FW_ANALYSIS_VERSION "analysis/3"
+/* A hash of the analysis' sources (Makefile: build/gen/analysis-code.c), not the build's version. */
+extern const char fw_analysis_code[];
 
 /* One side of a comparison: samples with the run (boot) each came from. */
 struct fw_side {
