@@ -87,20 +87,21 @@ static int verdict_of(const cJSON *row, const char *want)
 void fw_bisect_points_from(const cJSON *analysis, const char *const *shas, int n, const char *metric,
 			   const char *want, struct fw_bisect_point *p)
 {
-	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(analysis, "rows"), *row, *c;
+	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(analysis, "rows"), *row;
 
 	for (int i = 0; i < n; i++) {
 		if (p[i].state != FW_BP_SKIPPED)
 			p[i].state = FW_BP_UNMEASURED;
 		p[i].verdict = FW_BV_NONE;
 	}
-	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(analysis, "commits"))
-		if (fw_json_str(c, "sha", NULL) && !strcmp(fw_json_str(c, "sha", NULL), shas[0]))
-			p[0].state = FW_BP_MEASURED;
 	cJSON_ArrayForEach(row, rows) {
-		const char *sha = fw_json_str(row, "sha", NULL);
+		const char *sha = fw_json_str(row, "sha", NULL), *ref = fw_json_str(row, "ref_sha", "");
 		if (!sha || !fw_bisect_row_is(row, metric))
 			continue;
+		/* good has samples of the metric when a row of it starts or ends there: else the first
+		 * point's row compares with a commit before the range */
+		if (!strcmp(sha, shas[0]) || !strcmp(ref, shas[0]))
+			p[0].state = FW_BP_MEASURED;
 		for (int i = 1; i < n; i++)
 			if (!strcmp(shas[i], sha)) {
 				int v = verdict_of(row, want);

@@ -418,6 +418,11 @@ static int bisect_loop(struct bisect *b, int max_steps)
 		goto fail;
 	fw_bisect_points_from(a, shas, b->n, b->metric, b->want, b->p);
 	skip_failed(b);
+	if (b->p[0].state != FW_BP_MEASURED) {
+		strbuf_addf(&err, "good %.12s has no measurement of %s in series %s (not measured for that workload, or "
+			    "its build or boot failed): measure it first (run --only)", b->c[0].sha, b->metric, b->series);
+		goto fail;
+	}
 	if (b->p[b->n - 1].state != FW_BP_MEASURED) {
 		strbuf_addf(&err, "bad %.12s has no measurement of %s in series %s (not measured, or its build or boot "
 			    "failed)", b->c[b->n - 1].sha, b->metric, b->series);

@@ -199,6 +199,18 @@ ok "$([ "$rc" = 1 ]; echo $?)" "a bisect of a range being bisected is refused"
 like "$out" "another bisect of merge ${G0:0:12}..${G8:0:12} is running" "... saying so"
 like "$(bisect merge g0 g8)" "culprit: $G6" "... and runs once the range is free"
 
+# good measured, but without the metric (its documents carry filemap only): refused, naming it
+gen nosplit icount 3 "1 1 1 1 1 1.1 1.1 1.1 1.1" g0 g8 || bail "gen nosplit"
+for f in "$TMP_T"/gen-nosplit/*-"$G0"-*.json; do
+	"$PY" -c 'import json, sys
+d = json.load(open(sys.argv[1])); d["results"] = [r for r in d["results"] if r["workload"] != "split"]
+json.dump(d, open(sys.argv[1], "w"))' "$f" && "$SERVER" seal "$f" >"$f.sealed" || bail "drop split from g0"
+done
+imp nosplit || bail "import nosplit"
+out=$(bisect nosplit g0 g8); rc=$?
+is "$rc" 1 "good without samples of the metric: bisect refuses"
+like "$out" "good ${G0:0:12} has no measurement of split/pmd-to-0/split_ms in series nosplit" "... naming good and the metric"
+
 # what it refuses, with the field named
 like "$(bisect moved g0 g8 --metric split/pmd-to-0 2>&1)" "--metric must be workload/variant/metric" "a bad --metric"
 like "$(bisect moved g0 g8 --bisect-budget 5parsecs 2>&1)" "bisect-budget" "a bad --bisect-budget"

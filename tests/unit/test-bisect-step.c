@@ -100,8 +100,8 @@ static void from_analysis(void)
 	struct fw_bisect_point p[4] = { U, S, U, U };
 	cJSON *a = cJSON_Parse(
 		"{\"commits\":[{\"sha\":\"aa\"},{\"sha\":\"bb\"},{\"sha\":\"cc\"},{\"sha\":\"dd\"}],\"rows\":["
-		"{\"sha\":\"cc\",\"against\":\"parent\",\"workload\":\"split\",\"variant\":\"pmd\",\"metric\":\"ms\","
-		"\"verdict\":\"regression\",\"decided\":true},"
+		"{\"sha\":\"cc\",\"against\":\"parent\",\"ref_sha\":\"aa\",\"workload\":\"split\",\"variant\":\"pmd\","
+		"\"metric\":\"ms\",\"verdict\":\"regression\",\"decided\":true},"
 		"{\"sha\":\"cc\",\"against\":\"base\",\"workload\":\"split\",\"variant\":\"pmd\",\"metric\":\"ms\","
 		"\"verdict\":\"no change\",\"decided\":true},"
 		"{\"sha\":\"dd\",\"against\":\"parent\",\"workload\":\"split\",\"variant\":\"pmd\",\"metric\":\"ms\","
@@ -110,12 +110,19 @@ static void from_analysis(void)
 		"\"verdict\":\"regression\",\"decided\":true}]}");
 
 	fw_bisect_points_from(a, shas, 4, "split/pmd/ms", "regression", p);
-	ok(p[0].state == FW_BP_MEASURED, "good: a commit of the analysis");
+	ok(p[0].state == FW_BP_MEASURED, "good: a row of the metric starts there");
 	ok(p[1].state == FW_BP_SKIPPED, "a skipped point stays skipped");
 	ok(p[2].state == FW_BP_MEASURED && p[2].verdict == FW_BV_MOVED, "regression against parent: moved");
 	ok(p[3].verdict == FW_BV_UNSURE, "another variant's row is not taken");
 	fw_bisect_points_from(a, shas, 4, "split/pmd/ms", "improvement", p);
 	ok(p[2].verdict == FW_BV_SAME, "a regression is not an improvement");
+	cJSON_Delete(a);
+	/* good measured, but not this metric: cc's row compares with a commit before the range */
+	a = cJSON_Parse("{\"commits\":[{\"sha\":\"zz\"},{\"sha\":\"aa\"},{\"sha\":\"cc\"}],\"rows\":["
+			"{\"sha\":\"cc\",\"against\":\"parent\",\"ref_sha\":\"zz\",\"workload\":\"split\","
+			"\"variant\":\"pmd\",\"metric\":\"ms\",\"verdict\":\"regression\",\"decided\":true}]}");
+	fw_bisect_points_from(a, shas, 4, "split/pmd/ms", "regression", p);
+	ok(p[0].state == FW_BP_UNMEASURED, "good without samples of the metric: not a measured end");
 	cJSON_Delete(a);
 }
 
