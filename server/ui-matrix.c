@@ -142,6 +142,22 @@ static void cell(struct strbuf *sb, const struct fw_ui *ui, const struct fw_seri
 	strbuf_addstr(sb, "</a></td>");
 }
 
+void ui_unmeasured_row(struct strbuf *sb, const struct fw_series *s, int c, int head, int ncols)
+{
+	int lo = c > 0 && c < s->ncommits ? s->commits[c - 1].position + 1 : 0;
+	int hi = c > 0 && c < s->ncommits ? s->commits[c].position - 1 : -1;
+
+	if (hi < lo)
+		return;
+	/* the text spans the first head columns as the row's header (the matrix's sticky column) */
+	strbuf_addf(sb, "<tr class=\"unmeasured\"><th scope=\"row\" colspan=\"%d\">", head);
+	if (hi == lo)
+		strbuf_addf(sb, "position %d: 1 commit not measured", lo);
+	else
+		strbuf_addf(sb, "positions %d&ndash;%d: %d commits not measured", lo, hi, hi - lo + 1);
+	strbuf_addf(sb, "</th><td colspan=\"%d\"></td></tr>\n", ncols - head);
+}
+
 void ui_matrix(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
 	       const struct fw_an_index *ix, const struct ui_envs *ev, int vs_base)
 {
@@ -164,6 +180,7 @@ void ui_matrix(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series
 	for (int c = 0; c < s->ncommits; c++) {
 		const struct fw_commit *cm = &s->commits[c];
 
+		ui_unmeasured_row(sb, s, c, 1, 1 + s->nmetrics);
 		strbuf_addf(sb, "<tr><th scope=\"row\"><span class=\"pos\">%d</span> <a class=\"mono\" href=\"",
 			    cm->position);
 		ui_href_commit(sb, ui, s->name, cm->sha);

@@ -48,6 +48,7 @@ static void commits_table(struct strbuf *sb, const struct fw_ui *ui, const struc
 	for (int c = 0; c < s->ncommits; c++) {
 		const struct fw_commit *cm = &s->commits[c];
 
+		ui_unmeasured_row(sb, s, c, 3, 7);
 		strbuf_addf(sb, "<tr><td>%d</td><td>", cm->position);
 		commit_link(sb, ui, s, cm);
 		strbuf_addstr(sb, "</td><td>");
@@ -62,7 +63,6 @@ static void commits_table(struct strbuf *sb, const struct fw_ui *ui, const struc
 	strbuf_addstr(sb, "</tbody></table>\n");
 }
 
-/* After a verdict: "at 3 boots" or "MDE 3.1%, needs 8 boots"; a floor with the boots it rests on. */
 /* The series page at positions from..to (to < 0: none), keeping ?vs= and ?revision=. */
 static void window_href(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s, int from, int to)
 {

@@ -76,6 +76,13 @@ const char *ui_env_name(const struct ui_envs *ev, const char *fp);
 /* The name, then the fingerprint inside a <details> element. */
 void ui_env_html(struct strbuf *sb, const struct ui_envs *ev, const char *fp);
 
+/*
+ * Before listed commit c, when positions between it and the one before were
+ * not measured (a sparse watch, a bisect's range): a row saying which, its
+ * text over the first head of ncols columns (ui-matrix.c; the series page's
+ * matrix and commits table).
+ */
+void ui_unmeasured_row(struct strbuf *sb, const struct fw_series *s, int c, int head, int ncols);
 /* The verdict matrix of a series against the parent or the base, and its legend (ui-matrix.c). */
 struct fw_an_index;
 void ui_matrix(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,

@@ -211,6 +211,14 @@ out=$(bisect nosplit g0 g8); rc=$?
 is "$rc" 1 "good without samples of the metric: bisect refuses"
 like "$out" "good ${G0:0:12} has no measurement of split/pmd-to-0/split_ms in series nosplit" "... naming good and the metric"
 
+# the series page shows the positions nobody measured as such (moved: g0, g4, g5, g8 of g0..g8)
+start_server "$DB" || bail "server did not start"
+is "$(code /series/moved)" 200 'the page of a sparsely measured series'
+like "$(cat "$TMP_T/body")" '<tr class="unmeasured"><th scope="row" colspan="1">positions 2&ndash;4: 3 commits not measured</th><td colspan="[0-9]+"></td></tr>' \
+	'... says which positions between two listed commits were not measured'
+is "$(grep -c '<tr class="unmeasured">' "$TMP_T/body")" 4 '... in the matrix and in the commits table, both gaps (2-4, 7-8)'
+stop_server
+
 # what it refuses, with the field named
 like "$(bisect moved g0 g8 --metric split/pmd-to-0 2>&1)" "--metric must be workload/variant/metric" "a bad --metric"
 like "$(bisect moved g0 g8 --bisect-budget 5parsecs 2>&1)" "bisect-budget" "a bad --bisect-budget"
