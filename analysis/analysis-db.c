@@ -1160,7 +1160,7 @@ static cJSON *series_keyed(sqlite3 *db, const char *series, struct fw_series_key
 {
 	char flight[160];
 	cJSON *res = NULL;
-	int owned = 0, leave = o->use_cache && page_leaves_it(db, k, o);
+	int owned = 0, leave = -1;  /* read on the first miss, once: a hit never asks */
 	double t0;
 
 	snprintf(flight, sizeof(flight), "%s@%s", k->key, k->hash);
@@ -1169,6 +1169,8 @@ static cJSON *series_keyed(sqlite3 *db, const char *series, struct fw_series_key
 		if ((res = cache_get(db, k->key, k->hash, part)))
 			goto cleanup;
 		/* a page does not compute a slow analysis itself: the older one, and the detection is told */
+		if (leave < 0)
+			leave = page_leaves_it(db, k, o);
 		if (leave && (res = older(db, k, o, part))) {
 			if (o->wake)
 				o->wake(series);
