@@ -1,12 +1,13 @@
 /*
  * watch --bisect: after a pass, each change the analysis decided between two
  * measured commits with unmeasured ones between them is bisected (issue 30).
- * One bisect per range: the metrics moved by the same range share it (the
- * midpoints run their workload, so the others of that workload get rows
- * too; another workload's metrics moved by the same range stay where they
- * were found). A range once bisected is not bisected again: <state>.bisected
- * lists "GOOD BAD METRIC RESULT" lines, and a bisect that gave up is not
- * retried by every later pass (one that could not start is).
+ * One bisect per range and workload: the metrics of a workload moved by the
+ * same range share it (the midpoints run that workload, so its other metrics
+ * get rows too); another workload moved by the same range gets a bisect of
+ * its own (its midpoints must run it). A range once bisected for a workload
+ * is not bisected again: <state>.bisected lists "GOOD BAD METRIC RESULT"
+ * lines, and a bisect that gave up is not retried by every later pass (one
+ * that could not start is).
  */
 #include <stdio.h>
 #include "run-doc.h"
@@ -20,14 +21,14 @@
 #include "watch-bisect.h"
 
 
-/* Was good..bad bisected before (a line of the state file, or earlier in this pass)? */
-static int seen(const struct strbuf *done, const char *good, const char *bad)
+/* Was good..bad bisected before for this workload (a line of the state file, or earlier in this pass)? */
+static int seen(const struct strbuf *done, const char *good, const char *bad, const char *workload)
 {
 	struct strbuf key = STRBUF_INIT;
 	const char *p;
 	int found = 0;
 
-	strbuf_addf(&key, "%s %s ", good, bad);
+	strbuf_addf(&key, "%s %s %s/", good, bad, workload);
 	for (p = done->buf; p && *p && !found; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL)
 		found = !strncmp(p, key.buf, key.len);
 	strbuf_release(&key);
@@ -48,8 +49,22 @@ static void remember(const char *path, struct strbuf *done, const char *good, co
 	}
 }
 
-/* The changes between measured commits that are not neighbours, as "metric good bad" into todo. */
-static void ranges_to_bisect(const cJSON *a, const char *want, const struct strbuf *done, struct strbuf *todo)
+/* Does todo ("W/V/M GOOD BAD" lines) bisect good..bad for workload w already? */
+static int todo_has(const struct strbuf *todo, const char *w, const char *good, const char *bad)
+{
+	size_t lw = strlen(w);
+
+	for (const char *p = todo->len ? todo->buf : NULL; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
+		const char *range = strchr(p, ' ');
+
+		if (range && !strncmp(p, w, lw) && p[lw] == '/' && !strncmp(range + 1, good, strlen(good)) &&
+		    range[1 + strlen(good)] == ' ' && !strncmp(range + 2 + strlen(good), bad, strlen(bad)))
+			return 1;
+	}
+	return 0;
+}
+
+void fw_watch_ranges(const cJSON *a, const char *want, const struct strbuf *done, struct strbuf *todo)
 {
 	const cJSON *row;
 
@@ -61,13 +76,10 @@ static void ranges_to_bisect(const cJSON *a, const char *want, const struct strb
 		if (!sha || !ref || !v || !ag || !w || !var || !m || strcmp(ag, "parent") || strcmp(v, want) ||
 		    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "decided")))
 			continue;
-		if (fw_bisect_position_of(a, sha) - fw_bisect_position_of(a, ref) < 2 || seen(done, ref, sha))
+		if (fw_bisect_position_of(a, sha) - fw_bisect_position_of(a, ref) < 2 || seen(done, ref, sha, w))
 			continue;
-		struct strbuf line = STRBUF_INIT;
-		strbuf_addf(&line, " %s %s\n", ref, sha);
-		if (!strstr(todo->buf ? todo->buf : "", line.buf))
+		if (!todo_has(todo, w, ref, sha))
 			strbuf_addf(todo, "%s/%s/%s %s %s\n", w, var, m, ref, sha);
-		strbuf_release(&line);
 	}
 }
 
@@ -92,16 +104,19 @@ int fw_watch_bisect(const struct fw_bisect_args *base, const char *state_path)
 		fprintf(stderr, "watch: storing the regressions of %s: %s\n", base->series, err.buf);
 	strbuf_reset(&err);
 	if (fw_analysis_series(db, base->series, 0, &ao, &a, &err) == 0)
-		ranges_to_bisect(a, base->improvement ? "improvement" : "regression", &done, &todo);
+		fw_watch_ranges(a, base->improvement ? "improvement" : "regression", &done, &todo);
 	else
 		fprintf(stderr, "watch: cannot analyse %s: %s\n", base->series, err.buf);
 	fw_db_close(db);
 	for (char *line = todo.buf, *next; line && *line; line = next) {
-		char metric[320], good[41], bad[41];
+		char metric[320], workload[320], good[41], bad[41];
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		if (sscanf(line, "%319s %40s %40s", metric, good, bad) != 3 || seen(&done, good, bad))
+		if (sscanf(line, "%319s %40s %40s", metric, good, bad) != 3)
+			continue;
+		snprintf(workload, sizeof(workload), "%.*s", (int)strcspn(metric, "/"), metric);
+		if (seen(&done, good, bad, workload))
 			continue;
 		struct fw_bisect_args b = *base;
 		b.metric = metric;

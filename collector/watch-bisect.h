@@ -1,6 +1,8 @@
 #ifndef FW_WATCH_BISECT_H
 #define FW_WATCH_BISECT_H
 #include "bisect.h"
+#include "strbuf.h"
+#include <cjson/cJSON.h>
 
 /*
  * Bisects every change of base->series (a regression, or an improvement with
@@ -10,5 +12,13 @@
  * its culprit; 1: one gave up or failed.
  */
 int fw_watch_bisect(const struct fw_bisect_args *base, const char *state_path);
+
+/*
+ * The bisects a series' analysis a asks for: each change (verdict want,
+ * decided, against the parent) between measured commits that are not
+ * neighbours, one "W/V/M GOOD BAD" line per range and workload appended to
+ * todo, unless done ("GOOD BAD METRIC RESULT" lines) has that range and workload.
+ */
+void fw_watch_ranges(const cJSON *a, const char *want, const struct strbuf *done, struct strbuf *todo);
 
 #endif
