@@ -229,6 +229,7 @@ int fw_regression_set_status(sqlite3 *db, long long id, const char *status,
 struct fw_seq_opts {
 	int max_looks;   /* K >= 1: planned looks including the first (4) */
 	int max_boots;   /* budget: boots per commit, environment and workload (24) */
+	const char *metric; /* NULL: every unsure row; else only this workload/variant/metric's (a bisect's step) */
 };
 int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 			  const struct fw_analysis_opts *o, const struct fw_seq_opts *s,

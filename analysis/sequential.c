@@ -74,6 +74,18 @@ static cJSON *commit_of(cJSON *commits, const cJSON *e, const cJSON *positions)
 	return c;
 }
 
+/* Is row r of metric ("workload/variant/metric"; NULL: any)? */
+static int row_named(const cJSON *r, const char *metric)
+{
+	char name[384];
+
+	if (!metric)
+		return 1;
+	snprintf(name, sizeof(name), "%s/%s/%s", fw_json_str(r, "workload", ""), fw_json_str(r, "variant", ""),
+		 fw_json_str(r, "metric", ""));
+	return !strcmp(name, metric);
+}
+
 int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 			  const struct fw_analysis_opts *o, const struct fw_seq_opts *s,
 			  cJSON **out, struct strbuf *err)
@@ -121,7 +133,8 @@ int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 		double need = fw_json_num(r, "boots_needed", NAN);
 		cJSON *u;
 
-		if (strcmp(fw_json_str(r, "against", ""), "parent") || strcmp(fw_json_str(r, "verdict", ""), "unsure"))
+		if (strcmp(fw_json_str(r, "against", ""), "parent") || strcmp(fw_json_str(r, "verdict", ""), "unsure") ||
+		    !row_named(r, s ? s->metric : NULL))
 			continue;
 		u = cJSON_CreateObject();
 		for (size_t i = 0; i < sizeof(copy_str) / sizeof(*copy_str); i++)

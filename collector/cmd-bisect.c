@@ -45,7 +45,7 @@ struct bisect {
 	struct commit_point *c;    /* points 0..n-1: good, the range's first-parent commits up to bad */
 	struct fw_bisect_point *p;
 	int n, alloc, good_position;
-	char **run_argv;           /* "run" and the passed-on options (nrun), room for 16 more */
+	char **run_argv;           /* "run" and the passed-on options (nrun), room for 22 more */
 	int nrun, steps;
 	struct fw_bisect_record_log log;
 	struct fw_budget bud;      /* --bisect-budget; neither seconds nor boots: none */
@@ -256,9 +256,10 @@ static void measure_point(struct bisect *b, int i, int profile)
 {
 	static char o_series[] = "--series", o_tree[] = "--tree", o_range[] = "--range", o_only[] = "--only",
 		    o_first[] = "--first-position", o_workloads[] = "--workloads", o_db[] = "--db",
-		    o_no_report[] = "--no-report", o_no_profile[] = "--no-profile", none[] = "";
+		    o_no_report[] = "--no-report", o_no_profile[] = "--no-profile", o_decide[] = "--decide-metric",
+		    none[] = "";
 	struct strbuf range = STRBUF_INIT, only = STRBUF_INIT, first = STRBUF_INIT, workload = STRBUF_INIT,
-		      series = STRBUF_INIT, db = STRBUF_INIT;
+		      series = STRBUF_INIT, db = STRBUF_INIT, metric = STRBUF_INIT;
 	int lo = i - 1, hi = i + 1, k = b->nrun;
 
 	while (lo > 0 && b->p[lo].state != FW_BP_MEASURED)
@@ -271,10 +272,12 @@ static void measure_point(struct bisect *b, int i, int profile)
 	strbuf_addf(&only, "%s,%s", b->c[i].sha, b->c[hi].sha);
 	strbuf_addf(&first, "%d", b->good_position);
 	strbuf_add(&workload, b->metric, strcspn(b->metric, "/"));
+	strbuf_addstr(&metric, b->metric); /* the step's looks buy boots for its metric only */
 	strbuf_addstr(&series, b->series); /* run parses a char ** argv: writable copies */
 	strbuf_addstr(&db, b->db_path);
 	char *add[] = { o_series, series.buf, o_tree, b->tree.buf, o_range, range.buf, o_only, only.buf,
-			o_first, first.buf, o_workloads, workload.buf, o_db, db.buf, o_no_report, b->step_budget,
+			o_first, first.buf, o_workloads, workload.buf, o_decide, metric.buf, o_db, db.buf, o_no_report,
+			b->step_budget,
 			profile ? none : o_no_profile };
 	for (size_t j = 0; j < sizeof(add) / sizeof(add[0]); j++)
 		if (*add[j])
@@ -287,6 +290,7 @@ static void measure_point(struct bisect *b, int i, int profile)
 	strbuf_release(&only);
 	strbuf_release(&first);
 	strbuf_release(&workload);
+	strbuf_release(&metric);
 	strbuf_release(&series);
 	strbuf_release(&db);
 }
@@ -492,7 +496,7 @@ cleanup:
 }
 
 const char *const fw_bisect_decided[] = { "series", "tree", "range", "only", "mbox", "base", "first-position",
-					  "workloads", "db", "post", "token-file", "no-report", NULL };
+					  "workloads", "db", "post", "token-file", "no-report", "decide-metric", NULL };
 
 int fw_bisect_metric_ok(const char *m)
 {
@@ -540,7 +544,7 @@ int fw_bisect(const struct fw_bisect_args *a)
 	static char o_run[] = "run";
 	int ret = 2, max_steps = a->max_steps, lock = -1;
 
-	b.run_argv = xcalloc((size_t)a->nrun + 20, sizeof(*b.run_argv));
+	b.run_argv = xcalloc((size_t)a->nrun + 24, sizeof(*b.run_argv)); /* "run", then measure_point adds up to 19 and NULL */
 	b.budget_text = a->budget;
 	if (a->budget) {
 		char why[200];

@@ -37,6 +37,7 @@
 #include "prune.h"
 #include "runcmd.h"
 #include "store.h"
+#include "bisect.h"
 #include "patchset.h"
 #include "sha256.h"
 
@@ -46,6 +47,7 @@
 struct run_opts {
 	const char *series, *tree, *range, *only, *base, *mbox, *workloads, *profile, *accel, *db;
 	const char *post_url, *token_file, *host, *origin, *shard, *cache, *fragment, *append, *budget;
+	const char *decide_metric; /* --decide-metric: the only metric whose unsure rows get more boots */
 	int rounds, boots, interleave, jobs, quiet, vcpus, memory_mib, revision, no_report, max_looks, max_boots;
 	int profile_boots;    /* boots 0..N-1 of each commit also run the profiling round; 0: where flagged */
 	int no_profile;       /* --no-profile: no profiling at all */
@@ -94,6 +96,8 @@ const struct fw_option fw_run_options[] = {
 	  "rounds of analysis planned, the first included (1..1000): the\n"
 	  "error rate is spent over them (README \"Deciding\")" },
 	{ "max-boots", 0, required_argument, 'N', "N", "24", "at most N boots per commit, environment and workload" },
+	{ "decide-metric", 0, required_argument, 'D', "W/V/M", "every metric",
+	  "later looks add boots only where this metric is unsure (a\nbisect's steps: other metrics' rows do not buy boots)" },
 	{ "interleave", 0, no_argument, 'i', NULL, "on",
 	  "boot base, p1, p2, ..., base, p1, ... (machine drift spreads evenly)" },
 	{ "no-interleave", 0, no_argument, 'I', NULL, "off", "all boots of a commit in a row" },
@@ -473,6 +477,11 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		case 'G': o->budget = optarg; break;
 		case 'K': bad = fw_opt_int(u, "max-looks", optarg, 1, 1000, &o->max_looks); break;
 		case 'N': bad = fw_opt_int(u, "max-boots", optarg, 1, 100000, &o->max_boots); break;
+		case 'D':
+			o->decide_metric = optarg;
+			if (!fw_bisect_metric_ok(optarg))
+				bad = fw_usage_error(u, "--decide-metric must be workload/variant/metric, not '%s'", optarg);
+			break;
 		case 'a':
 			o->accel = optarg;
 			bad = fw_opt_choice(u, "accel", optarg, accels);
@@ -808,7 +817,7 @@ static void first_round(struct run_ctx *x)
  */
 static void later_looks(struct run_ctx *x)
 {
-	struct fw_seq_opts seq = { x->o->max_looks, x->o->max_boots };
+	struct fw_seq_opts seq = { x->o->max_looks, x->o->max_boots, x->o->decide_metric };
 	struct fw_analysis_opts ao;
 
 	fw_analysis_opts_init(&ao);

@@ -253,7 +253,7 @@ static void pass_on(struct watch *w, int opt, const char *arg, char **owned, int
 int cmd_watch(int argc, char **argv)
 {
 	static const char *const decided[] = { "series", "tree", "range", "only", "mbox", "base", "first-position",
-					       NULL };
+					       "decide-metric", NULL };
 	struct watch w = { .sparse = { 1, 0 }, .interval = 300, .bis.db_path = FW_DB_DEFAULT };
 	static char o_run[] = "run";
 	int ret = 1, nowned = 0, opt, post = 0;

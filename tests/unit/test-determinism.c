@@ -512,6 +512,20 @@ static void test_sequential(void)
 	is_int(n, 2, "... both of them");
 	cJSON_Delete(res);
 	res = NULL;
+	/* a bisect's step asks about its metric only */
+	seq.metric = "mthp/16k/cpu_s";
+	ok(!fw_analysis_undecided(db, "seq", 0, NULL, &seq, &res, &err) &&
+	   !cJSON_GetArraySize(cJSON_GetObjectItem(res, "rows")) &&
+	   !cJSON_GetArraySize(cJSON_GetObjectItem(res, "commits")),
+	   "looks for a decided metric (cpu_s): no row, no boots, though sys_s is unsure");
+	cJSON_Delete(res);
+	seq.metric = "mthp/16k/sys_s";
+	ok(!fw_analysis_undecided(db, "seq", 0, NULL, &seq, &res, &err) &&
+	   cJSON_GetArraySize(cJSON_GetObjectItem(res, "rows")) == 1 &&
+	   cJSON_GetArraySize(cJSON_GetObjectItem(res, "commits")) == 2,
+	   "looks for sys_s: its row, both commits");
+	cJSON_Delete(res);
+	res = NULL;
 	ok(!fw_analysis_series(db, "seq", 0, NULL, &res, &err), "the report of the same data");
 	r = row_of(res, 1, "sys_s");
 	ok(fabs(num(r, "alpha_used") - 8.857543832130332e-05) < 1e-12,
