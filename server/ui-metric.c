@@ -88,12 +88,34 @@ static void env_selector(struct strbuf *sb, const struct fw_ui *ui, const struct
 	strbuf_addstr(sb, "</ul></nav>\n");
 }
 
+/*
+ * Which commits the table lists (index of the first): all, or on a long
+ * history the newest ui->table_newest (issue 31: 436 KB of table at 600
+ * commits), saying so and linking all of them.
+ */
+static int table_note(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s, const struct fw_metric *m)
+{
+	int n = ui->table_newest;
+
+	if (n <= 0 || s->ncommits <= n) {
+		strbuf_addstr(sb, "<p class=\"note\" id=\"table-note\">The table has every value.</p>\n");
+		return 0;
+	}
+	strbuf_addf(sb, "<p class=\"note\" id=\"table-note\">The table has the newest %d of %d commits "
+		    "(positions %d&ndash;%d); <a href=\"", n, s->ncommits, s->commits[s->ncommits - n].position,
+		    s->commits[s->ncommits - 1].position);
+	ui_href_metric(sb, ui, s, m);
+	strbuf_addf(sb, "%sfrom=0\">all of them</a>.</p>\n", s->nenvs > 1 || ui->revision > 0 ? "&amp;" : "?");
+	return s->ncommits - n;
+}
+
 void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi, const cJSON *an,
 		      const cJSON *regs, struct strbuf *sb)
 {
 	const struct fw_metric *m = &s->metrics[mi];
 	struct fw_an_index *ix = an_index_new(an);
 	struct ui_envs ev;
+	int first;
 
 	ui_envs_load(&ev, ui->db);
 	ui_page_begin(sb, ui, m->id);
@@ -130,14 +152,15 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 			      "against its parent; " FW_PLOT_REG_SHAPE ": regressions of this host, "
 			      FW_PLOT_ALL_SHAPE ": regressions of all hosts, one per stored regression "
 			      "(in an older revision, the analysis verdicts); "
-			      "y axis: the unit. The table below has every value.</p>\n");
+			      "y axis: the unit.</p>\n");
 	} else {
 		strbuf_addstr(sb, "<p class=\"muted noplot\">no samples to plot</p>\n");
 	}
+	first = table_note(sb, ui, s, m);
 	strbuf_addstr(sb, "<table class=\"grid cards\" id=\"points\"><thead><tr><th>#</th><th>commit</th>"
 		      "<th>subject</th><th>median</th><th>delta</th><th>interval</th><th>verdict</th>"
 		      "<th>samples</th></tr></thead><tbody>\n");
-	for (int c = 0; c < s->ncommits; c++) {
+	for (int c = first; c < s->ncommits; c++) {
 		const struct fw_cell *cell = &m->cells[c];
 		const cJSON *row = an_index_row(ix, s->commits[c].sha, m);
 		const cJSON *lo = row ? cJSON_GetObjectItemCaseSensitive(row, "ci_lo_pct") : NULL;
@@ -203,6 +226,13 @@ enum MHD_Result ui_metric(struct fw_req *r)
 		goto cleanup;
 	ui.db = req_db(r);
 	ui.revision = req_revision(r);
+	{
+		struct strbuf q = STRBUF_INIT;
+		/* from=/to= choose the commits; without them the table has the newest */
+		if (req_query(r, "from", &q) == -1 && req_query(r, "to", &q) == -1)
+			ui.table_newest = FW_METRIC_TABLE_COMMITS;
+		strbuf_release(&q);
+	}
 	an = req_analysis_for(r, &s, s.metrics[mi].id);
 	an_apply(&s, an);
 	regs = fw_ui_regressions(ui.db, s.name, s.revision);

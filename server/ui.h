@@ -19,9 +19,12 @@ struct fw_ui {
 	const char *only_series;  /* export --series: the only series that has pages */
 	int vs_base;              /* the series page's matrix against the base (?vs=base) instead of the parent */
 	int from, to;             /* the series page's window of positions (from >= 0), kept in its plots' links */
+	int table_newest;         /* a metric page's table: only its newest N commits (0: all; from=/to= ask for all) */
 };
 /* A series page shows at most this many of the newest positions unless ?from=&to= ask otherwise. */
 #define FW_SERIES_PAGE_COMMITS 50
+/* A metric page's table without from/to: the newest this many commits (its plot has them all). */
+#define FW_METRIC_TABLE_COMMITS 100
 /* The series answer without from/to: the newest this many positions, with a "window" cursor (issue 31). */
 #define FW_SERIES_ANSWER_COMMITS 100
 
