@@ -61,6 +61,20 @@ void fw_bisect_next(const struct fw_bisect_point *p, int n, struct fw_bisect_nex
 	}
 }
 
+int fw_bisect_planned_steps(int commits)
+{
+	int k = 0;
+
+	while (k < 30 && (1 << k) < commits)
+		k++; /* ceil(log2(commits)), in integers */
+	return k + 2;
+}
+
+double fw_bisect_step_floor_alpha(double floor_alpha, int commits)
+{
+	return floor_alpha / fw_bisect_planned_steps(commits);
+}
+
 int fw_bisect_row_is(const cJSON *row, const char *metric)
 {
 	const char *w = fw_json_str(row, "workload", NULL), *v = fw_json_str(row, "variant", NULL);

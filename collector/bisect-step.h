@@ -61,6 +61,15 @@ void fw_bisect_next(const struct fw_bisect_point *p, int n, struct fw_bisect_nex
  */
 void fw_bisect_points_from(const cJSON *analysis, const char *const *shas, int n, const char *metric,
 			   const char *want, struct fw_bisect_point *p);
+/*
+ * Error spend over a bisect: its decisions are the ceil(log2(commits)) + 2
+ * steps it plans (the midpoints, and both ends' own rows), so each step's
+ * floor rule gets floor_alpha / that many, and a bisect as a whole calls a
+ * move that is not there at most floor_alpha of the time (union bound).
+ * commits: the first-parent commits after good up to bad (>= 1).
+ */
+int fw_bisect_planned_steps(int commits);
+double fw_bisect_step_floor_alpha(double floor_alpha, int commits);
 /* Is row (of an analysis) the metric ("workload/variant/metric") against its parent? */
 int fw_bisect_row_is(const cJSON *row, const char *metric);
 /* The position of commit sha in an analysis, or -1 when it is not one of its commits. */

@@ -53,6 +53,8 @@ struct bisect {
 	int profile_culprit;       /* profile the culprit and its parent at the end (unless --no-profile) */
 	const char *budget_text;
 	char step_budget[64];      /* "--budget=...": what is left, for the next step's run; "" none */
+	double floor_alpha;        /* each step's share of the floors' alpha (fw_bisect_step_floor_alpha) */
+	char floor_opt[48];        /* "--floor-alpha=...": the same, for each step's run */
 };
 
 static double now_s(void)
@@ -148,7 +150,11 @@ static int resolve_range(struct bisect *b, const char *good, const char *bad)
 	return bad_good || bad_bad || err.len ? -1 : 0;
 }
 
-/* The series' analysis now (from the database the runs write). */
+/*
+ * The series' analysis now (from the database the runs write), its floors at
+ * the step's share of their alpha: not cached, the pages' cached analysis
+ * (at the whole alpha) stays theirs.
+ */
 static cJSON *analyse(const struct bisect *b, struct strbuf *err)
 {
 	struct fw_analysis_opts ao;
@@ -158,6 +164,8 @@ static cJSON *analyse(const struct bisect *b, struct strbuf *err)
 	if (!db)
 		return NULL;
 	fw_analysis_opts_init(&ao);
+	ao.floor_alpha = b->floor_alpha;
+	ao.use_cache = 0;
 	if (fw_analysis_series(db, b->series, 0, &ao, &a, err))
 		a = NULL;
 	fw_db_close(db);
@@ -277,7 +285,7 @@ static void measure_point(struct bisect *b, int i, int profile)
 	strbuf_addstr(&db, b->db_path);
 	char *add[] = { o_series, series.buf, o_tree, b->tree.buf, o_range, range.buf, o_only, only.buf,
 			o_first, first.buf, o_workloads, workload.buf, o_decide, metric.buf, o_db, db.buf, o_no_report,
-			b->step_budget,
+			b->floor_opt, b->step_budget,
 			profile ? none : o_no_profile };
 	for (size_t j = 0; j < sizeof(add) / sizeof(add[0]); j++)
 		if (*add[j])
@@ -496,7 +504,8 @@ cleanup:
 }
 
 const char *const fw_bisect_decided[] = { "series", "tree", "range", "only", "mbox", "base", "first-position",
-					  "workloads", "db", "post", "token-file", "no-report", "decide-metric", NULL };
+					  "workloads", "db", "post", "token-file", "no-report", "decide-metric",
+					  "floor-alpha", NULL };
 
 int fw_bisect_metric_ok(const char *m)
 {
@@ -543,8 +552,9 @@ int fw_bisect(const struct fw_bisect_args *a)
 			    .db_path = a->db_path ? a->db_path : FW_DB_DEFAULT, .tree = STRBUF_INIT };
 	static char o_run[] = "run";
 	int ret = 2, max_steps = a->max_steps, lock = -1;
+	struct fw_analysis_opts defaults;
 
-	b.run_argv = xcalloc((size_t)a->nrun + 24, sizeof(*b.run_argv)); /* "run", then measure_point adds up to 19 and NULL */
+	b.run_argv = xcalloc((size_t)a->nrun + 24, sizeof(*b.run_argv)); /* "run", then measure_point adds up to 20 and NULL */
 	b.budget_text = a->budget;
 	if (a->budget) {
 		char why[200];
@@ -579,8 +589,13 @@ int fw_bisect(const struct fw_bisect_args *a)
 		goto cleanup;
 	if (!max_steps)
 		max_steps = (int)ceil(log2((double)b.n - 1)) + 4;
+	fw_analysis_opts_init(&defaults);
+	b.floor_alpha = fw_bisect_step_floor_alpha(defaults.floor_alpha, b.n - 1);
+	snprintf(b.floor_opt, sizeof(b.floor_opt), "--floor-alpha=%.17g", b.floor_alpha);
 	printf("bisect: %s: %s between %.12s and %.12s, %d first-parent commit(s)\n", b.series, b.metric, b.c[0].sha,
 	       b.c[b.n - 1].sha, b.n - 1);
+	printf("bisect: the floors' alpha %g over %d planned steps: %.3g a step\n", defaults.floor_alpha,
+	       fw_bisect_planned_steps(b.n - 1), b.floor_alpha);
 	ret = bisect_loop(&b, max_steps);
 cleanup:
 	if (lock >= 0)

@@ -48,6 +48,7 @@ struct run_opts {
 	const char *series, *tree, *range, *only, *base, *mbox, *workloads, *profile, *accel, *db;
 	const char *post_url, *token_file, *host, *origin, *shard, *cache, *fragment, *append, *budget;
 	const char *decide_metric; /* --decide-metric: the only metric whose unsure rows get more boots */
+	double floor_alpha;        /* --floor-alpha: the floor rule's level (0: the analysis' default) */
 	int rounds, boots, interleave, jobs, quiet, vcpus, memory_mib, revision, no_report, max_looks, max_boots;
 	int profile_boots;    /* boots 0..N-1 of each commit also run the profiling round; 0: where flagged */
 	int no_profile;       /* --no-profile: no profiling at all */
@@ -98,6 +99,9 @@ const struct fw_option fw_run_options[] = {
 	{ "max-boots", 0, required_argument, 'N', "N", "24", "at most N boots per commit, environment and workload" },
 	{ "decide-metric", 0, required_argument, 'D', "W/V/M", "every metric",
 	  "later looks add boots only where this metric is unsure (a\nbisect's steps: other metrics' rows do not buy boots)" },
+	{ "floor-alpha", 0, required_argument, 'L', "P", "0.001",
+	  "two-sided level of the floor rule per row (0 < P <= 0.5), spent\n"
+	  "over the looks; a bisect gives each step its share" },
 	{ "interleave", 0, no_argument, 'i', NULL, "on",
 	  "boot base, p1, p2, ..., base, p1, ... (machine drift spreads evenly)" },
 	{ "no-interleave", 0, no_argument, 'I', NULL, "off", "all boots of a commit in a row" },
@@ -482,6 +486,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 			if (!fw_bisect_metric_ok(optarg))
 				bad = fw_usage_error(u, "--decide-metric must be workload/variant/metric, not '%s'", optarg);
 			break;
+		case 'L': bad = fw_opt_double(u, "floor-alpha", optarg, 0, 0.5, 1, &o->floor_alpha); break;
 		case 'a':
 			o->accel = optarg;
 			bad = fw_opt_choice(u, "accel", optarg, accels);
@@ -810,6 +815,21 @@ static void first_round(struct run_ctx *x)
 }
 
 /*
+ * The analysis' options of this run's own decisions (its looks and what to
+ * profile). At another floor alpha than the pages' nothing is cached: the
+ * cache holds one analysis a series, and it is the pages' (the looks read
+ * the database the pages do unless --post).
+ */
+static void decide_opts(const struct run_opts *o, struct fw_analysis_opts *ao)
+{
+	fw_analysis_opts_init(ao);
+	if (o->floor_alpha > 0 && o->floor_alpha != ao->floor_alpha) {
+		ao->floor_alpha = o->floor_alpha;
+		ao->use_cache = 0;
+	}
+}
+
+/*
  * Looks 2..K of the adaptive design: ask the analysis (from this host's own
  * documents) which rows are still unsure, boot what they need, ask again.
  * Stops when nothing is unsure, at the last planned look, when the budget is
@@ -820,7 +840,7 @@ static void later_looks(struct run_ctx *x)
 	struct fw_seq_opts seq = { x->o->max_looks, x->o->max_boots, x->o->decide_metric };
 	struct fw_analysis_opts ao;
 
-	fw_analysis_opts_init(&ao);
+	decide_opts(x->o, &ao);
 	while (!x->o->bud.none && !x->out_of_budget) {
 		struct strbuf err = STRBUF_INIT;
 		struct boot_job *jobs = NULL;
@@ -863,7 +883,7 @@ static void profile_flagged(struct run_ctx *x)
 
 	if (x->o->no_profile || x->o->profile_boots > 0 || x->out_of_budget || !x->decide_db)
 		return;
-	fw_analysis_opts_init(&ao);
+	decide_opts(x->o, &ao);
 	if (fw_analysis_series(x->decide_db, x->o->series, x->o->revision, &ao, &a, &err)) {
 		fprintf(stderr, "run: cannot tell which rows to profile: %s\n", err.buf);
 		strbuf_release(&err);

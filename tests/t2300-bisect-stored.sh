@@ -9,7 +9,8 @@
 #   it (same id, status kept, found at g8), and a refresh opens no duplicate;
 # - two steps: +5% at g2 and +5% at g5: both named, not forced onto one;
 # - merge: the change lands with the merge g6: named with its first-parent range;
-# - undecided: TCG rows at 1 boot a side: it gives up and says which step.
+# - undecided: TCG rows at 1 boot a side: it gives up and says which step;
+# - error spend: its steps decide at floor_alpha / (ceil(log2 range) + 2).
 . tests/lib/tap.sh
 . tests/lib/server.sh
 command -v git >/dev/null || skip_all "no git"
@@ -74,6 +75,10 @@ out=$(bisect moved g0 g8); rc=$?
 is "$rc" 0 "moved: bisect found it" || echo "$out" | sed 's/^/# /'
 like "$out" "culprit: $G5 g5 \(position 6\)" "... g5, from the measured midpoints"
 like "$out" "0 step\(s\), 0 boot\(s\)" "... in no step (the midpoints were measured already)"
+like "$out" "the floors' alpha 0.001 over 5 planned steps: 0.0002 a step" \
+	"... its steps decide at their share of the floors' alpha: 8 commits, ceil(log2 8) + 2 = 5 planned steps"
+is "$(q "select group_concat(distinct json_extract(body, '\$.floor_alpha')) from analysis_cache")" 0.001 \
+	"... and its analyses at that share are not cached: the pages' cached analysis stays at 0.001"
 like "$out" "1 stored regression\(s\) of split/pmd-to-0/split_ms moved to the culprit" "... and moved the regression"
 is "$(q "select g.id || ' ' || c.sha || ' ' || f.sha || ' ' || g.status from regressions g join commits c on c.id = g.commit_id
 	join commits f on f.id = g.found_commit_id where g.id = $RID")" "$RID $G5 $G8 acknowledged" \

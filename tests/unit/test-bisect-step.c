@@ -3,6 +3,7 @@
  * change spread over two commits, merges, midpoints already measured; and
  * the points read from an analysis' rows.
  */
+#include <math.h>
 #include <stdlib.h>
 #include "tap.h"
 #include "bisect-step.h"
@@ -126,9 +127,21 @@ static void from_analysis(void)
 	cJSON_Delete(a);
 }
 
+/* The floors' alpha spread over the planned steps (issue 30's error spend). */
+static void alpha_spend(void)
+{
+	is_int(fw_bisect_planned_steps(1), 2, "one commit in the range: 2 planned steps");
+	is_int(fw_bisect_planned_steps(2), 3, "two: 3");
+	is_int(fw_bisect_planned_steps(8), 5, "eight: ceil(log2 8) + 2 = 5");
+	is_int(fw_bisect_planned_steps(9), 6, "nine: 6");
+	is_int(fw_bisect_planned_steps(1000), 12, "a thousand: 12");
+	ok(fabs(fw_bisect_step_floor_alpha(0.001, 8) - 0.0002) < 1e-15, "0.001 over 8 commits: 0.0002 a step");
+}
+
 int main(void)
 {
 	bisects();
+	alpha_spend();
 	special_steps();
 	from_analysis();
 	return done_testing();
