@@ -1071,15 +1071,22 @@ static int series_key(sqlite3 *db, const char *series, int revision, const struc
 		       ? -1 : 0;
 }
 
+/* o, or the default options in *defaults when o is NULL (callers may pass none). */
+static const struct fw_analysis_opts *opts_or_default(const struct fw_analysis_opts *o,
+						      struct fw_analysis_opts *defaults)
+{
+	if (o)
+		return o;
+	fw_analysis_opts_init(defaults);
+	return defaults;
+}
+
 int fw_series_key_get(sqlite3 *db, const char *series, const struct fw_analysis_opts *o,
 		      struct fw_series_key **out, struct strbuf *err)
 {
 	struct fw_analysis_opts defaults;
 
-	if (!o) {
-		fw_analysis_opts_init(&defaults);
-		o = &defaults;
-	}
+	o = opts_or_default(o, &defaults);
 	*out = calloc(1, sizeof(**out));
 	if (*out && !series_key(db, series, 0, o, *out, err))
 		return 0;
@@ -1197,10 +1204,7 @@ int fw_analysis_series_part(sqlite3 *db, const char *series, int revision, const
 	struct fw_series_key k = { 0 };
 
 	*out = NULL;
-	if (!o) {
-		fw_analysis_opts_init(&defaults);
-		o = &defaults;
-	}
+	o = opts_or_default(o, &defaults);
 	if (!series_key(db, series, revision, o, &k, err))
 		*out = series_keyed(db, series, &k, o, part, err);
 	series_key_release(&k);
@@ -1212,10 +1216,7 @@ int fw_analysis_series_at(sqlite3 *db, const char *series, struct fw_series_key 
 {
 	struct fw_analysis_opts defaults;
 
-	if (!o) {
-		fw_analysis_opts_init(&defaults);
-		o = &defaults;
-	}
+	o = opts_or_default(o, &defaults);
 	*out = series_keyed(db, series, k, o, NULL, err);
 	return *out ? 0 : -1;
 }
@@ -1231,10 +1232,7 @@ int fw_analysis_regressions_current(sqlite3 *db, const struct fw_series_key *k, 
 {
 	struct fw_analysis_opts defaults;
 
-	if (!o) {
-		fw_analysis_opts_init(&defaults);
-		o = &defaults;
-	}
+	o = opts_or_default(o, &defaults);
 	regs_flight[0] = '\0';
 	if (!o->use_cache || !k)
 		return 0;
@@ -1261,10 +1259,7 @@ int fw_analysis_compare(sqlite3 *db, long long commit_a, long long commit_b,
 	int ret = -1;
 
 	*out = NULL;
-	if (!o) {
-		fw_analysis_opts_init(&defaults);
-		o = &defaults;
-	}
+	o = opts_or_default(o, &defaults);
 	/* Ordered so that a is index 0 and b index 1, whatever their positions. */
 	if (fw_store_scope_commits(db, &sc, add_commit, &d, err))
 		goto cleanup;

@@ -193,6 +193,9 @@ int fw_regressions_refresh(sqlite3 *db, const char *series, const struct fw_anal
 int fw_regression_set_status(sqlite3 *db, long long id, const char *status,
 			     const char *who, const char *note, struct strbuf *err);
 
+/* Is row (of an analysis) of metric "workload/variant/metric"? NULL metric: any row. */
+int fw_row_is_metric(const cJSON *row, const char *metric);
+
 /*
  * The sequential design's question (the collector asks it between rounds of
  * boots): which rows of `series` (revision <= 0: newest) are still unsure

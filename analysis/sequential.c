@@ -74,16 +74,20 @@ static cJSON *commit_of(cJSON *commits, const cJSON *e, const cJSON *positions)
 	return c;
 }
 
-/* Is row r of metric ("workload/variant/metric"; NULL: any)? */
-static int row_named(const cJSON *r, const char *metric)
+int fw_row_is_metric(const cJSON *r, const char *metric)
 {
-	char name[384];
+	const char *w = fw_json_str(r, "workload", NULL), *v = fw_json_str(r, "variant", NULL);
+	const char *m = fw_json_str(r, "metric", NULL);
+	size_t lw, lv;
 
 	if (!metric)
 		return 1;
-	snprintf(name, sizeof(name), "%s/%s/%s", fw_json_str(r, "workload", ""), fw_json_str(r, "variant", ""),
-		 fw_json_str(r, "metric", ""));
-	return !strcmp(name, metric);
+	if (!w || !v || !m)
+		return 0;
+	lw = strlen(w);
+	lv = strlen(v);
+	return !strncmp(metric, w, lw) && metric[lw] == '/' && !strncmp(metric + lw + 1, v, lv) &&
+	       metric[lw + 1 + lv] == '/' && !strcmp(metric + lw + lv + 2, m);
 }
 
 int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
@@ -134,7 +138,7 @@ int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 		cJSON *u;
 
 		if (strcmp(fw_json_str(r, "against", ""), "parent") || strcmp(fw_json_str(r, "verdict", ""), "unsure") ||
-		    !row_named(r, s ? s->metric : NULL))
+		    !fw_row_is_metric(r, s ? s->metric : NULL))
 			continue;
 		u = cJSON_CreateObject();
 		for (size_t i = 0; i < sizeof(copy_str) / sizeof(*copy_str); i++)

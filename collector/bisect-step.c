@@ -1,5 +1,6 @@
 /* The step logic of a bisect: where the change lies, what to measure next. */
 #include "bisect-step.h"
+#include "analysis.h"
 #include <stdio.h>
 #include "run-doc.h"
 #include <string.h>
@@ -77,16 +78,9 @@ double fw_bisect_step_floor_alpha(double floor_alpha, int commits)
 
 int fw_bisect_row_is(const cJSON *row, const char *metric)
 {
-	const char *w = fw_json_str(row, "workload", NULL), *v = fw_json_str(row, "variant", NULL);
-	const char *m = fw_json_str(row, "metric", NULL), *ag = fw_json_str(row, "against", NULL);
-	size_t lw, lv;
+	const char *ag = fw_json_str(row, "against", NULL);
 
-	if (!w || !v || !m || !ag || strcmp(ag, "parent"))
-		return 0;
-	lw = strlen(w);
-	lv = strlen(v);
-	return !strncmp(metric, w, lw) && metric[lw] == '/' && !strncmp(metric + lw + 1, v, lv) &&
-	       metric[lw + 1 + lv] == '/' && !strcmp(metric + lw + lv + 2, m);
+	return metric && ag && !strcmp(ag, "parent") && fw_row_is_metric(row, metric);
 }
 
 static int verdict_of(const cJSON *row, const char *want)
@@ -134,7 +128,8 @@ int fw_bisect_position_of(const cJSON *analysis, const char *sha)
 
 	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(analysis, "commits")) {
 		const cJSON *pos = cJSON_GetObjectItemCaseSensitive(c, "position");
-		if (fw_json_str(c, "sha", NULL) && !strcmp(fw_json_str(c, "sha", NULL), sha))
+		const char *s = fw_json_str(c, "sha", NULL);
+		if (s && !strcmp(s, sha))
 			return cJSON_IsNumber(pos) ? (int)pos->valuedouble : -1;
 	}
 	return -1;

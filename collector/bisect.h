@@ -20,8 +20,6 @@ struct fw_bisect_args {
  * running, the database): nothing recorded, worth trying again.
  */
 int fw_bisect(const struct fw_bisect_args *a);
-/* "workload/variant/metric": three non-empty names. */
-int fw_bisect_metric_ok(const char *m);
 /* run's options bisect decides itself (not passed on). */
 extern const char *const fw_bisect_decided[];
 

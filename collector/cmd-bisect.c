@@ -507,13 +507,6 @@ const char *const fw_bisect_decided[] = { "series", "tree", "range", "only", "mb
 					  "workloads", "db", "post", "token-file", "no-report", "decide-metric",
 					  "floor-alpha", NULL };
 
-int fw_bisect_metric_ok(const char *m)
-{
-	const char *s1 = strchr(m, '/'), *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
-
-	return s1 && s2 && s1 > m && s2 > s1 + 1 && s2[1] && !strchr(s2 + 1, '/') && strlen(m) < 300;
-}
-
 /*
  * One bisect at a time per series and range (watch from a timer and one by
  * hand would measure the same midpoints twice): a lock file per range in
@@ -678,7 +671,7 @@ int cmd_bisect(int argc, char **argv)
 							 : !a.good ? "--good REV" : "--bad REV");
 		goto cleanup;
 	}
-	if (!fw_bisect_metric_ok(a.metric)) {
+	if (!fw_metric_id_ok(a.metric)) {
 		fw_usage_error(&usage, "--metric must be workload/variant/metric, not '%s'", a.metric);
 		goto cleanup;
 	}

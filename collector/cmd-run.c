@@ -37,7 +37,6 @@
 #include "prune.h"
 #include "runcmd.h"
 #include "store.h"
-#include "bisect.h"
 #include "patchset.h"
 #include "sha256.h"
 
@@ -483,7 +482,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		case 'N': bad = fw_opt_int(u, "max-boots", optarg, 1, 100000, &o->max_boots); break;
 		case 'D':
 			o->decide_metric = optarg;
-			if (!fw_bisect_metric_ok(optarg))
+			if (!fw_metric_id_ok(optarg))
 				bad = fw_usage_error(u, "--decide-metric must be workload/variant/metric, not '%s'", optarg);
 			break;
 		case 'L': bad = fw_opt_double(u, "floor-alpha", optarg, 0, 0.5, 1, &o->floor_alpha); break;

@@ -21,7 +21,10 @@
 #include "watch-bisect.h"
 
 
-/* Was good..bad bisected before for this workload (a line of the state file, or earlier in this pass)? */
+/*
+ * Was good..bad bisected before for this workload (a line of the state file,
+ * or earlier in this pass), or is it on the to-do list already (same order)?
+ */
 static int seen(const struct strbuf *done, const char *good, const char *bad, const char *workload)
 {
 	struct strbuf key = STRBUF_INIT;
@@ -49,21 +52,6 @@ static void remember(const char *path, struct strbuf *done, const char *good, co
 	}
 }
 
-/* Does todo ("W/V/M GOOD BAD" lines) bisect good..bad for workload w already? */
-static int todo_has(const struct strbuf *todo, const char *w, const char *good, const char *bad)
-{
-	size_t lw = strlen(w);
-
-	for (const char *p = todo->len ? todo->buf : NULL; p && *p; p = strchr(p, '\n') ? strchr(p, '\n') + 1 : NULL) {
-		const char *range = strchr(p, ' ');
-
-		if (range && !strncmp(p, w, lw) && p[lw] == '/' && !strncmp(range + 1, good, strlen(good)) &&
-		    range[1 + strlen(good)] == ' ' && !strncmp(range + 2 + strlen(good), bad, strlen(bad)))
-			return 1;
-	}
-	return 0;
-}
-
 void fw_watch_ranges(const cJSON *a, const char *want, const struct strbuf *done, struct strbuf *todo)
 {
 	const cJSON *row;
@@ -78,8 +66,8 @@ void fw_watch_ranges(const cJSON *a, const char *want, const struct strbuf *done
 			continue;
 		if (fw_bisect_position_of(a, sha) - fw_bisect_position_of(a, ref) < 2 || seen(done, ref, sha, w))
 			continue;
-		if (!todo_has(todo, w, ref, sha))
-			strbuf_addf(todo, "%s/%s/%s %s %s\n", w, var, m, ref, sha);
+		if (!seen(todo, ref, sha, w)) /* the metrics of a workload share its bisect */
+			strbuf_addf(todo, "%s %s %s/%s/%s\n", ref, sha, w, var, m);
 	}
 }
 
@@ -113,7 +101,7 @@ int fw_watch_bisect(const struct fw_bisect_args *base, const char *state_path)
 		next = strchr(line, '\n');
 		if (next)
 			*next++ = '\0';
-		if (sscanf(line, "%319s %40s %40s", metric, good, bad) != 3)
+		if (sscanf(line, "%40s %40s %319s", good, bad, metric) != 3)
 			continue;
 		snprintf(workload, sizeof(workload), "%.*s", (int)strcspn(metric, "/"), metric);
 		if (seen(&done, good, bad, workload))

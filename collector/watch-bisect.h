@@ -16,8 +16,9 @@ int fw_watch_bisect(const struct fw_bisect_args *base, const char *state_path);
 /*
  * The bisects a series' analysis a asks for: each change (verdict want,
  * decided, against the parent) between measured commits that are not
- * neighbours, one "W/V/M GOOD BAD" line per range and workload appended to
- * todo, unless done ("GOOD BAD METRIC RESULT" lines) has that range and workload.
+ * neighbours, one "GOOD BAD W/V/M" line per range and workload appended to
+ * todo, unless done ("GOOD BAD W/V/M RESULT" lines, the state file's) has
+ * that range and workload.
  */
 void fw_watch_ranges(const cJSON *a, const char *want, const struct strbuf *done, struct strbuf *todo);
 

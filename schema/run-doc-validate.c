@@ -668,3 +668,10 @@ int fw_doc_validate(const cJSON *doc, struct fw_error *e)
 	}
 	return -1;
 }
+
+int fw_metric_id_ok(const char *m)
+{
+	const char *s1 = strchr(m, '/'), *s2 = s1 ? strchr(s1 + 1, '/') : NULL;
+
+	return s1 && s2 && s1 > m && s2 > s1 + 1 && s2[1] && !strchr(s2 + 1, '/') && strlen(m) < 300;
+}

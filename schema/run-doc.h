@@ -75,6 +75,9 @@ int fw_json_duplicate_key(const cJSON *item, struct strbuf *path);
  */
 const char *fw_text_problem(const char *s, size_t minlen, size_t maxlen, int multiline);
 
+/* A metric named "workload/variant/metric" (bisect --metric, run --decide-metric): three non-empty names. */
+int fw_metric_id_ok(const char *m);
+
 /* Canonical form: keys sorted, unformatted (the idempotency hash is sha256 of it). */
 char *fw_json_canonical(const cJSON *item);
 void fw_doc_hash(const cJSON *doc, char out[65]);

@@ -39,18 +39,18 @@ int main(void)
 {
 	char *t = ranges("", "regression");
 
-	is_str(t, "split/pmd/ms aa bb\nfilemap/4k/bw aa bb\n",
+	is_str(t, "aa bb split/pmd/ms\naa bb filemap/4k/bw\n",
 	       "one bisect per workload of a range: split (its two metrics share it) and filemap; "
 	       "not the neighbours bb..cc, not an unsure row, not an improvement");
 	free(t);
 	t = ranges("aa bb split/pmd/ms found\n", "regression");
-	is_str(t, "filemap/4k/bw aa bb\n", "split bisected before: filemap still is");
+	is_str(t, "aa bb filemap/4k/bw\n", "split bisected before: filemap still is");
 	free(t);
 	t = ranges("aa bb split/pmd/cpu_ms gave-up\naa bb filemap/4k/bw found\n", "regression");
 	is_str(t, "", "both workloads done (whichever metric did it, found or gave up)");
 	free(t);
 	t = ranges("", "improvement");
-	is_str(t, "mthp/16k/cpu_s aa bb\n", "--bisect-improvements: the improvement");
+	is_str(t, "aa bb mthp/16k/cpu_s\n", "--bisect-improvements: the improvement");
 	free(t);
 	return done_testing();
 }
