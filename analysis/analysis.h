@@ -193,6 +193,22 @@ int fw_regressions_refresh(sqlite3 *db, const char *series, const struct fw_anal
 int fw_regression_set_status(sqlite3 *db, long long id, const char *status,
 			     const char *who, const char *note, struct strbuf *err);
 
+/*
+ * The analysis' change points, typed (E-divisive means over each metric's
+ * commit medians in one environment; they open no regression: only decided
+ * rows do). Strings point into the analysis: valid while it lives.
+ */
+struct fw_change_point {
+	const char *workload, *variant, *metric, *env, *sha;
+	int position;
+	double before, after, delta_pct;  /* the segments' medians; NAN unknown */
+};
+/*
+ * Those of metric ("workload/variant/metric", NULL: every metric) in env
+ * (NULL: every environment), in the analysis' order (by metric, then
+ * position). Returns how many; *out is malloc'd (free() it; NULL when 0).
+ */
+int fw_analysis_change_points(const cJSON *an, const char *metric, const char *env, struct fw_change_point **out);
 /* Is row (of an analysis) of metric "workload/variant/metric"? NULL metric: any row. */
 int fw_row_is_metric(const cJSON *row, const char *metric);
 

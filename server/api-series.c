@@ -105,6 +105,41 @@ static void window_json(cJSON *root, const struct fw_series *s)
 			      : cJSON_CreateNull());
 }
 
+/*
+ * The analysis' change points of the selected metrics (in the window's
+ * positions when windowed): where a metric's level moved along the history.
+ */
+static void change_points_json(cJSON *root, const struct fw_series *s, const cJSON *an, const char *msel,
+			       char **keys)
+{
+	cJSON *arr = cJSON_AddArrayToObject(root, "change_points");
+
+	for (int i = 0; i < s->nmetrics; i++) {
+		struct fw_change_point *cp;
+		int n;
+
+		if (msel && !msel[i])
+			continue;
+		n = fw_analysis_change_points(an, s->metrics[i].id, s->metrics[i].env, &cp);
+		for (int k = 0; k < n; k++) {
+			cJSON *o;
+
+			if (s->window && (cp[k].position < s->from || cp[k].position > s->to))
+				continue;
+			o = cJSON_CreateObject();
+			cJSON_AddStringToObject(o, "metric", s->metrics[i].id);
+			cJSON_AddStringToObject(o, "env", keys[i]);
+			cJSON_AddNumberToObject(o, "position", cp[k].position);
+			cJSON_AddStringToObject(o, "sha", cp[k].sha);
+			fw_json_num_or_null(o, "before", cp[k].before);
+			fw_json_num_or_null(o, "after", cp[k].after);
+			json_pct(o, "delta_pct", cp[k].delta_pct);
+			cJSON_AddItemToArray(arr, o);
+		}
+		free(cp);
+	}
+}
+
 static cJSON *series_json_sel(sqlite3 *db, const struct fw_series *s, const cJSON *an, const char *msel,
 			      const char *csel)
 {
@@ -145,6 +180,7 @@ static cJSON *series_json_sel(sqlite3 *db, const struct fw_series *s, const cJSO
 		fw_json_num_or_null(m, "min_effect_pct", s->metrics[i].min_effect_pct);
 		cJSON_AddItemToArray(metrics, m);
 	}
+	change_points_json(root, s, an, msel, keys);
 	commits = cJSON_AddArrayToObject(root, "commits");
 	for (int c = 0; c < s->ncommits; c++) {
 		const struct fw_commit *cm = &s->commits[c];

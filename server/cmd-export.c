@@ -113,7 +113,7 @@ static int write_plot_placeholder(struct export *ex, const struct strbuf *name, 
 	return ret;
 }
 
-static int export_plot(struct export *ex, const struct fw_series *s, int mi, const cJSON *rows,
+static int export_plot(struct export *ex, const struct fw_series *s, int mi, const cJSON *an,
 		       const cJSON *regs, int big)
 {
 	struct strbuf path = STRBUF_INIT, name = STRBUF_INIT, dst = STRBUF_INIT, err = STRBUF_INIT;
@@ -123,7 +123,8 @@ static int export_plot(struct export *ex, const struct fw_series *s, int mi, con
 	int rendered, rc, ret = -1;
 
 	if (big) {
-		fw_plot_marks_build(s, &s->metrics[mi], rows, regs, &pm);
+		fw_plot_marks_build(s, &s->metrics[mi], cJSON_GetObjectItemCaseSensitive(an, "rows"), regs, &pm);
+		fw_plot_marks_change_points(s, &s->metrics[mi], an, &pm);
 		o.marks = &pm;
 	}
 	rc = fw_plot_metric_ex(ex->scratch, s, mi, &o, &path, etag, &rendered, &err);
@@ -241,7 +242,6 @@ static int export_series(struct export *ex, const char *series)
 	struct strbuf err = STRBUF_INIT, name = STRBUF_INIT, page = STRBUF_INIT;
 	struct fw_series s;
 	cJSON *an = NULL, *regs = NULL, *json = NULL;
-	const cJSON *rows;
 	char *txt = NULL;
 	int rc, ret = -1;
 
@@ -255,7 +255,6 @@ static int export_series(struct export *ex, const char *series)
 	an = fw_ui_analysis(ex->ui.db, s.name, s.revision);
 	an_apply(&s, an);
 	regs = fw_ui_regressions(ex->ui.db, s.name, s.revision);
-	rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL;
 
 	for (int vs = 0; vs < 2; vs++) {  /* the page against the parent, then against the base */
 		strbuf_reset(&page);
@@ -313,8 +312,8 @@ static int export_series(struct export *ex, const char *series)
 		strbuf_reset(&name);
 		ui_metric_render(&ex->ui, &s, i, an, regs, &page);
 		ui_href_metric(&name, &ex->ui, &s, &s.metrics[i]);
-		if (write_sb(ex, &name, &page) || export_plot(ex, &s, i, rows, regs, 0) ||
-		    export_plot(ex, &s, i, rows, regs, 1))
+		if (write_sb(ex, &name, &page) || export_plot(ex, &s, i, an, regs, 0) ||
+		    export_plot(ex, &s, i, an, regs, 1))
 			goto cleanup;
 	}
 	ret = export_compare(ex, &s) ? -1 : export_configs(ex, &s);

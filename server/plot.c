@@ -140,8 +140,11 @@ static const char script_head[] =
 	"set border 3\nset tics nomirror\nset grid ytics lc rgb '#dddddd'\n"
 	"ylabel = ''\nstats 'data' index 'y label' using (ylabel = strcol(1), 0) nooutput\nset ylabel ylabel\n"
 	"set key %s\nset xrange [0.5:%d.5]\nset offsets 0,0,graph %s,graph 0.05\n"
-	"set xtics rotate by -35 left\nset lmargin 10\nset style fill transparent solid 0.25 noborder\n"
-	"plot ";
+	"set xtics rotate by -35 left\nset lmargin 10\nset style fill transparent solid 0.25 noborder\n";
+/* A change point: a dashed line between the last commit before it and the first after (x numbers only). */
+static const char script_cp_line[] =
+	"set arrow from %d.5, graph 0 to %d.5, graph 1 nohead dt 2 lw 1.2 lc rgb '#6a1b9a' back\n";
+static const char script_cp_key[] = ", \\\n     NaN with lines dt 2 lw 1.2 lc rgb '#6a1b9a' title 'change point'";
 /* One box per commit (x +- 0.3, lo..hi): an interval belongs to its commit, not to the space between two. */
 static const char script_band[] =
 	"'data' index 'interval band' using 1:(($2+$3)/2):($1-0.3):($1+0.3):2:3 with boxxyerror "
@@ -275,6 +278,10 @@ int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 	strbuf_addf(&script, script_head, o->png ? "pngcairo" : "svg", big ? 900 : 420, big ? 480 : 220,
 		    big ? 11 : 9, big ? "outside below center horizontal" : "off", s->ncommits,
 		    nmark[0] || nmark[1] ? "0.15" : "0.05");
+	for (int c = 1; marks && marks->cp && c < s->ncommits && c < marks->n; c++)
+		if (marks->cp[c])
+			strbuf_addf(&script, script_cp_line, c, c);
+	strbuf_addstr(&script, "plot ");
 	if (nband)
 		strbuf_addstr(&script, script_band);
 	strbuf_addstr(&script, s->ncommits > FW_PLOT_DENSE_COMMITS ? script_dense : script_main);
@@ -284,6 +291,8 @@ int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 		strbuf_addstr(&script, script_all);
 	if (nmark[0] || nmark[1])
 		strbuf_addstr(&script, script_labels);
+	if (marks && marks->ncp)
+		strbuf_addstr(&script, script_cp_key);
 	strbuf_addch(&script, '\n');
 	ret = fw_plot_render(cache_dir, &script, &data, o->png, path, etag, rendered, err);
 cleanup:
@@ -301,6 +310,7 @@ void fw_plot_marks_free(struct fw_plot_marks *pm)
 	free(pm->hi);
 	free(pm->label);
 	free(pm->kind);
+	free(pm->cp);
 	memset(pm, 0, sizeof(*pm));
 }
 
@@ -405,4 +415,26 @@ void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, c
 		pm->label[c] = strbuf_detach(&l, NULL);
 		pm->kind[c] |= all ? FW_MARK_ALL : FW_MARK_HOST;
 	}
+}
+
+void fw_plot_marks_change_points(const struct fw_series *s, const struct fw_metric *m, const cJSON *an,
+				 struct fw_plot_marks *pm)
+{
+	struct fw_change_point *cp;
+	int n = fw_analysis_change_points(an, m->id, m->env, &cp);
+
+	free(pm->cp);
+	pm->cp = calloc((size_t)(s->ncommits ? s->ncommits : 1), 1);
+	pm->ncp = 0;
+	if (!pm->cp)
+		abort();
+	for (int k = 0; k < n; k++) {
+		int c = fw_series_find_commit(s, cp[k].sha);
+
+		if (c > 0 && c < pm->n && !pm->cp[c]) {
+			pm->cp[c] = 1;
+			pm->ncp++;
+		}
+	}
+	free(cp);
 }

@@ -26,11 +26,15 @@ struct fw_plot_marks {
 	double *lo, *hi;
 	char **label;
 	unsigned char *kind;
-	int n;
+	unsigned char *cp;  /* 1 where a change point starts (a line before that commit); NULL none */
+	int n, ncp;
 };
 /* From the analysis rows (against the parent) and the stored regressions of the revision. */
 void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, const cJSON *rows,
 			 const cJSON *regs, struct fw_plot_marks *pm);
+/* After fw_plot_marks_build: the analysis' change points of m (its environment) as dashed lines. */
+void fw_plot_marks_change_points(const struct fw_series *s, const struct fw_metric *m, const cJSON *an,
+				 struct fw_plot_marks *pm);
 void fw_plot_marks_free(struct fw_plot_marks *pm);
 
 /*

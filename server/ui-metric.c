@@ -6,6 +6,7 @@
  */
 #include <stdio.h>
 #include <math.h>
+#include <stdlib.h>
 #include <string.h>
 #include "routes.h"
 #include "html.h"
@@ -151,8 +152,8 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 		strbuf_addstr(sb, "line: commit medians; band: the analysis interval of each commit's level "
 			      "against its parent; " FW_PLOT_REG_SHAPE ": regressions of this host, "
 			      FW_PLOT_ALL_SHAPE ": regressions of all hosts, one per stored regression "
-			      "(in an older revision, the analysis verdicts); "
-			      "y axis: the unit.</p>\n");
+			      "(in an older revision, the analysis verdicts); dashed lines: change points "
+			      "(below); y axis: the unit.</p>\n");
 	} else {
 		strbuf_addstr(sb, "<p class=\"muted noplot\">no samples to plot</p>\n");
 	}
@@ -199,6 +200,7 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 	}
 	strbuf_addstr(sb, "</tbody></table>\n");
 	regressions(sb, ui, s, m, regs);
+	ui_change_points(sb, ui, s, an, m);
 	html_page_end(sb);
 	an_index_free(ix);
 	ui_envs_free(&ev);

@@ -43,6 +43,7 @@ static enum MHD_Result plot(struct fw_req *r, int png)
 		an = req_analysis_for(r, &s, s.metrics[mi].id);
 		regs = fw_ui_regressions(req_db(r), s.name, s.revision);
 		fw_plot_marks_build(&s, &s.metrics[mi], cJSON_GetObjectItemCaseSensitive(an, "rows"), regs, &pm);
+		fw_plot_marks_change_points(&s, &s.metrics[mi], an, &pm);
 		o.marks = &pm;
 	}
 	rc = fw_plot_metric_ex(r->srv->cache_dir, &s, mi, &o, &path, etag, &rendered, &err);

@@ -308,6 +308,8 @@ void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const c
 	if (s->nmetrics)
 		matrices(sb, ui, s, ix, &ev);
 	commits_table(sb, ui, s);
+	if (an)
+		ui_change_points(sb, ui, s, an, NULL);
 	strbuf_addstr(sb, "<h2>Metrics</h2>\n");
 	if (!s->nmetrics)
 		strbuf_addstr(sb, "<p class=\"muted\">No results.</p>\n");

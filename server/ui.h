@@ -59,6 +59,9 @@ void ui_href_profile(struct strbuf *sb, const struct fw_ui *ui, const char *seri
 		     const char *base, const char *workload, const char *variant, const char *env);
 /* An analysis row's attribution as a list, with a link to the whole profile (nothing without one). */
 void ui_attribution(struct strbuf *sb, const struct fw_ui *ui, const char *series, const cJSON *row);
+/* The "Change points" section (ui-change-points.c): of metric only, or of every metric (NULL), on loaded commits. */
+void ui_change_points(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s, const cJSON *an,
+		      const struct fw_metric *only);
 /* The commit page's section: every row against the parent with an attribution, one bar plot per workload/variant. */
 struct ui_envs;
 void ui_commit_profiles(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
