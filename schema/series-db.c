@@ -51,6 +51,21 @@ static const char sql_samples[] =
 	" ORDER BY res.workload, res.variant, res.metric, e.fingerprint, c.position, ru.id, s.round";
 
 /*
+ * The metrics of the window without their samples (a streamed answer lists
+ * them first): what sql_samples would make of the same rows, unit, direction
+ * and minimum effect from the first run of each (lowest position, then id).
+ */
+static const char sql_metric_list[] =
+	"SELECT NULL, NULL, e.fingerprint, res.workload, res.variant, res.metric,"
+	" res.unit, res.direction, res.min_effect_pct, MIN(c.position * 4294967296 + ru.id)"
+	" FROM runs ru JOIN commits c ON c.id = ru.commit_id"
+	" JOIN environments e ON e.id = ru.env_id"
+	" JOIN results res ON res.run_id = ru.id"
+	" WHERE c.series_id = ?1 AND c.position BETWEEN ?2 AND ?3"
+	" GROUP BY res.workload, res.variant, res.metric, e.fingerprint"
+	" ORDER BY res.workload, res.variant, res.metric, e.fingerprint";
+
+/*
  * Samples come ordered by position within a metric: the commit of the last
  * sample or the next one is nearly always it (a scan per sample was samples
  * x commits).
@@ -81,6 +96,43 @@ static const char *ctext(sqlite3_stmt *st, int i)
 	return t ? (const char *)t : "";
 }
 
+/* A new metric of s from a row of sql_samples or sql_metric_list (columns 2..8). */
+static struct fw_metric *add_metric(struct fw_series *s, sqlite3_stmt *st)
+{
+	struct fw_metric *m;
+
+	FW_ALLOC_GROW(s->metrics, s->nmetrics + 1, s->ametrics);
+	m = &s->metrics[s->nmetrics++];
+	memset(m, 0, sizeof(*m));
+	m->workload = xstrdup(fw_db_text(st, 3));
+	m->variant = xstrdup(fw_db_text(st, 4));
+	m->metric = xstrdup(fw_db_text(st, 5));
+	m->unit = xstrdup(fw_db_text(st, 6));
+	m->direction = xstrdup(fw_db_text(st, 7));
+	m->env = xstrdup(fw_db_text(st, 2));
+	m->min_effect_pct = sqlite3_column_type(st, 8) == SQLITE_NULL ? NAN : sqlite3_column_double(st, 8);
+	snprintf(m->id, sizeof(m->id), "%s/%s/%s", m->workload, m->variant, m->metric);
+	m->cells = calloc((size_t)(s->ncommits ? s->ncommits : 1), sizeof(*m->cells));
+	if (!m->cells)
+		abort();
+	return m;
+}
+
+/* After the metrics are read: levels and deltas not known yet, and how many environments. */
+static void metrics_done(struct fw_series *s)
+{
+	for (int i = 0; i < s->nmetrics; i++)
+		for (int c = 0; c < s->ncommits; c++) {
+			s->metrics[i].cells[c].median = NAN;     /* fw_series_levels */
+			s->metrics[i].cells[c].delta_pct = NAN;  /* the analysis' (an_apply) */
+		}
+	/* Distinct environments: metrics are sorted by name then env, so count per name run. */
+	s->nenvs = s->nmetrics ? 1 : 0;
+	for (int i = 1; i < s->nmetrics; i++)
+		if (!strcmp(s->metrics[i].id, s->metrics[i - 1].id))
+			s->nenvs = 2;
+}
+
 static int load_metrics(sqlite3 *db, struct fw_series *s, const struct fw_series_only *only, struct strbuf *err)
 {
 	sqlite3_stmt *st = NULL;
@@ -104,23 +156,8 @@ static int load_metrics(sqlite3 *db, struct fw_series *s, const struct fw_series
 		if (ci < 0)
 			continue;
 		if (!m || strcmp(m->workload, ctext(st, 3)) || strcmp(m->variant, ctext(st, 4)) ||
-		    strcmp(m->metric, ctext(st, 5)) || strcmp(m->env, ctext(st, 2))) {
-			FW_ALLOC_GROW(s->metrics, s->nmetrics + 1, s->ametrics);
-			m = &s->metrics[s->nmetrics++];
-			memset(m, 0, sizeof(*m));
-			m->workload = xstrdup(fw_db_text(st, 3));
-			m->variant = xstrdup(fw_db_text(st, 4));
-			m->metric = xstrdup(fw_db_text(st, 5));
-			m->unit = xstrdup(fw_db_text(st, 6));
-			m->direction = xstrdup(fw_db_text(st, 7));
-			m->env = xstrdup(fw_db_text(st, 2));
-			m->min_effect_pct = sqlite3_column_type(st, 8) == SQLITE_NULL ? NAN
-				: sqlite3_column_double(st, 8);
-			snprintf(m->id, sizeof(m->id), "%s/%s/%s", m->workload, m->variant, m->metric);
-			m->cells = calloc((size_t)(s->ncommits ? s->ncommits : 1), sizeof(*m->cells));
-			if (!m->cells)
-				abort();
-		}
+		    strcmp(m->metric, ctext(st, 5)) || strcmp(m->env, ctext(st, 2)))
+			m = add_metric(s, st);
 		if (sqlite3_column_int(st, 9))
 			m->cells[ci].errors++;
 		else if (sqlite3_column_type(st, 10) != SQLITE_NULL)
@@ -128,16 +165,7 @@ static int load_metrics(sqlite3 *db, struct fw_series *s, const struct fw_series
 	}
 	if (rc != SQLITE_DONE)
 		goto dberr;
-	for (int i = 0; i < s->nmetrics; i++)
-		for (int c = 0; c < s->ncommits; c++) {
-			s->metrics[i].cells[c].median = NAN;     /* fw_series_levels */
-			s->metrics[i].cells[c].delta_pct = NAN;  /* the analysis' (an_apply) */
-		}
-	/* Distinct environments: metrics are sorted by name then env, so count per name run. */
-	s->nenvs = s->nmetrics ? 1 : 0;
-	for (int i = 1; i < s->nmetrics; i++)
-		if (!strcmp(s->metrics[i].id, s->metrics[i - 1].id))
-			s->nenvs = 2;
+	metrics_done(s);
 	ret = 0;
 	goto cleanup;
 dberr:
@@ -371,4 +399,26 @@ int fw_series_find_metric(const struct fw_series *s, const char *wvm, const char
 		return i;
 	}
 	return -1;
+}
+
+int fw_series_load_metric_list(sqlite3 *db, struct fw_series *s, struct strbuf *err)
+{
+	sqlite3_stmt *st = NULL;
+	int rc;
+
+	free_metrics(s);
+	if (sqlite3_prepare_v2(db, sql_metric_list, -1, &st, NULL) != SQLITE_OK) {
+		strbuf_addf(err, "%s", sqlite3_errmsg(db));
+		return -1;
+	}
+	sqlite3_bind_int64(st, 1, s->id);
+	sqlite3_bind_int(st, 2, s->from);
+	sqlite3_bind_int(st, 3, s->to);
+	while ((rc = sqlite3_step(st)) == SQLITE_ROW)
+		add_metric(s, st);
+	if (rc != SQLITE_DONE)
+		strbuf_addf(err, "%s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	metrics_done(s);
+	return rc == SQLITE_DONE ? 0 : -1;
 }

@@ -84,6 +84,11 @@ struct fw_series_only {
 };
 int fw_series_load_only(sqlite3 *db, const char *name, int revision, int from, int to,
 			const struct fw_series_only *only, struct fw_series *s, struct strbuf *err);
+/*
+ * Replaces a loaded series' metrics with the list of those of its window,
+ * without samples (a streamed answer's head): 0, or -1 with err.
+ */
+int fw_series_load_metric_list(sqlite3 *db, struct fw_series *s, struct strbuf *err);
 /* Replaces a loaded series' samples with those of only: 0, or -1 with err. */
 int fw_series_load_samples(sqlite3 *db, struct fw_series *s, const struct fw_series_only *only, struct strbuf *err);
 void fw_series_free(struct fw_series *s);

@@ -140,7 +140,43 @@ static void change_points_json(cJSON *root, const struct fw_series *s, const cJS
 	}
 }
 
-static cJSON *series_json_sel(sqlite3 *db, const struct fw_series *s, const cJSON *an, const char *msel,
+cJSON *fw_series_commit_json(const struct fw_series *s, int c, char *const *keys, const char *msel,
+			     const struct fw_an_index *ix)
+{
+	const struct fw_commit *cm = &s->commits[c];
+	cJSON *o = cJSON_CreateObject(), *ma;
+
+	cJSON_AddNumberToObject(o, "position", cm->position);
+	cJSON_AddStringToObject(o, "sha", cm->sha);
+	cJSON_AddStringToObject(o, "subject", cm->subject);
+	cJSON_AddStringToObject(o, "author", cm->author);
+	cJSON_AddStringToObject(o, "parent", cm->parent);
+	cJSON_AddStringToObject(o, "build_status", cm->build_status);
+	cJSON_AddStringToObject(o, "boot_status", cm->boot_status);
+	cJSON_AddStringToObject(o, "kernel_version", cm->kernel_version);
+	cJSON_AddNumberToObject(o, "taint", cm->taint);
+	cJSON_AddNumberToObject(o, "runs", cm->nruns);
+	ma = cJSON_AddArrayToObject(o, "metrics");
+	for (int i = 0; i < s->nmetrics; i++) {
+		const struct fw_cell *cell = &s->metrics[i].cells[c];
+		cJSON *m;
+
+		if ((!cell->n && !cell->errors) || (msel && !msel[i]))
+			continue;
+		m = cJSON_CreateObject();
+		cJSON_AddStringToObject(m, "metric", s->metrics[i].id);
+		cJSON_AddStringToObject(m, "env", keys[i]);
+		cJSON_AddNumberToObject(m, "n", cell->n);
+		cJSON_AddNumberToObject(m, "errors", cell->errors);
+		fw_json_num_or_null(m, "median", cell->median);
+		json_pct(m, "delta_pct", cell->delta_pct);
+		analysis_fill(m, an_index_row(ix, cm->sha, &s->metrics[i]));
+		cJSON_AddItemToArray(ma, m);
+	}
+	return o;
+}
+
+cJSON *fw_series_json_sel(sqlite3 *db, const struct fw_series *s, const cJSON *an, const char *msel,
 			      const char *csel)
 {
 	cJSON *root, *commits, *metrics, *so;
@@ -182,42 +218,9 @@ static cJSON *series_json_sel(sqlite3 *db, const struct fw_series *s, const cJSO
 	}
 	change_points_json(root, s, an, msel, keys);
 	commits = cJSON_AddArrayToObject(root, "commits");
-	for (int c = 0; c < s->ncommits; c++) {
-		const struct fw_commit *cm = &s->commits[c];
-		cJSON *o, *ma;
-
-		if (csel && !csel[c])
-			continue;
-		o = cJSON_CreateObject();
-		cJSON_AddNumberToObject(o, "position", cm->position);
-		cJSON_AddStringToObject(o, "sha", cm->sha);
-		cJSON_AddStringToObject(o, "subject", cm->subject);
-		cJSON_AddStringToObject(o, "author", cm->author);
-		cJSON_AddStringToObject(o, "parent", cm->parent);
-		cJSON_AddStringToObject(o, "build_status", cm->build_status);
-		cJSON_AddStringToObject(o, "boot_status", cm->boot_status);
-		cJSON_AddStringToObject(o, "kernel_version", cm->kernel_version);
-		cJSON_AddNumberToObject(o, "taint", cm->taint);
-		cJSON_AddNumberToObject(o, "runs", cm->nruns);
-		ma = cJSON_AddArrayToObject(o, "metrics");
-		for (int i = 0; i < s->nmetrics; i++) {
-			const struct fw_cell *cell = &s->metrics[i].cells[c];
-			cJSON *m;
-
-			if ((!cell->n && !cell->errors) || (msel && !msel[i]))
-				continue;
-			m = cJSON_CreateObject();
-			cJSON_AddStringToObject(m, "metric", s->metrics[i].id);
-			cJSON_AddStringToObject(m, "env", keys[i]);
-			cJSON_AddNumberToObject(m, "n", cell->n);
-			cJSON_AddNumberToObject(m, "errors", cell->errors);
-			fw_json_num_or_null(m, "median", cell->median);
-			json_pct(m, "delta_pct", cell->delta_pct);
-			analysis_fill(m, an_index_row(ix, cm->sha, &s->metrics[i]));
-			cJSON_AddItemToArray(ma, m);
-		}
-		cJSON_AddItemToArray(commits, o);
-	}
+	for (int c = 0; c < s->ncommits; c++)
+		if (!csel || csel[c])
+			cJSON_AddItemToArray(commits, fw_series_commit_json(s, c, keys, msel, ix));
 	an_index_free(ix);
 	fw_env_keys_free(s, keys);
 	return root;
@@ -225,7 +228,7 @@ static cJSON *series_json_sel(sqlite3 *db, const struct fw_series *s, const cJSO
 
 cJSON *fw_series_json(sqlite3 *db, const struct fw_series *s, const cJSON *an)
 {
-	return series_json_sel(db, s, an, NULL, NULL);
+	return fw_series_json_sel(db, s, an, NULL, NULL);
 }
 
 /* "split", "split/pmd-to-0" or "split/pmd-to-0/split_ms" names metric m. */
@@ -305,22 +308,29 @@ cleanup:
 
 enum MHD_Result api_series_get(struct fw_req *r)
 {
+	struct fw_series_only none = { NULL, 0, { 0, 0 } };  /* the commits first: a long window is streamed */
 	struct fw_series s;
 	enum MHD_Result ret;
 	cJSON *an;
 	char *msel = NULL, *csel = NULL;
-
 	struct strbuf sel = STRBUF_INIT;
 	/* a long history's newest FW_SERIES_ANSWER_COMMITS unless asked (commits= names any of them) */
 	int last_n = req_query(r, "commits", &sel) ? FW_SERIES_ANSWER_COMMITS : 0;
+	int whole = last_n && req_query(r, "metrics", &sel) == -1;  /* no selection: the answer may be streamed */
 
 	strbuf_release(&sel);
-	if (req_series_window(r, r->args[0], "name", last_n, &s, &ret))
+	if (req_series_part(r, r->args[0], "name", last_n, &none, &s, &ret))
 		return ret;
+	if (whole && s.ncommits > FW_SERIES_ANSWER_COMMITS)
+		return api_series_stream(r, &s);
+	if (req_series_samples(r, &s, NULL, &ret)) {
+		fw_series_free(&s);
+		return ret;
+	}
 	if (!selection(r, &s, 0, &msel, &ret) && !selection(r, &s, 1, &csel, &ret)) {
 		an = req_analysis_for(r, &s, NULL);
 		an_apply(&s, an);
-		ret = reply_json(r, 200, series_json_sel(req_db(r), &s, an, msel, csel));
+		ret = reply_json(r, 200, fw_series_json_sel(req_db(r), &s, an, msel, csel));
 		cJSON_Delete(an);
 	}
 	free(msel);

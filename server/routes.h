@@ -7,6 +7,13 @@ enum MHD_Result api_runs_post(struct fw_req *r);      /* api-runs.c */
 enum MHD_Result api_series_list(struct fw_req *r);    /* api-series.c */
 enum MHD_Result api_series_get(struct fw_req *r);
 enum MHD_Result api_series_csv(struct fw_req *r);     /* api-series-csv.c */
+/*
+ * The answer of api_series_get for a window of more than
+ * FW_SERIES_ANSWER_COMMITS commits, streamed window by window
+ * (api-series-stream.c). s: the window loaded without samples; taken over.
+ */
+struct fw_series;
+enum MHD_Result api_series_stream(struct fw_req *r, struct fw_series *s);
 enum MHD_Result api_series_report(struct fw_req *r);  /* api-report.c */
 enum MHD_Result api_series_complete(struct fw_req *r); /* api-series-complete.c */
 enum MHD_Result api_trend(struct fw_req *r);          /* api-trend.c */

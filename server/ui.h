@@ -145,6 +145,13 @@ void fw_ui_set_notify(struct fw_notify *n);
 cJSON *fw_ui_analysis_part(sqlite3 *db, const char *series, int revision, const struct fw_store_cache_part *part);
 cJSON *fw_ui_regressions(sqlite3 *db, const char *series, int revision);
 cJSON *fw_series_json(sqlite3 *db, const struct fw_series *s, const cJSON *an); /* api-series.c */
+/* The same with only the metrics msel[i] and commits csel[c] set (NULL: all). */
+cJSON *fw_series_json_sel(sqlite3 *db, const struct fw_series *s, const cJSON *an, const char *msel,
+			  const char *csel);
+/* One commit of the answer, its cells' environments named keys[i] (fw_env_keys). */
+struct fw_an_index;
+cJSON *fw_series_commit_json(const struct fw_series *s, int c, char *const *keys, const char *msel,
+			     const struct fw_an_index *ix);
 /* Per metric of s, the key of its environment in the series answer (env-keys.c). */
 char **fw_env_keys(const struct fw_series *s);
 void fw_env_keys_free(const struct fw_series *s, char **keys);
