@@ -17,25 +17,10 @@
 . tests/lib/server.sh
 find_kernel
 command -v jq >/dev/null || skip_all "no jq (run ci/install-deps.sh)"
-CACHE=${FOLIOWATCH_CACHE:-$HOME/.cache/foliowatch}
-TREE=$CACHE/src/linux-source-6.12
-BASE=$(git -C "$TREE" rev-parse master)
-BR="fw-bisect-$$"
+. tests/lib/branch.sh
+branch_setup fw-bisect
 DB=$TMP_T/fw.db
 SERIES="bisect-$$"
-WT=$TMP_T/wt
-cleanup_branch() {
-	git -C "$TREE" worktree remove --force "$WT" 2>/dev/null
-	git -C "$TREE" branch -q -D "$BR" 2>/dev/null
-	cleanup_tmp
-}
-trap cleanup_branch EXIT
-git -C "$TREE" branch -q "$BR" "$BASE" || bail "branch"
-git -C "$TREE" worktree add -q "$WT" "$BR" || bail "worktree"
-gitw() { git -C "$WT" -c user.name=t -c user.email=t@x "$@"; }
-doc_commit() { # a documentation-only commit: no object of the kernel changes
-	echo ".. foliowatch bisect test note $1" >> "$WT/Documentation/mm/transhuge.rst" && gitw commit -q -am "docs: note $1"
-}
 # profiling as by default: where a verdict needs one (the head's regression), and the culprit at the bisect's end
 RUNOPTS=(--workloads split --accel icount --boots 3 --rounds 2 --db "$DB")
 watch() {
