@@ -6,12 +6,12 @@
 # the difference of two boots (4 x sqrt(2) x its CV between boots, at least
 # 0.01%), the CV read from the recorded same-kernel boots
 # (tests/data/same-kernel-boots/icount, the data t2200 tests the rules on),
-# and each of those CVs must be at most 0.1%. mthp's wall_s and cpu_s keep
-# the 0.5% determinism bound: the guest's clock starts from the host's, and
-# these tick-sampled times move with where a boot starts (2026-12-03: one
-# boot alone 0.24% and 0.32% below two at once, which agreed to 0.08%; the 5
-# recorded boots, started in pairs, span 0.08%). A boot in parallel must not
-# add noise of its own. Prints the wall time of the two at once against one
+# and each of those CVs must be at most 0.1%. mthp's wall_s and cpu_s and
+# filemap/4k keep the 0.5% determinism bound: the guest's clock starts from
+# the host's, and these move with the second a boot starts in (2026-12-03:
+# cpu_s of one boot alone 0.24% and 0.32% below two at once, which agreed to
+# 0.08%; 4k 0.13% and 0.17% apart in two runs; the 5 recorded boots, started
+# in pairs, span 0.08%). A boot in parallel must not add noise of its own. Prints the wall time of the two at once against one
 # alone (a ratio from this run: 2.0 means no gain).
 . tests/lib/tap.sh
 . tests/lib/kernel.sh
@@ -57,7 +57,7 @@ for wvm in split/pmd-to-0/split_ms split/pmd-to-0/split_cpu_ms mthp/16k/wall_s m
 	mthp/16k/lru_lock_per_fault lazyfree/pmd/reclaim_s filemap/4k/bw_mib_s filemap/4k/iops filemap/thp/bw_mib_s filemap/thp/iops; do
 	IFS=/ read -r w v m <<< "$wvm"
 	read -r bound cv <<< "$(awk -v k="$wvm" '$1 == k { print $2, $3 }' "$TMP_T/bounds")"
-	case "$wvm" in mthp/16k/wall_s | mthp/16k/cpu_s) [ -n "$bound" ] && bound=0.005 ;; esac
+	case "$wvm" in mthp/16k/wall_s | mthp/16k/cpu_s | filemap/4k/*) [ -n "$bound" ] && bound=0.005 ;; esac
 	ok "$([ -n "$bound" ] && awk -v c="$cv" 'BEGIN { exit !(c <= 0.1) }'; echo $?)" \
 		"$wvm: recorded CV between boots $(awk -v c="${cv:-nan}" 'BEGIN { printf "%.4f", c }')% is at most 0.1%"
 	a=$(med "$TMP_T/alone.json" "$w" "$v" "$m") b=$(med "$TMP_T/par1.json" "$w" "$v" "$m") c=$(med "$TMP_T/par2.json" "$w" "$v" "$m")
