@@ -82,7 +82,6 @@ static ssize_t csv_read(void *cls, uint64_t pos, char *buf, size_t max)
 {
 	struct csv_stream *st = cls;
 	struct strbuf err = STRBUF_INIT;
-	size_t n;
 
 	(void)pos;
 	while (!st->done && st->pending.len - st->off < max) {
@@ -100,16 +99,7 @@ static ssize_t csv_read(void *cls, uint64_t pos, char *buf, size_t max)
 			csv_line(&st->pending, st->series, st->revision, &x);
 	}
 	strbuf_release(&err);
-	if (st->pending.len == st->off)
-		return MHD_CONTENT_READER_END_OF_STREAM;
-	n = st->pending.len - st->off < max ? st->pending.len - st->off : max;
-	memcpy(buf, st->pending.buf + st->off, n);
-	st->off += n;
-	if (st->off == st->pending.len) {
-		strbuf_reset(&st->pending);
-		st->off = 0;
-	}
-	return (ssize_t)n;
+	return reply_stream_take(&st->pending, &st->off, buf, max);
 }
 
 static void csv_free(void *cls)

@@ -219,6 +219,22 @@ enum MHD_Result reply_stream(struct fw_req *r, unsigned status, const char *ctyp
 	return queue(r, status, resp);
 }
 
+ssize_t reply_stream_take(struct strbuf *pending, size_t *off, char *buf, size_t max)
+{
+	size_t n;
+
+	if (pending->len == *off)
+		return MHD_CONTENT_READER_END_OF_STREAM;
+	n = pending->len - *off < max ? pending->len - *off : max;
+	memcpy(buf, pending->buf + *off, n);
+	*off += n;
+	if (*off == pending->len) {
+		strbuf_reset(pending);
+		*off = 0;
+	}
+	return (ssize_t)n;
+}
+
 enum MHD_Result reply_json(struct fw_req *r, unsigned status, cJSON *root)
 {
 	struct strbuf sb = STRBUF_INIT;

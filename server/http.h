@@ -131,6 +131,12 @@ enum MHD_Result reply_json(struct fw_req *r, unsigned status, cJSON *root);
 /* A body read by read() as libmicrohttpd sends it (never cached); done(cls) frees it, also on failure. */
 enum MHD_Result reply_stream(struct fw_req *r, unsigned status, const char *ctype, MHD_ContentReaderCallback read,
 			     void *cls, MHD_ContentReaderFreeCallback done);
+/*
+ * A stream's read(): up to max bytes of pending from *off into buf (pending
+ * emptied once all of it is taken); MHD_CONTENT_READER_END_OF_STREAM when
+ * nothing is pending.
+ */
+ssize_t reply_stream_take(struct strbuf *pending, size_t *off, char *buf, size_t max);
 enum MHD_Result reply_buf(struct fw_req *r, unsigned status, const char *ctype,
 			  struct strbuf *body, const char *etag);
 /* A file with ETag/Last-Modified; answers 304 when the client has it. */
