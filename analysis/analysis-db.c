@@ -1197,32 +1197,44 @@ cleanup:
 	return res;
 }
 
+/* *out: the typed result of res (taken); 0, or -1 (err says why, unless it already does). */
+static int typed(cJSON *res, struct fw_an **out, struct strbuf *err)
+{
+	if (!res)
+		return *out = NULL, -1;
+	if (!(*out = fw_an_from_json(res))) {
+		strbuf_addstr(err, "out of memory reading the analysis");
+		return -1;
+	}
+	return 0;
+}
+
 int fw_analysis_series_part(sqlite3 *db, const char *series, int revision, const struct fw_analysis_opts *o,
-			    const struct fw_store_cache_part *part, cJSON **out, struct strbuf *err)
+			    const struct fw_store_cache_part *part, struct fw_an **out, struct strbuf *err)
 {
 	struct fw_analysis_opts defaults;
 	struct fw_series_key k = { 0 };
+	cJSON *res = NULL;
 
 	*out = NULL;
 	o = opts_or_default(o, &defaults);
 	if (!series_key(db, series, revision, o, &k, err))
-		*out = series_keyed(db, series, &k, o, part, err);
+		res = series_keyed(db, series, &k, o, part, err);
 	series_key_release(&k);
-	return *out ? 0 : -1;
+	return typed(res, out, err);
 }
 
 int fw_analysis_series_at(sqlite3 *db, const char *series, struct fw_series_key *k,
-			  const struct fw_analysis_opts *o, cJSON **out, struct strbuf *err)
+			  const struct fw_analysis_opts *o, struct fw_an **out, struct strbuf *err)
 {
 	struct fw_analysis_opts defaults;
 
 	o = opts_or_default(o, &defaults);
-	*out = series_keyed(db, series, k, o, NULL, err);
-	return *out ? 0 : -1;
+	return typed(series_keyed(db, series, k, o, NULL, err), out, err);
 }
 
 int fw_analysis_series(sqlite3 *db, const char *series, int revision,
-		       const struct fw_analysis_opts *o, cJSON **out, struct strbuf *err)
+		       const struct fw_analysis_opts *o, struct fw_an **out, struct strbuf *err)
 {
 	return fw_analysis_series_part(db, series, revision, o, NULL, out, err);
 }
@@ -1240,16 +1252,16 @@ int fw_analysis_regressions_current(sqlite3 *db, const struct fw_series_key *k, 
 	return fw_store_cache_regressions_stored(db, k->key, k->hash) || page_leaves_it(db, k, o);
 }
 
-void fw_analysis_regressions_stored(sqlite3 *db, const cJSON *series_json)
+void fw_analysis_regressions_stored(sqlite3 *db, const struct fw_an *an)
 {
 	char key[64];
 
-	snprintf(key, sizeof(key), "series:%lld", (long long)fw_json_num(series_json, "series_id", 0));
-	fw_store_cache_mark_regressions(db, key, fw_json_str(series_json, "data_hash", ""));
+	snprintf(key, sizeof(key), "series:%lld", an->series_id);
+	fw_store_cache_mark_regressions(db, key, an->data_hash);
 }
 
 int fw_analysis_compare(sqlite3 *db, long long commit_a, long long commit_b,
-			const struct fw_analysis_opts *o, cJSON **out, struct strbuf *err)
+			const struct fw_analysis_opts *o, struct fw_an **out, struct strbuf *err)
 {
 	struct fw_analysis_opts defaults;
 	struct fw_det_table det = { 0 };
@@ -1281,8 +1293,7 @@ cleanup:
 		cJSON_Delete(res);
 		res = NULL;
 	}
-	*out = res;
 	data_free(&d);
 	fw_det_table_free(&det);
-	return ret;
+	return ret ? ret : typed(res, out, err);
 }

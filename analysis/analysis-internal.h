@@ -5,7 +5,7 @@
 #include <cjson/cJSON.h>
 #include <sqlite3.h>
 #include "strbuf.h"
-#include "analysis.h"
+#include "analysis-json.h"
 #include "run-doc.h" /* fw_json_num, fw_json_str */
 #include "stats.h"
 
@@ -72,6 +72,6 @@ int fw_det_table_lookup(const struct fw_det_table *t, const char *accel, const c
 			const char *variant, const char *metric, const char *kind, const char **source);
 
 /* ": MDE 3.1%, needs 8 boots" (or that no number of boots decides it): an unsure row's long form (report.c). */
-void fw_report_needs(struct strbuf *sb, const cJSON *r);
+void fw_report_needs(struct strbuf *sb, const struct fw_an_row *r);
 
 #endif

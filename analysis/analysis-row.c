@@ -9,14 +9,6 @@
 #include "analysis-internal.h"
 #include "stats.h"
 
-void fw_json_num_or_null(cJSON *obj, const char *key, double v)
-{
-	if (isfinite(v))
-		cJSON_AddNumberToObject(obj, key, v);
-	else
-		cJSON_AddNullToObject(obj, key);
-}
-
 void fw_analysis_opts_init(struct fw_analysis_opts *o)
 {
 	o->alpha = 0.05;

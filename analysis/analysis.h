@@ -5,8 +5,10 @@
  * table. The server's pages and API, `report`, the CI gate and the collector's
  * end-of-run table all call this; none of them computes statistics itself.
  *
- * Results are JSON trees (cJSON) so that a cached result and a fresh one are
- * the same thing: analysis is derived data, cached in analysis_cache under a
+ * Results are typed (an-result.h: struct fw_an); underneath they are JSON
+ * trees, so that a cached result and a fresh one are the same thing and the
+ * API answers the same fields (analysis-json.h, the edge's header, hands out
+ * the tree and what else is JSON): analysis is derived data, cached in analysis_cache under a
  * key naming the question and a data_hash over the runs (run ids and document
  * hashes) it was computed from, so data arriving by POST or by the collector
  * writing the DB directly both invalidate it.
@@ -79,8 +81,8 @@
  *   the look agree.
  */
 #include <sqlite3.h>
-#include <cjson/cJSON.h>
 #include "strbuf.h"
+#include "an-result.h"
 
 struct fw_analysis_opts {
 	double alpha;            /* 0.05 */
@@ -106,11 +108,11 @@ void fw_analysis_opts_init(struct fw_analysis_opts *o);
 
 /*
  * Analyses one series revision (revision <= 0: the newest). *out: the series
- * JSON above (caller cJSON_Delete()s). Returns 0, or -1 with a message in err
+ * result above, typed (caller fw_an_free()s). Returns 0, or -1 with a message in err
  * (unknown series: "no such series"). Does not write regressions.
  */
 int fw_analysis_series(sqlite3 *db, const char *series, int revision,
-		       const struct fw_analysis_opts *o, cJSON **out, struct strbuf *err);
+		       const struct fw_analysis_opts *o, struct fw_an **out, struct strbuf *err);
 
 /*
  * Part of it: only the rows of part (store-analysis.h: a window of positions,
@@ -119,7 +121,7 @@ int fw_analysis_series(sqlite3 *db, const char *series, int revision,
  */
 struct fw_store_cache_part;
 int fw_analysis_series_part(sqlite3 *db, const char *series, int revision, const struct fw_analysis_opts *o,
-			    const struct fw_store_cache_part *part, cJSON **out, struct strbuf *err);
+			    const struct fw_store_cache_part *part, struct fw_an **out, struct strbuf *err);
 /*
  * One series' cache identity (id, revision, base, data hash) of its newest
  * revision, looked up once: the data hash reads the series' runs. 0, or -1
@@ -131,7 +133,7 @@ int fw_series_key_get(sqlite3 *db, const char *series, const struct fw_analysis_
 void fw_series_key_free(struct fw_series_key *k);
 /* fw_analysis_series() of the series and revision k names. */
 int fw_analysis_series_at(sqlite3 *db, const char *series, struct fw_series_key *k,
-			  const struct fw_analysis_opts *o, cJSON **out, struct strbuf *err);
+			  const struct fw_analysis_opts *o, struct fw_an **out, struct strbuf *err);
 /*
  * regs_flight: the single-flight key (analysis/inflight.h) a refresh of them
  * holds from the analysis to the stored mark ("" when unknown).
@@ -143,7 +145,7 @@ int fw_analysis_series_at(sqlite3 *db, const char *series, struct fw_series_key 
 #define FW_REGS_FLIGHT_MAX 160
 int fw_analysis_regressions_current(sqlite3 *db, const struct fw_series_key *k, const struct fw_analysis_opts *o,
 				    char regs_flight[FW_REGS_FLIGHT_MAX]);
-void fw_analysis_regressions_stored(sqlite3 *db, const cJSON *series_json);
+void fw_analysis_regressions_stored(sqlite3 *db, const struct fw_an *an);
 
 /*
  * Any two commits (ids from the commits table, also across revisions of a
@@ -151,7 +153,7 @@ void fw_analysis_regressions_stored(sqlite3 *db, const cJSON *series_json);
  * { "a": commit, "b": commit, "rows": [...] }.
  */
 int fw_analysis_compare(sqlite3 *db, long long commit_a, long long commit_b,
-			const struct fw_analysis_opts *o, cJSON **out, struct strbuf *err);
+			const struct fw_analysis_opts *o, struct fw_an **out, struct strbuf *err);
 
 /*
  * Stores the regressions of an analysed series (per-environment rows against
@@ -162,19 +164,11 @@ int fw_analysis_compare(sqlite3 *db, long long commit_a, long long commit_b,
  * metric later returns to within min effect of the level before it.
  * Returns the number of regressions newly stored, or -1.
  */
-int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *err);
+int fw_regressions_update(sqlite3 *db, const struct fw_an *an, struct strbuf *err);
 /* env_fingerprint of a regression found by combining the hosts of a sharded series. */
 #define FW_ENV_COMBINED "combined"
 
-/*
- * Lists stored regressions (series/status may be NULL = any) as a JSON array
- * of { id, series, revision, env_fingerprint, workload, variant, metric,
- * commit_id, sha, subject, delta_pct, p_value, status, status_by, status_at, created_at }.
- */
-int fw_regressions_list(sqlite3 *db, const char *series, const char *status,
-			cJSON **out, struct strbuf *err);
-/* One stored regression (an object as in the list) by id: 0, 1 when there is none, -1 (err). */
-int fw_regression_get(sqlite3 *db, long long id, cJSON **out, struct strbuf *err);
+/* Stored regressions, as JSON: fw_regressions_list, fw_regression_get (analysis-json.h). */
 /*
  * Analyses the newest revision of `series` (NULL: of every series) and stores
  * its regressions (fw_regressions_update), so a list read next is current.
@@ -194,65 +188,27 @@ int fw_regression_set_status(sqlite3 *db, long long id, const char *status,
 			     const char *who, const char *note, struct strbuf *err);
 
 /*
- * The analysis' change points, typed (E-divisive means over each metric's
- * commit medians in one environment; they open no regression: only decided
- * rows do). Strings point into the analysis: valid while it lives.
+ * The analysis' change points, typed (struct fw_change_point, an-result.h:
+ * E-divisive means over each metric's commit medians in one environment; they
+ * open no regression: only decided rows do).
  */
-struct fw_change_point {
-	const char *workload, *variant, *metric, *env, *sha;
-	int position;
-	double before, after, delta_pct;  /* the segments' medians; NAN unknown */
-};
 /*
  * Those of metric ("workload/variant/metric", NULL: every metric) in env
  * (NULL: every environment), in the analysis' order (by metric, then
- * position). Returns how many; *out is malloc'd (free() it; NULL when 0).
+ * position). Returns how many; *out is malloc'd (free() it; NULL when 0), its strings the analysis'.
  */
-int fw_analysis_change_points(const cJSON *an, const char *metric, const char *env, struct fw_change_point **out);
+int fw_analysis_change_points(const struct fw_an *an, const char *metric, const char *env, struct fw_change_point **out);
 /* Is row (of an analysis) of metric "workload/variant/metric"? NULL metric: any row. */
-int fw_row_is_metric(const cJSON *row, const char *metric);
+int fw_row_is_metric(const struct fw_an_row *row, const char *metric);
+/* The same for a workload, variant and metric (NULL ones: never). */
+int fw_metric_is(const char *workload, const char *variant, const char *metric_name, const char *metric);
 
-/*
- * The sequential design's question (the collector asks it between rounds of
- * boots): which rows of `series` (revision <= 0: newest) are still unsure
- * while an effect of the metric's minimum size is still possible, and how many
- * boots would decide them. Analyses with K = s->max_looks looks (alpha spent
- * over them as the report will when the boots record `sequential.max_looks` K).
- * The collector must write look k (1..K) and max_looks K into each document it
- * boots for look k, and ask again after each look; at most K looks.
- *
- * *out (caller cJSON_Delete()s):
- * { "series", "revision", "max_looks": K, "alpha_at_looks": [...], "max_boots",
- *   "look": the largest look recorded so far (0: none recorded),
- *   "final": true when look >= K: no further look may be taken (commits is empty),
- *   "rows": [ { commit_id, sha, position, ref_commit_id, ref_sha, env_fingerprint, host, accel,
- *               workload, variant, params, metric, mode, boots_a, boots_b, delta_pct, mde_pct,
- *               min_effect_pct, boots_needed (per side; null: no number of boots decides it),
- *               reachable (boots_needed <= max_boots) } ]   (unsure rows against the parent),
- *   "commits": [ { commit_id, sha, position, env_fingerprint, host, accel, boots_next,
- *                  "workloads": [ { workload, boots, boots_next } ] } ] }
- * Every commit (in each environment) on either side of an unsure row is listed
- * with, per workload of its unsure rows, the boots that workload has there
- * and boots_next, the total to have after the next look: the largest
- * boots_needed of its rows (sized for the last look's share of alpha), at most
- * twice what it has (so early looks can stop early), at least one more, at
- * most max_boots; at the last look (look + 1 == K) the largest boots_needed up
- * to max_boots. A boot may run only the
- * workloads listed (one boot runs every workload it is asked for; a decided
- * workload needs no more). The commit's boots_next is the largest of its
- * workloads'. Rows that cannot be decided within max_boots still get boots up
- * to it (a large effect can still show) but are flagged reachable: false.
- * Only rows against the parent count (rows against the base follow from them);
- * combined (multi-host) rows are not considered. 0, or -1 with err.
- */
+/* The sequential design's question (fw_analysis_undecided): analysis-json.h. */
 struct fw_seq_opts {
 	int max_looks;   /* K >= 1: planned looks including the first (4) */
 	int max_boots;   /* budget: boots per commit, environment and workload (24) */
 	const char *metric; /* NULL: every unsure row; else only this workload/variant/metric's (a bisect's step) */
 };
-int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
-			  const struct fw_analysis_opts *o, const struct fw_seq_opts *s,
-			  cJSON **out, struct strbuf *err);
 
 /*
  * Kernel function profiles (issue 13, analysis/profile-diff.c): two commits'
@@ -277,55 +233,32 @@ struct fw_prof_query {
 	const char *match;                   /* substring of function names; NULL or "": all */
 	int limit;                           /* functions per variant; <= 0: all */
 };
-int fw_profile_diff(sqlite3 *db, const struct fw_prof_query *q, cJSON **out, struct strbuf *err);
+/* fw_profile_diff (its JSON): analysis-json.h. */
 /* "self", "total", "hits": 0, else -1. */
 int fw_profile_sort_parse(const char *s, enum fw_prof_sort *out);
-/*
- * Adds "attribution" to an analysis row: the top 5 functions by self time
- * between its ref_commit_id and commit_id (same environment, workload,
- * variant), entries as in fw_profile_diff; nothing when a side has no profile.
- */
-int fw_profile_attribution(sqlite3 *db, cJSON *row, struct strbuf *err);
 /* An entry as "FUNCTION  self +2100 us (+35%)  hits 512 -> 512" (analysis/profile-text.c). */
-void fw_attribution_line(const cJSON *entry, struct strbuf *out);
-/* "self_us", or "time_us" when a side lacks self time: what the line and the ranking use. */
-const char *fw_attribution_key(const cJSON *entry);
+void fw_attribution_line(const struct fw_an_function *f, struct strbuf *out);
+/* 1: the line and the ranking use self time; 0: total time (a side lacks self time). */
+int fw_attribution_uses_self(const struct fw_an_function *f);
 
 /* The one table writer (analysis/report.c): renders a series JSON. */
 enum fw_report_format { FW_REPORT_TEXT, FW_REPORT_JSON, FW_REPORT_CSV };
 /* FW_REPORT_TEXT is the long table (report --verbose); the cover letter's is fw_report_cover. */
 int fw_report_format_parse(const char *s, enum fw_report_format *f);
-void fw_report_write(const cJSON *series_json, enum fw_report_format f, struct strbuf *out);
+void fw_report_write(const struct fw_an *an, enum fw_report_format f, struct strbuf *out);
+/* The text people paste, the collector commands: fw_report_cover, fw_report_command (analysis-json.h: facts are JSON). */
 /*
- * The text people paste (analysis/report-cover.c): per patch, Before / After
- * tables at most 72 columns wide, the series against its base, how it was
- * measured. facts: fw_mail_facts' (schema/store.h), or NULL.
- */
-void fw_report_cover(const cJSON *series_json, const cJSON *facts, struct strbuf *out);
-/* The collector command that measures series s the same way in environment env (facts' envs[i]). */
-void fw_report_command(struct strbuf *b, const cJSON *s, const cJSON *env, size_t width);
-/*
- * The same for one commit against the commit it was compared with (a
- * bisect's culprit and its parent): run --range parent..culprit, one
- * workload; only (NULL: none) measures just these commits of the range.
- */
-void fw_report_command_range(struct strbuf *b, const char *series, const char *parent, const char *culprit,
-			     const char *only, const char *workload, const cJSON *env, size_t width);
-/*
- * The tables of one comparison (the rows from r on with its commit and
- * "against"), one per workload/variant, as the cover letter prints them;
+ * The tables of one comparison (the rows of an from i on with its commit and
+ * against), one per workload/variant, as the cover letter prints them;
  * mail: 78 columns, with a %stddev column and the counters that moved.
- * Returns the first row after them.
+ * Returns the index of the first row after them.
  */
-const cJSON *fw_report_tables(struct strbuf *sb, const cJSON *r, int show_host, int mail);
+size_t fw_report_tables(struct strbuf *sb, const struct fw_an *an, size_t i, int show_host, int mail);
 /* "better", "worse", "same", "unsure" for the analysis' verdicts (others as they are). */
 const char *fw_verdict_short(const char *verdict);
 /* text wrapped at spaces under 72 columns, the first line indented by indent, the others by indent + more. */
 void fw_report_wrap(struct strbuf *sb, const char *text, int indent, int more);
 /* The same under width columns (the mail: 78). */
 void fw_report_wrap_to(struct strbuf *sb, const char *text, int indent, int more, int width);
-
-/* Adds key: v, or key: null when v is NaN or infinite (the one writer of numbers that may be NaN). */
-void fw_json_num_or_null(cJSON *obj, const char *key, double v);
 
 #endif

@@ -1,40 +1,28 @@
 /*
- * The analysis' change points read into structs once: pages, plots and the
- * API take them from here, not by string key.
+ * The analysis' change points of one metric and environment: pages, plots
+ * and the API take them from here.
  */
-#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analysis.h"
-#include "run-doc.h"
 
-int fw_analysis_change_points(const cJSON *an, const char *metric, const char *env, struct fw_change_point **out)
+int fw_analysis_change_points(const struct fw_an *an, const char *metric, const char *env,
+			      struct fw_change_point **out)
 {
-	const cJSON *cps = cJSON_GetObjectItemCaseSensitive(an, "change_points"), *cp;
-	int n = 0, size = cJSON_GetArraySize(cps);
+	int n = 0;
 
 	*out = NULL;
-	if (size <= 0)
+	if (!an || !an->nchange_points)
 		return 0;
-	*out = calloc((size_t)size, sizeof(**out));
+	*out = calloc(an->nchange_points, sizeof(**out));
 	if (!*out)
 		abort();
-	cJSON_ArrayForEach(cp, cps) {
-		struct fw_change_point *c = &(*out)[n];
+	for (size_t i = 0; i < an->nchange_points; i++) {
+		const struct fw_change_point *c = &an->change_points[i];
 
-		c->workload = fw_json_str(cp, "workload", NULL);
-		c->variant = fw_json_str(cp, "variant", NULL);
-		c->metric = fw_json_str(cp, "metric", NULL);
-		c->env = fw_json_str(cp, "env_fingerprint", NULL);
-		c->sha = fw_json_str(cp, "sha", NULL);
-		if (!c->workload || !c->variant || !c->metric || !c->env || !c->sha ||
-		    (env && strcmp(env, c->env)) || (metric && !fw_row_is_metric(cp, metric)))
+		if ((env && strcmp(env, c->env)) || !fw_metric_is(c->workload, c->variant, c->metric, metric))
 			continue;
-		c->position = fw_json_int(cp, "position", -1);
-		c->before = fw_json_num(cp, "before", NAN);
-		c->after = fw_json_num(cp, "after", NAN);
-		c->delta_pct = fw_json_num(cp, "delta_pct", NAN);
-		n++;
+		(*out)[n++] = *c;
 	}
 	if (!n) {
 		free(*out);

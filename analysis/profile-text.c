@@ -7,23 +7,22 @@
 #include <math.h>
 #include <stdio.h>
 #include "analysis.h"
-#include "run-doc.h"
 
-const char *fw_attribution_key(const cJSON *e)
+int fw_attribution_uses_self(const struct fw_an_function *f)
 {
-	return isnan(fw_json_num_at(e, "delta", "self_us", NAN)) ? "time_us" : "self_us";
+	return !isnan(f->delta.self_us);
 }
 
-void fw_attribution_line(const cJSON *e, struct strbuf *out)
+void fw_attribution_line(const struct fw_an_function *f, struct strbuf *out)
 {
-	const char *k = fw_attribution_key(e);
-	double d = fw_json_num_at(e, "delta", k, NAN), pct = fw_json_num_at(e, "delta_pct", k, NAN);
+	int self = fw_attribution_uses_self(f);
+	double d = self ? f->delta.self_us : f->delta.time_us;
+	double pct = self ? f->delta_pct.self_us : f->delta_pct.time_us;
 
-	strbuf_addf(out, "%s  %s %+.0f us", fw_json_str(e, "function", "?"), k[0] == 's' ? "self" : "total", d);
+	strbuf_addf(out, "%s  %s %+.0f us", f->function[0] ? f->function : "?", self ? "self" : "total", d);
 	if (!isnan(pct))
 		strbuf_addf(out, " (%+.0f%%)", pct);
 	else
 		strbuf_addstr(out, " (new)");
-	strbuf_addf(out, "  hits %.0f -> %.0f", fw_json_num_at(e, "before", "hits", NAN),
-		    fw_json_num_at(e, "after", "hits", NAN));
+	strbuf_addf(out, "  hits %.0f -> %.0f", f->before.hits, f->after.hits);
 }

@@ -18,43 +18,31 @@
 #include "regressions-db.h"
 
 /* Same workload/variant/params/metric, and environment unless any_env. */
-static int same_metric_env(const cJSON *x, const cJSON *y, int any_env)
+static int same_metric_env(const struct fw_an_row *x, const char *env, const char *workload, const char *variant,
+			   const char *params, const char *metric)
 {
-	static const char *keys[] = { "env_fingerprint", "workload", "variant", "params", "metric" };
-
-	for (int i = any_env; i < 5; i++)
-		if (strcmp(fw_json_str(x, keys[i], ""), fw_json_str(y, keys[i], "")))
-			return 0;
-	return 1;
-}
-
-static int same_metric(const cJSON *x, const cJSON *y)
-{
-	return same_metric_env(x, y, 0);
+	return (!env || !strcmp(x->env, env)) && !strcmp(x->workload, workload) && !strcmp(x->variant, variant) &&
+	       !strcmp(x->params, params) && !strcmp(x->metric, metric);
 }
 
 /*
  * Has a later commit returned to the level before the regression? "Returned"
  * means its median is within min effect of the old level, or better.
  */
-static int undone_later(const cJSON *rows, const cJSON *reg)
+static int undone_later(const struct fw_an *an, const struct fw_an_row *reg)
 {
-	double old = fw_json_num(cJSON_GetObjectItemCaseSensitive(reg, "a"), "median", NAN);
-	double pos = fw_json_num(reg, "position", NAN), tol = fw_json_num(reg, "min_effect_pct", NAN) / 100;
-	int hib = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(reg, "higher_is_better"));
-	const cJSON *r;
+	double old = reg->a.median, tol = reg->min_effect_pct / 100;
 
 	if (isnan(old) || isnan(tol))
 		return 0;
-	cJSON_ArrayForEach(r, rows) {
-		double m;
-		if (fw_json_num(r, "position", NAN) <= pos || strcmp(fw_json_str(r, "against", ""), "parent") ||
-		    !same_metric(r, reg))
+	for (size_t i = 0; i < an->nrows; i++) {
+		const struct fw_an_row *r = &an->rows[i];
+		double m = r->b.median;
+
+		if (r->position <= reg->position || r->against != FW_AGAINST_PARENT ||
+		    !same_metric_env(r, reg->env, reg->workload, reg->variant, reg->params, reg->metric) || isnan(m))
 			continue;
-		m = fw_json_num(cJSON_GetObjectItemCaseSensitive(r, "b"), "median", NAN);
-		if (isnan(m))
-			continue;
-		if (hib ? m >= old - tol * fabs(old) : m <= old + tol * fabs(old))
+		if (reg->higher_is_better ? m >= old - tol * fabs(old) : m <= old + tol * fabs(old))
 			return 1;
 	}
 	return 0;
@@ -65,53 +53,71 @@ static int undone_later(const cJSON *rows, const cJSON *reg)
  * that measured the commit against its parent, a later commit returned to
  * the level before it.
  */
-static int combined_undone_later(const cJSON *rows, const cJSON *reg)
+static int combined_undone_later(const struct fw_an *an, const struct fw_an_combined *reg)
 {
-	double pos = fw_json_num(reg, "position", NAN);
-	const cJSON *r;
 	int hosts = 0;
 
-	cJSON_ArrayForEach(r, rows) {
-		if (fw_json_num(r, "position", NAN) != pos || strcmp(fw_json_str(r, "against", ""), "parent") ||
-		    !same_metric_env(r, reg, 1))
+	for (size_t i = 0; i < an->nrows; i++) {
+		const struct fw_an_row *r = &an->rows[i];
+
+		if (r->position != reg->position || r->against != FW_AGAINST_PARENT ||
+		    !same_metric_env(r, NULL, reg->workload, reg->variant, reg->params, reg->metric))
 			continue;
-		if (!undone_later(rows, r))
+		if (!undone_later(an, r))
 			return 0;
 		hosts++;
 	}
 	return hosts > 0;
 }
 
-/* Inserts (a no-op when known) one regression row, then marks it fixed if the history undid it. */
-static int store_row(struct fw_regression_writer *w, long long sid, const char *now, const cJSON *rows,
-		     const cJSON *r, int combined)
+/* Inserts (a no-op when known) one regression, then marks it fixed if the history undid it. */
+static int store_row(struct fw_regression_writer *w, const char *now, const struct fw_regression_key *k,
+		     double delta_pct, double q, int undone)
 {
-	struct fw_regression_key k = {
-		.series_id = sid,
-		.commit_id = (long long)fw_json_num(r, "commit_id", NAN),
-		.env_fingerprint = combined ? FW_ENV_COMBINED : fw_json_str(r, "env_fingerprint", ""),
-		.workload = fw_json_str(r, "workload", ""),
-		.variant = fw_json_str(r, "variant", ""),
-		.metric = fw_json_str(r, "metric", ""),
-	};
-	int busy = fw_regression_in_bisect(w, &k), stored;
+	int busy = fw_regression_in_bisect(w, k), stored;
 
 	if (busy)  /* a bisect's midpoint: the bisect decides where the regression is (or a DB error) */
 		return busy < 0 ? -1 : 0;
-	stored = fw_regression_insert(w, &k, fw_json_num(r, "delta_pct", NAN), fw_json_num(r, "q", NAN), now);
+	stored = fw_regression_insert(w, k, delta_pct, q, now);
 	if (stored < 0)
 		return -1;
-	if ((combined ? combined_undone_later(rows, r) : undone_later(rows, r)) && fw_regression_mark_fixed(w, &k, now))
+	if (undone && fw_regression_mark_fixed(w, k, now))
 		return -1;
 	return stored;
 }
 
-int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *err)
+/* The regressions of an: per host, then combined over hosts. Newly stored, or -1. */
+static int store_all(struct fw_regression_writer *w, const struct fw_an *an, const char *now)
 {
-	static const char *const families[] = { "rows", "combined" };  /* per host, then all hosts */
-	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(series_json, "rows");
+	int stored = 0, n;
+
+	for (size_t i = 0; i < an->nrows; i++) {
+		const struct fw_an_row *r = &an->rows[i];
+		struct fw_regression_key k = { an->series_id, r->commit_id, r->env, r->workload, r->variant, r->metric };
+
+		if (r->against != FW_AGAINST_PARENT || strcmp(r->verdict, "regression"))
+			continue;
+		if ((n = store_row(w, now, &k, r->delta_pct, r->q, undone_later(an, r))) < 0)
+			return -1;
+		stored += n;
+	}
+	for (size_t i = 0; i < an->ncombined; i++) {
+		const struct fw_an_combined *c = &an->combined[i];
+		struct fw_regression_key k = { an->series_id, c->commit_id, FW_ENV_COMBINED, c->workload, c->variant,
+					       c->metric };
+
+		if (strcmp(c->verdict, "regression"))
+			continue;
+		if ((n = store_row(w, now, &k, c->delta_pct, c->q, combined_undone_later(an, c))) < 0)
+			return -1;
+		stored += n;
+	}
+	return stored;
+}
+
+int fw_regressions_update(sqlite3 *db, const struct fw_an *an, struct strbuf *err)
+{
 	struct fw_regression_writer w;
-	long long sid = (long long)fw_json_num(series_json, "series_id", NAN);
 	char now[32];
 	int stored = 0, ret = -1;
 
@@ -122,23 +128,10 @@ int fw_regressions_update(sqlite3 *db, const cJSON *series_json, struct strbuf *
 		strbuf_addf(err, "storing regressions: %s", fw_db_errmsg(db));
 		goto cleanup;
 	}
-	for (int f = 0; f < 2; f++) {
-		const cJSON *family = cJSON_GetObjectItemCaseSensitive(series_json, families[f]), *r;
-
-		cJSON_ArrayForEach(r, family) {
-			int n;
-
-			if (strcmp(fw_json_str(r, "against", ""), "parent") ||
-			    strcmp(fw_json_str(r, "verdict", ""), "regression"))
-				continue;
-			n = store_row(&w, sid, now, rows, r, f == 1);
-			if (n < 0) {
-				strbuf_addf(err, "storing regressions: %s", fw_db_errmsg(db));
-				fw_db_end(db, 0, NULL);
-				goto cleanup;
-			}
-			stored += n;
-		}
+	if ((stored = store_all(&w, an, now)) < 0) {
+		strbuf_addf(err, "storing regressions: %s", fw_db_errmsg(db));
+		fw_db_end(db, 0, NULL);
+		goto cleanup;
 	}
 	{
 		struct strbuf e = STRBUF_INIT;  /* COMMIT's message: read before the rollback */
@@ -289,7 +282,7 @@ int fw_regressions_refresh(sqlite3 *db, const char *series, const struct fw_anal
 	int n, ret = fw_store_series_names(db, series, &names, &n, err);
 
 	for (int i = 0; i < n; i++) {
-		cJSON *res = NULL;
+		struct fw_an *res = NULL;
 		char flight[FW_REGS_FLIGHT_MAX];
 		struct fw_series_key *k = NULL;
 		int owned = 0;
@@ -308,7 +301,7 @@ int fw_regressions_refresh(sqlite3 *db, const char *series, const struct fw_anal
 			if (fw_analysis_series_at(db, names[i], k, o, &res, err))
 				ret = -1;
 			/* an older analysis (a page's, while the newest is computed): its regressions are stored */
-			else if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(res, "stale")) &&
+			else if (!res->stale &&
 				 fw_regressions_update(db, res, err) < 0)
 				ret = -1;
 			else
@@ -316,7 +309,7 @@ int fw_regressions_refresh(sqlite3 *db, const char *series, const struct fw_anal
 			if (*flight)
 				fw_inflight_end(flight);
 		}
-		cJSON_Delete(res);
+		fw_an_free(res);
 		fw_series_key_free(k);
 		free(names[i]);
 	}

@@ -55,18 +55,18 @@ static int env_units(const char **units, int k, char *u[3], char num[3][32], con
 	return k;
 }
 
-void fw_report_command(struct strbuf *b, const cJSON *s, const cJSON *env, size_t width)
+void fw_report_command(struct strbuf *b, const struct fw_an *s, const cJSON *env, size_t width)
 {
 	char rev[32], num[3][32];
 	char *u[5] = { NULL };
 	const char *units[16];
 	int k = 0;
 
-	snprintf(rev, sizeof(rev), "--revision %.0f", fw_json_num(s, "revision", 1));
+	snprintf(rev, sizeof(rev), "--revision %d", s->revision == FW_AN_NA ? 1 : s->revision);
 	units[k++] = "foliowatch-collect run";
-	units[k++] = u[0] = unit("--series", fw_json_str(s, "series", ""));
+	units[k++] = u[0] = unit("--series", s->series);
 	units[k++] = rev;
-	units[k++] = u[1] = unit("--base", fw_json_str(s, "base", ""));
+	units[k++] = u[1] = unit("--base", s->base);
 	units[k++] = "--mbox series.mbx";
 	if (env)
 		k = env_units(units, k, u + 2, num, env, NULL);

@@ -17,11 +17,6 @@
 
 #define COVER_WIDTH 72
 
-static const cJSON *obj_of(const cJSON *o, const char *k)
-{
-	return cJSON_GetObjectItemCaseSensitive(o, k);
-}
-
 const char *fw_verdict_short(const char *verdict)
 {
 	static const char *const map[][2] = {
@@ -112,13 +107,13 @@ static void value(struct strbuf *sb, double v)
 }
 
 /* "  metric  unit  Before  After  delta verdict": 2+20+1+8+1+10+1+10+1+8+1+7 = 70 columns at most. */
-static void table_head(struct strbuf *sb, const cJSON *r, int show_host, int spread)
+static void table_head(struct strbuf *sb, const struct fw_an_row *r, int show_host, int spread)
 {
 	struct strbuf t = STRBUF_INIT;
 
-	strbuf_addf(&t, "%s/%s", fw_json_str(r, "workload", ""), fw_json_str(r, "variant", ""));
+	strbuf_addf(&t, "%s/%s", r->workload, r->variant);
 	if (show_host)
-		strbuf_addf(&t, " (%s %s)", fw_json_str(r, "host", ""), fw_json_str(r, "accel", ""));
+		strbuf_addf(&t, " (%s %s)", r->host, r->accel);
 	strbuf_addstr(sb, "\n  ");
 	cell(sb, t.buf, 29, 0);
 	cell(sb, "Before", 10, 1);
@@ -135,67 +130,66 @@ static void table_head(struct strbuf *sb, const cJSON *r, int show_host, int spr
  * ("improvement at 2 boots, deterministic, floor 0.50%") or what it still
  * needs ("unsure: MDE 3.1%, needs 8 boots").
  */
-static void long_form(struct strbuf *t, const cJSON *r)
+static void long_form(struct strbuf *t, const struct fw_an_row *r)
 {
-	const char *mode = fw_json_str(r, "mode", "");
-
-	strbuf_addstr(t, fw_json_str(r, "verdict", ""));
-	if (!cJSON_IsTrue(obj_of(r, "decided"))) {
+	strbuf_addstr(t, r->verdict);
+	if (!r->decided) {
 		fw_report_needs(t, r);
 		return;
 	}
-	strbuf_addf(t, " at %.0f boots", fw_json_num(r, "decided_at_boots", NAN));
-	if (strcmp(mode, "rank"))
-		strbuf_addf(t, ", %s, floor %.2f%%", !strcmp(mode, "exact") ? "exact count" : mode,
-			    fw_json_num(r, "floor_pct", NAN));
+	if (r->decided_at_boots == FW_AN_NA)
+		strbuf_addstr(t, " at nan boots");
 	else
-		strbuf_addf(t, ", rank test, q %.2g", fw_json_num(r, "q", NAN));
+		strbuf_addf(t, " at %d boots", r->decided_at_boots);
+	if (strcmp(r->mode, "rank"))
+		strbuf_addf(t, ", %s, floor %.2f%%", !strcmp(r->mode, "exact") ? "exact count" : r->mode, r->floor_pct);
+	else
+		strbuf_addf(t, ", rank test, q %.2g", r->q);
 }
 
 /* Counters that moved with a decided change, one wrapped line each (the mail shows them). */
-static void row_counters(struct strbuf *sb, const cJSON *r)
+static void row_counters(struct strbuf *sb, const struct fw_an_row *r)
 {
-	const char *v = fw_json_str(r, "verdict", "");
 	struct strbuf t = STRBUF_INIT;
-	const cJSON *c;
 
-	if (strcmp(v, "improvement") && strcmp(v, "regression"))
+	if (r->v != FW_IMPROVEMENT && r->v != FW_REGRESSION)
 		return;
-	cJSON_ArrayForEach(c, obj_of(r, "counters")) {
+	for (size_t i = 0; i < r->ncounters; i++) {
+		const struct fw_an_counter *c = &r->counters[i];
+
 		strbuf_reset(&t);
-		strbuf_addf(&t, "%s ", fw_json_str(c, "name", ""));
-		fw_num_human(&t, fw_json_num(c, "a", NAN), 6);
+		strbuf_addf(&t, "%s ", c->name);
+		fw_num_human(&t, c->a, 6);
 		strbuf_addstr(&t, " -> ");
-		fw_num_human(&t, fw_json_num(c, "b", NAN), 6);
-		strbuf_addf(&t, " (%+.1f%%)", fw_json_num(c, "delta_pct", NAN));
+		fw_num_human(&t, c->b, 6);
+		strbuf_addf(&t, " (%+.1f%%)", c->delta_pct);
 		fw_report_wrap(sb, t.buf, 4, 4);
 	}
 	strbuf_release(&t);
 }
 
-static void table_row(struct strbuf *sb, const cJSON *r, int spread, int counters)
+static void table_row(struct strbuf *sb, const struct fw_an_row *r, int spread, int counters)
 {
 	struct strbuf t = STRBUF_INIT;
-	double d = fw_json_num(r, "delta_pct", NAN);
-	const char *verdict = fw_json_str(r, "verdict", "");
+	double d = r->delta_pct;
 
 	strbuf_addstr(sb, "  ");
-	if (width_n(fw_json_str(r, "metric", ""), 100) > 20) {  /* a long name gets a line of its own */
-		strbuf_addf(sb, "%s\n  ", fw_json_str(r, "metric", ""));
+	if (width_n(r->metric, 100) > 20) {  /* a long name gets a line of its own */
+		strbuf_addf(sb, "%s\n  ", r->metric);
 		cell(sb, "", 20, 0);
 	} else {
-		cell(sb, fw_json_str(r, "metric", ""), 20, 0);
+		cell(sb, r->metric, 20, 0);
 	}
-	cell(sb, fw_json_str(r, "unit", ""), 8, 0);
-	value(sb, fw_json_num_at(r, "a", "median", NAN));
-	value(sb, fw_json_num_at(r, "b", "median", NAN));
+	cell(sb, r->unit, 8, 0);
+	value(sb, r->a.median);
+	value(sb, r->b.median);
 	if (isnan(d))
 		strbuf_addstr(&t, "-");
 	else  /* four digits before the point lose the decimals, never the '%' */
 		strbuf_addf(&t, fabs(d) < 999.995 ? "%+.2f%%" : "%+.0f%%", d);
 	cell(sb, t.buf, 8, 1);
 	if (spread) {  /* LKP's %stddev: the pooled spread of the units compared, in % of Before */
-		double sd = fw_json_num(r, "noise_pct", NAN);
+		double sd = r->noise_pct;
 		strbuf_reset(&t);
 		if (isnan(sd))
 			strbuf_addstr(&t, "-");
@@ -203,7 +197,7 @@ static void table_row(struct strbuf *sb, const cJSON *r, int spread, int counter
 			strbuf_addf(&t, "%.1f%%", sd);
 		cell(sb, t.buf, 7, 1);
 	}
-	strbuf_addf(sb, "%s\n", fw_verdict_short(verdict));
+	strbuf_addf(sb, "%s\n", fw_verdict_short(r->verdict));
 	strbuf_reset(&t);
 	long_form(&t, r);
 	fw_report_wrap(sb, t.buf, 4, 2);
@@ -212,11 +206,9 @@ static void table_row(struct strbuf *sb, const cJSON *r, int spread, int counter
 	strbuf_release(&t);
 }
 
-static int flagged(const cJSON *r)
+static int flagged(const struct fw_an_row *r)
 {
-	const char *v = fw_json_str(r, "verdict", "");
-
-	return !strcmp(v, "improvement") || !strcmp(v, "regression");
+	return r->v == FW_IMPROVEMENT || r->v == FW_REGRESSION;
 }
 
 /*
@@ -224,25 +216,22 @@ static int flagged(const cJSON *r)
  * most three. A table with a decided change but no profile of both sides
  * says so (profiles are taken where a row is decided, issue 27).
  */
-static void table_why(struct strbuf *sb, const cJSON *from, const cJSON *to)
+static void table_why(struct strbuf *sb, const struct fw_an_row *from, const struct fw_an_row *to)
 {
 	struct strbuf t = STRBUF_INIT;
 	int n = 0, asked = 0;
 
-	for (const cJSON *r = from; r && r != to && !n; r = r->next) {
-		const cJSON *e;
-
+	for (const struct fw_an_row *r = from; r != to && !n; r++) {
 		if (!flagged(r))
 			continue;
 		asked = 1;
-		cJSON_ArrayForEach(e, obj_of(r, "attribution")) {
-			const char *k = fw_attribution_key(e);
-			double pct = fw_json_num_at(e, "delta_pct", k, NAN);
+		for (size_t i = 0; i < r->nattribution && n < 3; i++) {
+			const struct fw_an_function *e = &r->attribution[i];
+			int self = fw_attribution_uses_self(e);
+			double pct = self ? e->delta_pct.self_us : e->delta_pct.time_us;
 
-			if (n == 3)
-				break;
 			strbuf_addf(&t, "%s%s %s", n++ ? ", " : "why (kernel profile, self time): ",
-				    fw_json_str(e, "function", "?"), k[0] == 's' ? "" : "total ");
+				    e->function[0] ? e->function : "?", self ? "" : "total ");
 			if (isnan(pct))
 				strbuf_addstr(&t, "new");
 			else
@@ -256,60 +245,57 @@ static void table_why(struct strbuf *sb, const cJSON *from, const cJSON *to)
 	strbuf_release(&t);
 }
 
-static int same_table(const cJSON *a, const cJSON *b)
+static int same_table(const struct fw_an_row *a, const struct fw_an_row *b)
 {
-	return !strcmp(fw_json_str(a, "env_fingerprint", ""), fw_json_str(b, "env_fingerprint", "")) &&
-	       !strcmp(fw_json_str(a, "workload", ""), fw_json_str(b, "workload", "")) &&
-	       !strcmp(fw_json_str(a, "variant", ""), fw_json_str(b, "variant", ""));
+	return !strcmp(a->env, b->env) && !strcmp(a->workload, b->workload) && !strcmp(a->variant, b->variant);
 }
 
-static int same_comparison(const cJSON *a, const cJSON *b)
+static int same_comparison(const struct fw_an_row *a, const struct fw_an_row *b)
 {
-	return !strcmp(fw_json_str(a, "sha", ""), fw_json_str(b, "sha", "")) &&
-	       !strcmp(fw_json_str(a, "against", ""), fw_json_str(b, "against", ""));
+	return !strcmp(a->sha, b->sha) && !strcmp(a->against_name, b->against_name);
 }
 
-const cJSON *fw_report_tables(struct strbuf *sb, const cJSON *r, int show_host, int mail)
+size_t fw_report_tables(struct strbuf *sb, const struct fw_an *an, size_t i, int show_host, int mail)
 {
-	const cJSON *start = r;
+	const struct fw_an_row *start = &an->rows[i];
 	int any = 0;
 
-	while (r && same_comparison(r, start)) {
-		const cJSON *t = r;
+	while (i < an->nrows && same_comparison(&an->rows[i], start)) {
+		size_t t = i;
 
-		table_head(sb, t, show_host, mail);
-		for (; r && same_comparison(r, start) && same_table(r, t); r = r->next) {
-			table_row(sb, r, mail, mail);
-			any |= flagged(r);
+		table_head(sb, &an->rows[t], show_host, mail);
+		for (; i < an->nrows && same_comparison(&an->rows[i], start) && same_table(&an->rows[i], &an->rows[t]);
+		     i++) {
+			table_row(sb, &an->rows[i], mail, mail);
+			any |= flagged(&an->rows[i]);
 		}
-		table_why(sb, t, r);
+		table_why(sb, &an->rows[t], an->rows + i);
 	}
 	/* profiles are taken only where a row is decided a change: say why there is none */
 	if (!any)
 		strbuf_addstr(sb, "  not profiled: no change\n");
-	return r;
+	return i;
 }
 
-static int patches_of(const cJSON *s)
+static int patches_of(const struct fw_an *s)
 {
-	const cJSON *c;
 	int n = 0;
 
-	cJSON_ArrayForEach(c, obj_of(s, "commits"))
-		n += !cJSON_IsTrue(obj_of(c, "is_base"));
+	for (size_t i = 0; i < s->ncommits; i++)
+		n += !s->commits[i].is_base;
 	return n;
 }
 
 /* How it was measured: each environment's setup, then the command that measures the same way. */
-static void measured(struct strbuf *sb, const cJSON *s, const cJSON *facts, int lo, int hi)
+static void measured(struct strbuf *sb, const struct fw_an *s, const cJSON *facts, int lo, int hi)
 {
-	const cJSON *e, *env = cJSON_GetArrayItem(obj_of(facts, "envs"), 0);
+	const cJSON *e, *env = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(facts, "envs"), 0);
 	struct strbuf t = STRBUF_INIT;
 
 	strbuf_addstr(sb, "\nHow it was measured:\n");
 	if (!env)
 		strbuf_addstr(sb, "  (no boots stored)\n");
-	cJSON_ArrayForEach(e, obj_of(facts, "envs")) {
+	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(facts, "envs")) {
 		double vcpus = fw_json_num(e, "vcpus", 0);
 		strbuf_reset(&t);
 		strbuf_addf(&t, "kernel %s built with %s, config %.*s%s; QEMU %s %s, %.0f vCPU%s, "
@@ -330,71 +316,90 @@ static void measured(struct strbuf *sb, const cJSON *s, const cJSON *facts, int 
 }
 
 /* Rows combined over hosts (each host against its own parent): what the gate sees on a sharded run. */
-static void combined(struct strbuf *sb, const cJSON *s)
+static void combined(struct strbuf *sb, const struct fw_an *s)
 {
-	const cJSON *cp;
 	struct strbuf t = STRBUF_INIT;
 
-	if (cJSON_GetArraySize(obj_of(s, "combined")))
+	if (s->ncombined)
 		strbuf_addstr(sb, "\nCombined over hosts (each host against its own parent):\n");
-	cJSON_ArrayForEach(cp, obj_of(s, "combined")) {
+	for (size_t i = 0; i < s->ncombined; i++) {
+		const struct fw_an_combined *cp = &s->combined[i];
+
 		strbuf_reset(&t);
-		strbuf_addf(&t, "[%.0f] %.*s %s/%s %s on %.0f hosts: %+.2f%% %s", fw_json_num(cp, "position", 0),
-			    UTF8_CUT(fw_json_str(cp, "sha", ""), 12), fw_json_str(cp, "workload", ""), fw_json_str(cp, "variant", ""),
-			    fw_json_str(cp, "metric", ""), fw_json_num(cp, "hosts", 0), fw_json_num(cp, "delta_pct", NAN),
-			    fw_verdict_short(fw_json_str(cp, "verdict", "")));
+		strbuf_addf(&t, "[%d] %.*s %s/%s %s on %d hosts: %+.2f%% %s", cp->position == FW_AN_NA ? 0 : cp->position,
+			    UTF8_CUT(cp->sha, 12), cp->workload, cp->variant, cp->metric,
+			    cp->hosts == FW_AN_NA ? 0 : cp->hosts, cp->delta_pct, fw_verdict_short(cp->verdict));
 		fw_report_wrap(sb, t.buf, 2, 4);
 	}
 	strbuf_release(&t);
 }
 
-void fw_report_cover(const cJSON *s, const cJSON *facts, struct strbuf *sb)
+/* Whether rows are on more than one environment, and the fewest and most boots a side. */
+static int cover_scan(const struct fw_an *s, int *lo, int *hi)
 {
-	const cJSON *rows = obj_of(s, "rows"), *r, *last_base = NULL;
-	const char *first_env = NULL;
-	int show_host = 0, npatches = patches_of(s), lo = 0, hi = 0;
-	struct strbuf t = STRBUF_INIT;
+	int show_host = 0;
 
-	cJSON_ArrayForEach(r, rows) {
-		if (!first_env)
-			first_env = fw_json_str(r, "env_fingerprint", "");
-		else if (strcmp(first_env, fw_json_str(r, "env_fingerprint", "")))
-			show_host = 1;
-		if (!strcmp(fw_json_str(r, "against", ""), "base"))
-			last_base = r;
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct fw_an_row *r = &s->rows[i];
+
+		show_host |= strcmp(s->rows[0].env, r->env) != 0;
 		for (int side = 0; side < 2; side++) {
-			int n = fw_json_int(obj_of(r, side ? "b" : "a"), "boots", 0);
-			lo = !lo || n < lo ? n : lo;
-			hi = n > hi ? n : hi;
+			int n = side ? r->b.boots : r->a.boots;
+
+			n = n == FW_AN_NA ? 0 : n;
+			*lo = !*lo || n < *lo ? n : *lo;
+			*hi = n > *hi ? n : *hi;
 		}
 	}
-	strbuf_addf(&t, "%s v%.0f: %d patch%s on %.*s, each against its parent", fw_json_str(s, "series", ""),
-		    fw_json_num(s, "revision", 1), npatches, npatches == 1 ? "" : "es",
-		    UTF8_CUT(fw_json_str(s, "base", ""), 12));
+	return show_host;
+}
+
+/* The whole series: its last commit against the base. */
+static void cover_whole(struct strbuf *sb, const struct fw_an *s, int show_host)
+{
+	const struct fw_an_row *last_base = NULL;
+	struct strbuf t = STRBUF_INIT;
+	size_t i = 0;
+
+	for (size_t k = 0; k < s->nrows; k++)
+		if (s->rows[k].against == FW_AGAINST_BASE)
+			last_base = &s->rows[k];
+	if (!last_base)
+		return;
+	while (!same_comparison(&s->rows[i], last_base))
+		i++;
+	strbuf_addf(&t, "\nThe whole series: %.*s against the base %.*s", UTF8_CUT(last_base->sha, 12),
+		    UTF8_CUT(s->base, 12));
+	fw_report_wrap(sb, t.buf, 0, 4);
+	fw_report_tables(sb, s, i, show_host, 0);
+	strbuf_release(&t);
+}
+
+void fw_report_cover(const struct fw_an *s, const cJSON *facts, struct strbuf *sb)
+{
+	int lo = 0, hi = 0, show_host = cover_scan(s, &lo, &hi), npatches = patches_of(s);
+	struct strbuf t = STRBUF_INIT;
+
+	strbuf_addf(&t, "%s v%d: %d patch%s on %.*s, each against its parent", s->series,
+		    s->revision == FW_AN_NA ? 1 : s->revision, npatches, npatches == 1 ? "" : "es", UTF8_CUT(s->base, 12));
 	fw_report_wrap(sb, t.buf, 0, 2);
-	if (!cJSON_GetArraySize(rows))
+	if (!s->nrows)
 		strbuf_addstr(sb, "\n(no comparable results)\n");
-	for (r = rows ? rows->child : NULL; r;) {
-		if (strcmp(fw_json_str(r, "against", ""), "parent")) {
-			r = r->next;
+	for (size_t i = 0; i < s->nrows;) {
+		const struct fw_an_row *r = &s->rows[i];
+
+		if (r->against != FW_AGAINST_PARENT) {
+			i++;
 			continue;
 		}
 		strbuf_reset(&t);
-		strbuf_addf(&t, "[%.0f/%d] %s (%.*s)", fw_json_num(r, "position", 0), npatches,
-			    fw_json_str(r, "subject", ""), UTF8_CUT(fw_json_str(r, "sha", ""), 12));
+		strbuf_addf(&t, "[%d/%d] %s (%.*s)", r->position == FW_AN_NA ? 0 : r->position, npatches, r->subject,
+			    UTF8_CUT(r->sha, 12));
 		strbuf_addch(sb, '\n');
 		fw_report_wrap(sb, t.buf, 0, 4);
-		r = fw_report_tables(sb, r, show_host, 0);
+		i = fw_report_tables(sb, s, i, show_host, 0);
 	}
-	if (last_base) {  /* the whole series: its last commit against the base */
-		for (r = rows->child; r && !(same_comparison(r, last_base)); r = r->next)
-			;
-		strbuf_reset(&t);
-		strbuf_addf(&t, "\nThe whole series: %.*s against the base %.*s",
-			    UTF8_CUT(fw_json_str(last_base, "sha", ""), 12), UTF8_CUT(fw_json_str(s, "base", ""), 12));
-		fw_report_wrap(sb, t.buf, 0, 4);
-		fw_report_tables(sb, r, show_host, 0);
-	}
+	cover_whole(sb, s, show_host);
 	combined(sb, s);
 	strbuf_addstr(sb, "\nbetter/worse: a decided change; same: decided, within the noise floor\n"
 		      "or the minimum effect; unsure: more boots needed. p, q, intervals and\n"

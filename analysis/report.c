@@ -1,8 +1,8 @@
 /*
- * The one table writer: renders an analysed series (analysis.h's JSON) as the
- * plain-text Before/After table of the seeds, as JSON, or as CSV. Everything
- * that prints a comparison (report, pages, collector) goes through here or
- * reads the same JSON, so a number is computed and rounded in one place.
+ * The one table writer: renders an analysed series (struct fw_an) as the long
+ * plain-text table (report --verbose), as CSV, or as its JSON. Everything
+ * that prints a comparison reads the same typed result, so a number is
+ * computed in one place.
  */
 #include <math.h>
 #include <stdio.h>
@@ -22,11 +22,6 @@ int fw_report_format_parse(const char *s, enum fw_report_format *f)
 	else
 		return -1;
 	return 0;
-}
-
-static const cJSON *obj_of(const cJSON *o, const char *k)
-{
-	return cJSON_GetObjectItemCaseSensitive(o, k);
 }
 
 /*
@@ -58,9 +53,9 @@ static void pad_to(struct strbuf *sb, size_t line_start, size_t col)
 	strbuf_addch(sb, ' ');
 }
 
-void fw_report_needs(struct strbuf *sb, const cJSON *r)
+void fw_report_needs(struct strbuf *sb, const struct fw_an_row *r)
 {
-	double need = fw_json_num(r, "boots_needed", NAN), mde = fw_json_num(r, "mde_pct", NAN);
+	double need = fw_an_whole(r->boots_needed), mde = r->mde_pct;
 
 	strbuf_addstr(sb, ": MDE ");
 	if (isnan(mde))
@@ -74,210 +69,226 @@ void fw_report_needs(struct strbuf *sb, const cJSON *r)
 }
 
 /* ", decided at 3 boots" or ": MDE 3.1%, needs 8 boots", plus where a floor came from. */
-static void decided_text(struct strbuf *sb, const cJSON *r)
+static void decided_text(struct strbuf *sb, const struct fw_an_row *r)
 {
-	if (cJSON_IsTrue(obj_of(r, "decided")))
-		strbuf_addf(sb, ", decided at %.0f boots", fw_json_num(r, "decided_at_boots", NAN));
+	if (r->decided)
+		strbuf_addf(sb, ", decided at %.0f boots", fw_an_whole(r->decided_at_boots));
 	else
 		fw_report_needs(sb, r);
-	if (strcmp(fw_json_str(r, "mode", ""), "rank"))
-		strbuf_addf(sb, " (%s; floor %.2f%% from %.0f boots)", fw_json_str(r, "mode", ""),
-			    fw_json_num(r, "floor_pct", NAN), fw_json_num(r, "floor_boots", NAN));
-	else if (cJSON_IsTrue(obj_of(r, "beyond_bound")) && cJSON_IsTrue(obj_of(r, "decided")))
-		strbuf_addf(sb, " (beyond the distribution-free bound %.1f%%)", fw_json_num(r, "bound_pct", NAN));
+	if (strcmp(r->mode, "rank"))
+		strbuf_addf(sb, " (%s; floor %.2f%% from %.0f boots)", r->mode, r->floor_pct, fw_an_whole(r->floor_boots));
+	else if (r->beyond_bound && r->decided)
+		strbuf_addf(sb, " (beyond the distribution-free bound %.1f%%)", r->bound_pct);
 }
 
-static void text_row(struct strbuf *sb, const cJSON *r, int show_host)
+static void text_counters(struct strbuf *sb, const struct fw_an_row *r)
 {
-	const cJSON *a = obj_of(r, "a"), *b = obj_of(r, "b"), *c;
-	const char *unit = fw_json_str(r, "unit", ""), *per = fw_json_str(r, "unit_of_comparison", "");
-	size_t start = sb->len;
-	double q = fw_json_num(r, "q", NAN);
+	for (size_t i = 0; i < r->ncounters; i++) {
+		const struct fw_an_counter *c = &r->counters[i];
 
-	strbuf_addf(sb, "  %s%s%s/%s %s", show_host ? fw_json_str(r, "host", "") : "", show_host ? ":" : "",
-		    fw_json_str(r, "workload", ""), fw_json_str(r, "variant", ""), fw_json_str(r, "metric", ""));
-	pad_to(sb, start, 40);
-	strbuf_addf(sb, "%.0f/%.0f%c", fw_json_num(a, per[0] == 'b' ? "boots" : "samples", NAN),
-		    fw_json_num(b, per[0] == 'b' ? "boots" : "samples", NAN), per[0] == 'b' ? 'b' : 's');
-	pad_to(sb, start, 49);
-	add_value(sb, fw_json_num(a, "median", NAN), unit);
-	pad_to(sb, start, 63);
-	add_value(sb, fw_json_num(b, "median", NAN), unit);
-	pad_to(sb, start, 77);
-	add_pct(sb, fw_json_num(r, "delta_pct", NAN));
-	pad_to(sb, start, 85);
-	strbuf_addch(sb, '[');
-	add_pct(sb, fw_json_num(r, "ci_lo_pct", NAN));
-	strbuf_addstr(sb, ", ");
-	add_pct(sb, fw_json_num(r, "ci_hi_pct", NAN));
-	strbuf_addch(sb, ']');
-	pad_to(sb, start, 104);
-	if (strcmp(fw_json_str(r, "mode", ""), "rank"))
-		strbuf_addf(sb, "floor %.2f%%", fw_json_num(r, "floor_pct", NAN));
-	else if (isnan(q))
-		strbuf_addstr(sb, "-");
-	else
-		strbuf_addf(sb, q < 0.001 ? "%.1e" : "%.3f", q);
-	pad_to(sb, start, 116);
-	if (isnan(fw_json_num(r, "mde_pct", NAN)))
-		strbuf_addstr(sb, "-");
-	else
-		strbuf_addf(sb, "%.1f%%", fw_json_num(r, "mde_pct", NAN));
-	pad_to(sb, start, 123);
-	strbuf_addstr(sb, fw_json_str(r, "verdict", ""));
-	decided_text(sb, r);
-	strbuf_addch(sb, '\n');
-	if (!strcmp(fw_json_str(r, "kind", ""), "rate") && !isnan(fw_json_num(a, "hmean", NAN))) {
-		strbuf_addstr(sb, "      harmonic mean: ");
-		add_value(sb, fw_json_num(a, "hmean", NAN), unit);
+		strbuf_addf(sb, "      %s ", c->name);
+		fw_num_human(sb, c->a, 6);
 		strbuf_addstr(sb, " -> ");
-		add_value(sb, fw_json_num(b, "hmean", NAN), unit);
-		strbuf_addch(sb, '\n');
-	}
-	cJSON_ArrayForEach(c, obj_of(r, "counters")) {
-		strbuf_addf(sb, "      %s ", fw_json_str(c, "name", ""));
-		fw_num_human(sb, fw_json_num(c, "a", NAN), 6);
-		strbuf_addstr(sb, " -> ");
-		fw_num_human(sb, fw_json_num(c, "b", NAN), 6);
+		fw_num_human(sb, c->b, 6);
 		strbuf_addstr(sb, " (");
-		add_pct(sb, fw_json_num(c, "delta_pct", NAN));
+		add_pct(sb, c->delta_pct);
 		strbuf_addstr(sb, ")\n");
 	}
-	cJSON_ArrayForEach(c, obj_of(r, "attribution")) {
+	for (size_t i = 0; i < r->nattribution; i++) {
 		strbuf_addstr(sb, "      profile: ");
-		fw_attribution_line(c, sb);
+		fw_attribution_line(&r->attribution[i], sb);
 		strbuf_addch(sb, '\n');
 	}
+}
+
+static void text_row(struct strbuf *sb, const struct fw_an_row *r, int show_host)
+{
+	size_t start = sb->len;
+	int per_boot = r->unit_of_comparison[0] == 'b';
+
+	strbuf_addf(sb, "  %s%s%s/%s %s", show_host ? r->host : "", show_host ? ":" : "", r->workload, r->variant,
+		    r->metric);
+	pad_to(sb, start, 40);
+	strbuf_addf(sb, "%.0f/%.0f%c", fw_an_whole(per_boot ? r->a.boots : r->a.samples),
+		    fw_an_whole(per_boot ? r->b.boots : r->b.samples), per_boot ? 'b' : 's');
+	pad_to(sb, start, 49);
+	add_value(sb, r->a.median, r->unit);
+	pad_to(sb, start, 63);
+	add_value(sb, r->b.median, r->unit);
+	pad_to(sb, start, 77);
+	add_pct(sb, r->delta_pct);
+	pad_to(sb, start, 85);
+	strbuf_addch(sb, '[');
+	add_pct(sb, r->ci_lo_pct);
+	strbuf_addstr(sb, ", ");
+	add_pct(sb, r->ci_hi_pct);
+	strbuf_addch(sb, ']');
+	pad_to(sb, start, 104);
+	if (strcmp(r->mode, "rank"))
+		strbuf_addf(sb, "floor %.2f%%", r->floor_pct);
+	else if (isnan(r->q))
+		strbuf_addstr(sb, "-");
+	else
+		strbuf_addf(sb, r->q < 0.001 ? "%.1e" : "%.3f", r->q);
+	pad_to(sb, start, 116);
+	if (isnan(r->mde_pct))
+		strbuf_addstr(sb, "-");
+	else
+		strbuf_addf(sb, "%.1f%%", r->mde_pct);
+	pad_to(sb, start, 123);
+	strbuf_addstr(sb, r->verdict);
+	decided_text(sb, r);
+	strbuf_addch(sb, '\n');
+	if (!strcmp(r->kind, "rate") && !isnan(r->a.hmean)) {
+		strbuf_addstr(sb, "      harmonic mean: ");
+		add_value(sb, r->a.hmean, r->unit);
+		strbuf_addstr(sb, " -> ");
+		add_value(sb, r->b.hmean, r->unit);
+		strbuf_addch(sb, '\n');
+	}
+	text_counters(sb, r);
 }
 
 /* How each metric is compared in each environment, and the same-kernel evidence behind it. */
-static void determinism_text(const cJSON *s, struct strbuf *sb, int show_host)
+static void determinism_text(const struct fw_an *s, struct strbuf *sb, int show_host)
 {
-	const cJSON *d;
-
-	if (cJSON_GetArraySize(obj_of(s, "determinism")))
+	if (s->ndeterminism)
 		strbuf_addstr(sb, "\nhow each metric is compared (same-kernel boots: CV of per-boot medians between "
 			      "boots of one kernel, pooled; rounds: CV of the rounds inside a boot, pooled):\n");
-	cJSON_ArrayForEach(d, obj_of(s, "determinism")) {
-		const cJSON *k = obj_of(d, "same_kernel");
+	for (size_t i = 0; i < s->ndeterminism; i++) {
+		const struct fw_an_determinism *d = &s->determinism[i];
+		const struct fw_an_same_kernel *k = &d->same_kernel;
 		size_t start = sb->len;
 
-		strbuf_addf(sb, "  %s%s%s/%s %s", show_host ? fw_json_str(d, "host", "") : "", show_host ? ":" : "",
-			    fw_json_str(d, "workload", ""), fw_json_str(d, "variant", ""),
-			    fw_json_str(d, "metric", ""));
+		strbuf_addf(sb, "  %s%s%s/%s %s", show_host ? d->host : "", show_host ? ":" : "", d->workload,
+			    d->variant, d->metric);
 		pad_to(sb, start, 40);
-		strbuf_addf(sb, "%-7s %-13s (%s)", fw_json_str(d, "accel", ""), fw_json_str(d, "mode", ""),
-			    fw_json_str(d, "mode_source", ""));
-		if (k && fw_json_num(k, "kernels", NAN) > 0)
-			strbuf_addf(sb, ", CV %.3g%% [%.3g, %.3g] from %.0f boots of %.0f kernels",
-				    fw_json_num(k, "cv_pct", NAN), fw_json_num(k, "cv_lo_pct", NAN),
-				    fw_json_num(k, "cv_hi_pct", NAN), fw_json_num(k, "boots", NAN),
-				    fw_json_num(k, "kernels", NAN));
+		strbuf_addf(sb, "%-7s %-13s (%s)", d->accel, d->mode, d->mode_source);
+		if (k->present && k->kernels > 0)
+			strbuf_addf(sb, ", CV %.3g%% [%.3g, %.3g] from %d boots of %d kernels", k->cv_pct,
+				    k->cv_lo_pct, k->cv_hi_pct, k->boots, k->kernels);
 		else
 			strbuf_addstr(sb, ", no repeated boots yet");
-		if (k && fw_json_num(k, "within_boot_df", NAN) > 0)
-			strbuf_addf(sb, "; rounds CV %.3g%% [%.3g, %.3g]", fw_json_num(k, "within_boot_cv_pct", NAN),
-				    fw_json_num(k, "within_boot_cv_lo_pct", NAN),
-				    fw_json_num(k, "within_boot_cv_hi_pct", NAN));
+		if (k->present && k->within_df > 0)
+			strbuf_addf(sb, "; rounds CV %.3g%% [%.3g, %.3g]", k->within_cv_pct, k->within_cv_lo_pct,
+				    k->within_cv_hi_pct);
 		strbuf_addch(sb, '\n');
 	}
 }
 
-static void write_text(const cJSON *s, struct strbuf *sb)
+/* The head of the long table: what was tested, and how. */
+static void text_head(const struct fw_an *s, struct strbuf *sb)
 {
-	const cJSON *rows = obj_of(s, "rows"), *r, *cp;
-	const char *last_sha = NULL, *last_against = NULL, *first_env = NULL;
-	int show_host = 0, tests = 0, samples_rows = 0;
+	int tests = 0, samples_rows = 0;
 
-	cJSON_ArrayForEach(r, rows) {
-		if (!first_env)
-			first_env = fw_json_str(r, "env_fingerprint", "");
-		else if (strcmp(first_env, fw_json_str(r, "env_fingerprint", "")))
-			show_host = 1;
-		tests += !isnan(fw_json_num(r, "p", NAN)) && !strcmp(fw_json_str(r, "mode", ""), "rank");
-		samples_rows += !strcmp(fw_json_str(r, "unit_of_comparison", ""), "samples");
+	for (size_t i = 0; i < s->nrows; i++) {
+		tests += !isnan(s->rows[i].p) && !strcmp(s->rows[i].mode, "rank");
+		samples_rows += !strcmp(s->rows[i].unit_of_comparison, "samples");
 	}
-	strbuf_addf(sb, "series %s v%.0f, base %.*s\n", fw_json_str(s, "series", ""),
-		    fw_json_num(s, "revision", NAN), UTF8_CUT(fw_json_str(s, "base", ""), 12));
+	strbuf_addf(sb, "series %s v%.0f, base %.*s\n", s->series, fw_an_whole(s->revision), UTF8_CUT(s->base, 12));
 	strbuf_addf(sb, "p: Mann-Whitney U, two-sided; q: Benjamini-Hochberg over %d tests of this series.\n"
 		    "A change needs q <= %.3g and |delta| >= the metric's minimum effect (default %.3g%%);\n"
 		    "deterministic rows (same-kernel boots agree within %.3g%%) compare the delta with a floor\n"
 		    "from the environment's same-kernel noise (at least %.3g%%); exact counts: any difference\n"
 		    "beyond their same-kernel spread.\n",
-		    tests, fw_json_num(s, "alpha", NAN), fw_json_num(s, "min_effect_pct", NAN),
-		    fw_json_num(s, "deterministic_cv_pct", NAN), fw_json_num(s, "noise_floor_pct", NAN));
-	if (fw_json_num(s, "looks", NAN) > 1) {
-		const cJSON *a;
-		int k = 0;
-		strbuf_addf(sb, "Boots were added over up to %.0f looks: a rank row tests at the share of alpha of the "
-			    "look of its\nnewest boot (", fw_json_num(s, "looks", NAN));
-		cJSON_ArrayForEach(a, obj_of(s, "alpha_at_looks"))
-			strbuf_addf(sb, "%s%.2g", k++ ? ", " : "", a->valuedouble);
-		strbuf_addf(sb, "; O'Brien-Fleming-type), a floor at %.3g / %.0f.\n",
-			    fw_json_num(s, "floor_alpha", NAN), fw_json_num(s, "looks", NAN));
+		    tests, s->alpha, s->min_effect_pct, s->deterministic_cv_pct, s->noise_floor_pct);
+	if (s->looks > 1) {
+		strbuf_addf(sb, "Boots were added over up to %d looks: a rank row tests at the share of alpha of the "
+			    "look of its\nnewest boot (", s->looks);
+		for (size_t k = 0; k < s->nalpha_at_looks; k++)
+			strbuf_addf(sb, "%s%.2g", k ? ", " : "", s->alpha_at_looks[k]);
+		strbuf_addf(sb, "; O'Brien-Fleming-type), a floor at %.3g / %d.\n", s->floor_alpha, s->looks);
 	}
 	if (samples_rows)
 		strbuf_addf(sb, "n ending in s: fewer than 3 boots on a side, so %d row(s) compare samples "
 			    "(rounds of one boot are not independent: read their q with care).\n", samples_rows);
-	if (!cJSON_GetArraySize(rows))
+	if (!s->nrows)
 		strbuf_addstr(sb, "\n(no comparable results)\n");
-	cJSON_ArrayForEach(r, rows) {
-		const char *sha = fw_json_str(r, "sha", ""), *against = fw_json_str(r, "against", "");
-		if (!last_sha || strcmp(sha, last_sha) || strcmp(against, last_against)) {
-			size_t start;
-			strbuf_addf(sb, "\n[%.0f] %.*s %s\n    against %s %.*s\n",
-				    fw_json_num(r, "position", NAN), UTF8_CUT(sha, 12), fw_json_str(r, "subject", ""),
-				    against, UTF8_CUT(fw_json_str(r, "ref_sha", ""), 12));
-			start = sb->len;
-			strbuf_addstr(sb, "  metric");
-			pad_to(sb, start, 40);
-			strbuf_addstr(sb, "n");
-			pad_to(sb, start, 49);
-			strbuf_addstr(sb, "Before");
-			pad_to(sb, start, 63);
-			strbuf_addstr(sb, "After");
-			pad_to(sb, start, 77);
-			strbuf_addstr(sb, "delta");
-			pad_to(sb, start, 85);
-			strbuf_addstr(sb, "CI of shift");
-			pad_to(sb, start, 104);
-			strbuf_addstr(sb, "q");
-			pad_to(sb, start, 116);
-			strbuf_addstr(sb, "MDE");
-			pad_to(sb, start, 123);
-			strbuf_addstr(sb, "verdict\n");
-			last_sha = sha;
-			last_against = against;
+}
+
+/* The heading of one comparison's rows. */
+static void text_columns(struct strbuf *sb, const struct fw_an_row *r)
+{
+	size_t start;
+
+	strbuf_addf(sb, "\n[%.0f] %.*s %s\n    against %s %.*s\n", fw_an_whole(r->position), UTF8_CUT(r->sha, 12),
+		    r->subject, r->against_name, UTF8_CUT(r->ref_sha, 12));
+	start = sb->len;
+	strbuf_addstr(sb, "  metric");
+	pad_to(sb, start, 40);
+	strbuf_addstr(sb, "n");
+	pad_to(sb, start, 49);
+	strbuf_addstr(sb, "Before");
+	pad_to(sb, start, 63);
+	strbuf_addstr(sb, "After");
+	pad_to(sb, start, 77);
+	strbuf_addstr(sb, "delta");
+	pad_to(sb, start, 85);
+	strbuf_addstr(sb, "CI of shift");
+	pad_to(sb, start, 104);
+	strbuf_addstr(sb, "q");
+	pad_to(sb, start, 116);
+	strbuf_addstr(sb, "MDE");
+	pad_to(sb, start, 123);
+	strbuf_addstr(sb, "verdict\n");
+}
+
+/* Combined rows and change points. */
+static void text_along(const struct fw_an *s, struct strbuf *sb)
+{
+	if (s->ncombined)
+		strbuf_addstr(sb, "\ncombined over hosts (each host against its own parent; van Elteren):\n");
+	for (size_t i = 0; i < s->ncombined; i++) {
+		const struct fw_an_combined *cp = &s->combined[i];
+
+		strbuf_addf(sb, "  [%.0f] %.*s %s/%s %s on %.0f hosts: ", fw_an_whole(cp->position), UTF8_CUT(cp->sha, 12),
+			    cp->workload, cp->variant, cp->metric, fw_an_whole(cp->hosts));
+		add_pct(sb, cp->delta_pct);
+		if (isnan(cp->q))
+			strbuf_addstr(sb, "  q -");
+		else
+			strbuf_addf(sb, "  q %.3g", cp->q);
+		strbuf_addf(sb, "  %s\n", cp->verdict);
+	}
+	if (s->nchange_points)
+		strbuf_addstr(sb, "\nchange points along the series (E-divisive means, Welch t-test):\n");
+	for (size_t i = 0; i < s->nchange_points; i++) {
+		const struct fw_change_point *cp = &s->change_points[i];
+
+		strbuf_addf(sb, "  %s/%s %s at [%.0f] %.*s: ", cp->workload, cp->variant, cp->metric,
+			    fw_an_whole(cp->position), UTF8_CUT(cp->sha, 12));
+		fw_num_human(sb, cp->before, 4);
+		strbuf_addstr(sb, " -> ");
+		fw_num_human(sb, cp->after, 4);
+		strbuf_addstr(sb, " (");
+		add_pct(sb, cp->delta_pct);
+		strbuf_addstr(sb, ")\n");
+	}
+}
+
+static void write_text(const struct fw_an *s, struct strbuf *sb)
+{
+	const char *last_sha = NULL, *last_against = NULL, *first_env = NULL;
+	int show_host = 0;
+
+	for (size_t i = 0; i < s->nrows; i++) {
+		if (!first_env)
+			first_env = s->rows[i].env;
+		else if (strcmp(first_env, s->rows[i].env))
+			show_host = 1;
+	}
+	text_head(s, sb);
+	for (size_t i = 0; i < s->nrows; i++) {
+		const struct fw_an_row *r = &s->rows[i];
+
+		if (!last_sha || strcmp(r->sha, last_sha) || strcmp(r->against_name, last_against)) {
+			text_columns(sb, r);
+			last_sha = r->sha;
+			last_against = r->against_name;
 		}
 		text_row(sb, r, show_host);
 	}
-	if (cJSON_GetArraySize(obj_of(s, "combined")))
-		strbuf_addstr(sb, "\ncombined over hosts (each host against its own parent; van Elteren):\n");
-	cJSON_ArrayForEach(cp, obj_of(s, "combined")) {
-		double q = fw_json_num(cp, "q", NAN);
-		strbuf_addf(sb, "  [%.0f] %.*s %s/%s %s on %.0f hosts: ", fw_json_num(cp, "position", NAN),
-			    UTF8_CUT(fw_json_str(cp, "sha", ""), 12), fw_json_str(cp, "workload", ""),
-			    fw_json_str(cp, "variant", ""), fw_json_str(cp, "metric", ""), fw_json_num(cp, "hosts", NAN));
-		add_pct(sb, fw_json_num(cp, "delta_pct", NAN));
-		if (isnan(q))
-			strbuf_addstr(sb, "  q -");
-		else
-			strbuf_addf(sb, "  q %.3g", q);
-		strbuf_addf(sb, "  %s\n", fw_json_str(cp, "verdict", ""));
-	}
-	if (cJSON_GetArraySize(obj_of(s, "change_points")))
-		strbuf_addstr(sb, "\nchange points along the series (E-divisive means, Welch t-test):\n");
-	cJSON_ArrayForEach(cp, obj_of(s, "change_points")) {
-		strbuf_addf(sb, "  %s/%s %s at [%.0f] %.*s: ", fw_json_str(cp, "workload", ""),
-			    fw_json_str(cp, "variant", ""), fw_json_str(cp, "metric", ""), fw_json_num(cp, "position", NAN),
-			    UTF8_CUT(fw_json_str(cp, "sha", ""), 12));
-		fw_num_human(sb, fw_json_num(cp, "before", NAN), 4);
-		strbuf_addstr(sb, " -> ");
-		fw_num_human(sb, fw_json_num(cp, "after", NAN), 4);
-		strbuf_addstr(sb, " (");
-		add_pct(sb, fw_json_num(cp, "delta_pct", NAN));
-		strbuf_addstr(sb, ")\n");
-	}
+	text_along(s, sb);
 	determinism_text(s, sb, show_host);
 }
 
@@ -301,111 +312,98 @@ static void csv_num(struct strbuf *sb, double v)
 }
 
 /* "FUNCTION self_us BEFORE->AFTER hits BEFORE->AFTER; ..." (time_us where self was not measured). */
-static void csv_attribution(struct strbuf *sb, const cJSON *r)
+static void csv_attribution(struct strbuf *sb, const struct fw_an_row *r)
 {
 	struct strbuf at = STRBUF_INIT;
-	const cJSON *c;
 
-	cJSON_ArrayForEach(c, obj_of(r, "attribution")) {
-		const char *k = fw_attribution_key(c);
-		strbuf_addf(&at, "%s%s %s ", at.len ? "; " : "", fw_json_str(c, "function", ""), k);
-		fw_num_exact(&at, fw_json_num(obj_of(c, "before"), k, NAN));
+	for (size_t i = 0; i < r->nattribution; i++) {
+		const struct fw_an_function *c = &r->attribution[i];
+		int self = fw_attribution_uses_self(c);
+
+		strbuf_addf(&at, "%s%s %s ", at.len ? "; " : "", c->function, self ? "self_us" : "time_us");
+		fw_num_exact(&at, self ? c->before.self_us : c->before.time_us);
 		strbuf_addstr(&at, "->");
-		fw_num_exact(&at, fw_json_num(obj_of(c, "after"), k, NAN));
+		fw_num_exact(&at, self ? c->after.self_us : c->after.time_us);
 		strbuf_addstr(&at, " hits ");
-		fw_num_exact(&at, fw_json_num(obj_of(c, "before"), "hits", NAN));
+		fw_num_exact(&at, c->before.hits);
 		strbuf_addstr(&at, "->");
-		fw_num_exact(&at, fw_json_num(obj_of(c, "after"), "hits", NAN));
+		fw_num_exact(&at, c->after.hits);
 	}
 	csv_str(sb, at.buf);
 	strbuf_release(&at);
 }
 
-static void write_csv(const cJSON *s, struct strbuf *sb)
+static void csv_head(struct strbuf *sb)
 {
-	static const char *text_cols[] = { "sha", "against", "ref_sha", "host", "accel", "env_fingerprint",
-		"workload", "variant", "params", "metric", "unit", "direction", "kind", "unit_of_comparison" };
-	static const char *num_cols[] = { "delta_pct", "ci_lo_pct", "ci_hi_pct", "ci_level", "p", "q",
-		"mde_pct", "boots_for_5pct", "min_effect_pct" };
-	static const char *seq_cols[] = { "decided", "decided_at_boots", "boots_needed", "floor_pct", "floor_boots",
-		"same_kernel_cv_pct", "looks", "alpha_used" };
-	const cJSON *r, *c;
-
-	strbuf_addstr(sb, "series,revision,position,commit_id");
-	for (size_t i = 0; i < sizeof(text_cols) / sizeof(*text_cols); i++)
-		strbuf_addf(sb, ",%s", text_cols[i]);
-	strbuf_addstr(sb, ",a_boots,a_samples,a_median,b_boots,b_samples,b_median");
-	for (size_t i = 0; i < sizeof(num_cols) / sizeof(*num_cols); i++)
-		strbuf_addf(sb, ",%s", num_cols[i]);
-	strbuf_addstr(sb, ",mode,verdict");
-	for (size_t i = 0; i < sizeof(seq_cols) / sizeof(*seq_cols); i++)
-		strbuf_addf(sb, ",%s", seq_cols[i]);
-	strbuf_addstr(sb, ",mode_source,counters,attribution\n");
-	cJSON_ArrayForEach(r, obj_of(s, "rows")) {
-		struct strbuf ct = STRBUF_INIT;
-		csv_str(sb, fw_json_str(s, "series", ""));
-		strbuf_addf(sb, ",%.0f,%.0f,%.0f", fw_json_num(s, "revision", NAN),
-			    fw_json_num(r, "position", NAN), fw_json_num(r, "commit_id", NAN));
-		for (size_t i = 0; i < sizeof(text_cols) / sizeof(*text_cols); i++) {
-			strbuf_addch(sb, ',');
-			csv_str(sb, fw_json_str(r, text_cols[i], ""));
-		}
-		for (int side = 0; side < 2; side++) {
-			const cJSON *x = obj_of(r, side ? "b" : "a");
-			strbuf_addch(sb, ',');
-			csv_num(sb, fw_json_num(x, "boots", NAN));
-			strbuf_addch(sb, ',');
-			csv_num(sb, fw_json_num(x, "samples", NAN));
-			strbuf_addch(sb, ',');
-			csv_num(sb, fw_json_num(x, "median", NAN));
-		}
-		for (size_t i = 0; i < sizeof(num_cols) / sizeof(*num_cols); i++) {
-			strbuf_addch(sb, ',');
-			csv_num(sb, fw_json_num(r, num_cols[i], NAN));
-		}
-		strbuf_addch(sb, ',');
-		csv_str(sb, fw_json_str(r, "mode", ""));
-		strbuf_addch(sb, ',');
-		csv_str(sb, fw_json_str(r, "verdict", ""));
-		strbuf_addstr(sb, cJSON_IsTrue(obj_of(r, "decided")) ? ",1" : ",0");
-		for (size_t i = 1; i < sizeof(seq_cols) / sizeof(*seq_cols); i++) {
-			strbuf_addch(sb, ',');
-			if (!strcmp(seq_cols[i], "same_kernel_cv_pct"))
-				csv_num(sb, fw_json_num(obj_of(r, "same_kernel"), "cv_pct", NAN));
-			else
-				csv_num(sb, fw_json_num(r, seq_cols[i], NAN));
-		}
-		strbuf_addch(sb, ',');
-		csv_str(sb, fw_json_str(r, "mode_source", ""));
-		cJSON_ArrayForEach(c, obj_of(r, "counters"))
-		{
-			strbuf_addf(&ct, "%s%s ", ct.len ? "; " : "", fw_json_str(c, "name", ""));
-			fw_num_exact(&ct, fw_json_num(c, "a", NAN));
-			strbuf_addstr(&ct, "->");
-			fw_num_exact(&ct, fw_json_num(c, "b", NAN));
-		}
-		strbuf_addch(sb, ',');
-		csv_str(sb, ct.buf);
-		strbuf_addch(sb, ',');
-		csv_attribution(sb, r);
-		strbuf_addch(sb, '\n');
-		strbuf_release(&ct);
-	}
+	strbuf_addstr(sb, "series,revision,position,commit_id,sha,against,ref_sha,host,accel,env_fingerprint,"
+		      "workload,variant,params,metric,unit,direction,kind,unit_of_comparison,"
+		      "a_boots,a_samples,a_median,b_boots,b_samples,b_median,"
+		      "delta_pct,ci_lo_pct,ci_hi_pct,ci_level,p,q,mde_pct,boots_for_5pct,min_effect_pct,mode,verdict,"
+		      "decided,decided_at_boots,boots_needed,floor_pct,floor_boots,same_kernel_cv_pct,looks,alpha_used,"
+		      "mode_source,counters,attribution\n");
 }
 
-void fw_report_write(const cJSON *series_json, enum fw_report_format f, struct strbuf *out)
+static void csv_row(const struct fw_an *s, const struct fw_an_row *r, struct strbuf *sb)
+{
+	const char *text[] = { r->sha, r->against_name, r->ref_sha, r->host, r->accel, r->env, r->workload,
+		r->variant, r->params, r->metric, r->unit, r->direction, r->kind, r->unit_of_comparison };
+	double nums[] = { fw_an_whole(r->a.boots), fw_an_whole(r->a.samples), r->a.median, fw_an_whole(r->b.boots),
+		fw_an_whole(r->b.samples), r->b.median, r->delta_pct, r->ci_lo_pct, r->ci_hi_pct, r->ci_level, r->p,
+		r->q, r->mde_pct, fw_an_whole(r->boots_for_5pct), r->min_effect_pct };
+	double seq[] = { fw_an_whole(r->decided_at_boots), fw_an_whole(r->boots_needed), r->floor_pct, fw_an_whole(r->floor_boots),
+		r->same_kernel.cv_pct, fw_an_whole(r->looks), r->alpha_used };
+	struct strbuf ct = STRBUF_INIT;
+
+	csv_str(sb, s->series);
+	strbuf_addf(sb, ",%.0f,%.0f,%lld", fw_an_whole(s->revision), fw_an_whole(r->position), r->commit_id);
+	for (size_t i = 0; i < sizeof(text) / sizeof(*text); i++) {
+		strbuf_addch(sb, ',');
+		csv_str(sb, text[i]);
+	}
+	for (size_t i = 0; i < sizeof(nums) / sizeof(*nums); i++) {
+		strbuf_addch(sb, ',');
+		csv_num(sb, nums[i]);
+	}
+	strbuf_addch(sb, ',');
+	csv_str(sb, r->mode);
+	strbuf_addch(sb, ',');
+	csv_str(sb, r->verdict);
+	strbuf_addstr(sb, r->decided ? ",1" : ",0");
+	for (size_t i = 0; i < sizeof(seq) / sizeof(*seq); i++) {
+		strbuf_addch(sb, ',');
+		csv_num(sb, seq[i]);
+	}
+	strbuf_addch(sb, ',');
+	csv_str(sb, r->mode_source);
+	for (size_t i = 0; i < r->ncounters; i++) {
+		strbuf_addf(&ct, "%s%s ", ct.len ? "; " : "", r->counters[i].name);
+		fw_num_exact(&ct, r->counters[i].a);
+		strbuf_addstr(&ct, "->");
+		fw_num_exact(&ct, r->counters[i].b);
+	}
+	strbuf_addch(sb, ',');
+	csv_str(sb, ct.buf);
+	strbuf_addch(sb, ',');
+	csv_attribution(sb, r);
+	strbuf_addch(sb, '\n');
+	strbuf_release(&ct);
+}
+
+void fw_report_write(const struct fw_an *an, enum fw_report_format f, struct strbuf *out)
 {
 	char *text;
 
 	switch (f) {
 	case FW_REPORT_TEXT:
-		write_text(series_json, out);
+		write_text(an, out);
 		break;
 	case FW_REPORT_CSV:
-		write_csv(series_json, out);
+		csv_head(out);
+		for (size_t i = 0; i < an->nrows; i++)
+			csv_row(an, &an->rows[i], out);
 		break;
 	case FW_REPORT_JSON:
-		text = cJSON_Print(series_json);
+		text = cJSON_Print(fw_an_json(an));
 		if (text)
 			strbuf_addf(out, "%s\n", text);
 		cJSON_free(text);

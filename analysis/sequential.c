@@ -13,10 +13,10 @@
 #include "analysis-internal.h"
 
 /* The entry of (commit, env, workload) of a row's side in `entries`, created with its boots when missing. */
-static cJSON *side_entry(cJSON *entries, const cJSON *row, int ref, double boots)
+static cJSON *side_entry(cJSON *entries, const struct fw_an_row *row, int ref, double boots)
 {
-	double id = fw_json_num(row, ref ? "ref_commit_id" : "commit_id", NAN);
-	const char *env = fw_json_str(row, "env_fingerprint", ""), *wl = fw_json_str(row, "workload", "");
+	double id = (double)(ref ? row->ref_commit_id : row->commit_id);
+	const char *env = row->env, *wl = row->workload;
 	cJSON *c;
 
 	cJSON_ArrayForEach(c, entries)
@@ -29,10 +29,10 @@ static cJSON *side_entry(cJSON *entries, const cJSON *row, int ref, double boots
 		}
 	c = cJSON_CreateObject();
 	cJSON_AddNumberToObject(c, "commit_id", id);
-	cJSON_AddStringToObject(c, "sha", fw_json_str(row, ref ? "ref_sha" : "sha", ""));
+	cJSON_AddStringToObject(c, "sha", ref ? row->ref_sha : row->sha);
 	cJSON_AddStringToObject(c, "env_fingerprint", env);
-	cJSON_AddStringToObject(c, "host", fw_json_str(row, "host", ""));
-	cJSON_AddStringToObject(c, "accel", fw_json_str(row, "accel", ""));
+	cJSON_AddStringToObject(c, "host", row->host);
+	cJSON_AddStringToObject(c, "accel", row->accel);
 	cJSON_AddStringToObject(c, "workload", wl);
 	cJSON_AddNumberToObject(c, "boots", boots);
 	cJSON_AddNumberToObject(c, "need", 0);
@@ -49,11 +49,10 @@ static void raise_need(cJSON *c, double need)
 }
 
 /* The commit (in its environment) of `commits` an entry belongs to, created when missing. */
-static cJSON *commit_of(cJSON *commits, const cJSON *e, const cJSON *positions)
+static cJSON *commit_of(cJSON *commits, const cJSON *e, const struct fw_an *an)
 {
 	double id = fw_json_num(e, "commit_id", NAN);
 	const char *env = fw_json_str(e, "env_fingerprint", "");
-	const cJSON *p;
 	cJSON *c;
 
 	cJSON_ArrayForEach(c, commits)
@@ -62,9 +61,9 @@ static cJSON *commit_of(cJSON *commits, const cJSON *e, const cJSON *positions)
 	c = cJSON_CreateObject();
 	cJSON_AddNumberToObject(c, "commit_id", id);
 	cJSON_AddStringToObject(c, "sha", fw_json_str(e, "sha", ""));
-	cJSON_ArrayForEach(p, positions)
-		if (fw_json_num(p, "id", NAN) == id)
-			cJSON_AddNumberToObject(c, "position", fw_json_num(p, "position", NAN));
+	for (size_t i = 0; i < an->ncommits; i++)
+		if ((double)an->commits[i].id == id)
+			cJSON_AddNumberToObject(c, "position", an->commits[i].position);
 	cJSON_AddStringToObject(c, "env_fingerprint", env);
 	cJSON_AddStringToObject(c, "host", fw_json_str(e, "host", ""));
 	cJSON_AddStringToObject(c, "accel", fw_json_str(e, "accel", ""));
@@ -74,10 +73,8 @@ static cJSON *commit_of(cJSON *commits, const cJSON *e, const cJSON *positions)
 	return c;
 }
 
-int fw_row_is_metric(const cJSON *r, const char *metric)
+int fw_metric_is(const char *w, const char *v, const char *m, const char *metric)
 {
-	const char *w = fw_json_str(r, "workload", NULL), *v = fw_json_str(r, "variant", NULL);
-	const char *m = fw_json_str(r, "metric", NULL);
 	size_t lw, lv;
 
 	if (!metric)
@@ -90,6 +87,35 @@ int fw_row_is_metric(const cJSON *r, const char *metric)
 	       metric[lw + 1 + lv] == '/' && !strcmp(metric + lw + lv + 2, m);
 }
 
+int fw_row_is_metric(const struct fw_an_row *r, const char *metric)
+{
+	return fw_metric_is(r->workload, r->variant, r->metric, metric);
+}
+
+/* An unsure row against the parent, as the answer lists it. */
+static cJSON *undecided_row(const struct fw_an_row *r, int max_boots)
+{
+	const char *str[] = { r->sha, r->ref_sha, r->env, r->host, r->accel, r->workload, r->variant,
+		r->params, r->metric, r->mode };
+	static const char *str_key[] = { "sha", "ref_sha", "env_fingerprint", "host", "accel", "workload",
+		"variant", "params", "metric", "mode" };
+	double num[] = { (double)r->commit_id, r->position, (double)r->ref_commit_id, r->delta_pct, r->mde_pct,
+		r->min_effect_pct, r->boots_needed == FW_AN_NA ? NAN : r->boots_needed };
+	static const char *num_key[] = { "commit_id", "position", "ref_commit_id", "delta_pct", "mde_pct",
+		"min_effect_pct", "boots_needed" };
+	double need = num[6];
+	cJSON *u = cJSON_CreateObject();
+
+	for (size_t i = 0; i < sizeof(str) / sizeof(*str); i++)
+		cJSON_AddStringToObject(u, str_key[i], str[i]);
+	for (size_t i = 0; i < sizeof(num) / sizeof(*num); i++)
+		fw_json_num_or_null(u, num_key[i], num[i]);
+	cJSON_AddNumberToObject(u, "boots_a", r->a.boots == FW_AN_NA ? NAN : r->a.boots);
+	cJSON_AddNumberToObject(u, "boots_b", r->b.boots == FW_AN_NA ? NAN : r->b.boots);
+	cJSON_AddBoolToObject(u, "reachable", !isnan(need) && need <= max_boots);
+	return u;
+}
+
 int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 			  const struct fw_analysis_opts *o, const struct fw_seq_opts *s,
 			  cJSON **out, struct strbuf *err)
@@ -97,8 +123,8 @@ int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 	struct fw_analysis_opts oo;
 	int looks = s && s->max_looks >= 1 ? s->max_looks : 4;
 	int max_boots = s && s->max_boots >= 1 ? s->max_boots : 24;
-	cJSON *res = NULL, *ans, *rows, *entries, *e, *next;
-	const cJSON *r;
+	struct fw_an *res = NULL;
+	cJSON *ans, *rows, *entries, *e, *next;
 	int look, final;
 
 	*out = NULL;
@@ -109,46 +135,33 @@ int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 	oo.max_looks = looks;
 	if (fw_analysis_series(db, series, revision, &oo, &res, err))
 		return -1;
-	look = (int)fw_json_num(res, "look", NAN);
+	look = res->look;
 	/* Boots that record no look (a first round before the collector knew) are look 1. */
-	if (look < 1 && cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(res, "rows")))
+	if (look < 1 && res->nrows)
 		look = 1;
 	final = look >= looks;
 
 	ans = cJSON_CreateObject();
 	cJSON_AddStringToObject(ans, "series", series);
-	cJSON_AddNumberToObject(ans, "revision", fw_json_num(res, "revision", NAN));
+	cJSON_AddNumberToObject(ans, "revision", res->revision);
 	cJSON_AddNumberToObject(ans, "max_looks", looks);
 	cJSON_AddItemToObject(ans, "alpha_at_looks",
-			      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(res, "alpha_at_looks"), 1));
+			      cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(fw_an_json(res), "alpha_at_looks"), 1));
 	cJSON_AddNumberToObject(ans, "max_boots", max_boots);
 	cJSON_AddNumberToObject(ans, "look", look);
 	cJSON_AddBoolToObject(ans, "final", final);
 	rows = cJSON_AddArrayToObject(ans, "rows");
 	entries = cJSON_CreateArray();
 
-	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(res, "rows")) {
-		static const char *copy_str[] = { "sha", "ref_sha", "env_fingerprint", "host", "accel", "workload",
-			"variant", "params", "metric", "mode" };
-		static const char *copy_num[] = { "commit_id", "position", "ref_commit_id", "delta_pct", "mde_pct",
-			"min_effect_pct", "boots_needed" };
-		double ba = fw_json_num(cJSON_GetObjectItemCaseSensitive(r, "a"), "boots", NAN);
-		double bb = fw_json_num(cJSON_GetObjectItemCaseSensitive(r, "b"), "boots", NAN);
-		double need = fw_json_num(r, "boots_needed", NAN);
-		cJSON *u;
+	for (size_t i = 0; i < res->nrows; i++) {
+		const struct fw_an_row *r = &res->rows[i];
+		double ba = r->a.boots == FW_AN_NA ? NAN : r->a.boots, bb = r->b.boots == FW_AN_NA ? NAN : r->b.boots;
+		double need = r->boots_needed == FW_AN_NA ? NAN : r->boots_needed;
 
-		if (strcmp(fw_json_str(r, "against", ""), "parent") || strcmp(fw_json_str(r, "verdict", ""), "unsure") ||
+		if (r->against != FW_AGAINST_PARENT || strcmp(r->verdict, "unsure") ||
 		    !fw_row_is_metric(r, s ? s->metric : NULL))
 			continue;
-		u = cJSON_CreateObject();
-		for (size_t i = 0; i < sizeof(copy_str) / sizeof(*copy_str); i++)
-			cJSON_AddStringToObject(u, copy_str[i], fw_json_str(r, copy_str[i], ""));
-		for (size_t i = 0; i < sizeof(copy_num) / sizeof(*copy_num); i++)
-			fw_json_num_or_null(u, copy_num[i], fw_json_num(r, copy_num[i], NAN));
-		cJSON_AddNumberToObject(u, "boots_a", ba);
-		cJSON_AddNumberToObject(u, "boots_b", bb);
-		cJSON_AddBoolToObject(u, "reachable", !isnan(need) && need <= max_boots);
-		cJSON_AddItemToArray(rows, u);
+		cJSON_AddItemToArray(rows, undecided_row(r, max_boots));
 		/* Out of reach: boots up to the budget still sharpen a large effect. */
 		if (isnan(need) || need > max_boots)
 			need = max_boots;
@@ -172,7 +185,7 @@ int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 			target = max_boots;
 		if (target <= have)
 			continue;
-		c = commit_of(next, e, cJSON_GetObjectItemCaseSensitive(res, "commits"));
+		c = commit_of(next, e, res);
 		w = cJSON_CreateObject();
 		cJSON_AddStringToObject(w, "workload", fw_json_str(e, "workload", ""));
 		cJSON_AddNumberToObject(w, "boots", have);
@@ -183,7 +196,7 @@ int fw_analysis_undecided(sqlite3 *db, const char *series, int revision,
 			cJSON_SetNumberValue(bn, target);
 	}
 	cJSON_Delete(entries);
-	cJSON_Delete(res);
+	fw_an_free(res);
 	*out = ans;
 	return 0;
 }

@@ -76,35 +76,31 @@ double fw_bisect_step_floor_alpha(double floor_alpha, int commits)
 	return floor_alpha / fw_bisect_planned_steps(commits);
 }
 
-int fw_bisect_row_is(const cJSON *row, const char *metric)
+int fw_bisect_row_is(const struct fw_an_row *row, const char *metric)
 {
-	const char *ag = fw_json_str(row, "against", NULL);
-
-	return metric && ag && !strcmp(ag, "parent") && fw_row_is_metric(row, metric);
+	return metric && row->against == FW_AGAINST_PARENT && fw_row_is_metric(row, metric);
 }
 
-static int verdict_of(const cJSON *row, const char *want)
+static int verdict_of(const struct fw_an_row *row, const char *want)
 {
-	const char *v = fw_json_str(row, "verdict", NULL);
-
-	if (!v || !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "decided")))
+	if (!row->decided)
 		return FW_BV_UNSURE;
-	return !strcmp(v, want) ? FW_BV_MOVED : FW_BV_SAME;
+	return !strcmp(row->verdict, want) ? FW_BV_MOVED : FW_BV_SAME;
 }
 
-void fw_bisect_points_from(const cJSON *analysis, const char *const *shas, int n, const char *metric,
+void fw_bisect_points_from(const struct fw_an *analysis, const char *const *shas, int n, const char *metric,
 			   const char *want, struct fw_bisect_point *p)
 {
-	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(analysis, "rows"), *row;
-
 	for (int i = 0; i < n; i++) {
 		if (p[i].state != FW_BP_SKIPPED)
 			p[i].state = FW_BP_UNMEASURED;
 		p[i].verdict = FW_BV_NONE;
 	}
-	cJSON_ArrayForEach(row, rows) {
-		const char *sha = fw_json_str(row, "sha", NULL), *ref = fw_json_str(row, "ref_sha", "");
-		if (!sha || !fw_bisect_row_is(row, metric))
+	for (size_t k = 0; analysis && k < analysis->nrows; k++) {
+		const struct fw_an_row *row = &analysis->rows[k];
+		const char *sha = row->sha, *ref = row->ref_sha;
+
+		if (!fw_bisect_row_is(row, metric))
 			continue;
 		/* good has samples of the metric when a row of it starts or ends there: else the first
 		 * point's row compares with a commit before the range */
@@ -122,15 +118,10 @@ void fw_bisect_points_from(const cJSON *analysis, const char *const *shas, int n
 	}
 }
 
-int fw_bisect_position_of(const cJSON *analysis, const char *sha)
+int fw_bisect_position_of(const struct fw_an *analysis, const char *sha)
 {
-	const cJSON *c;
-
-	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(analysis, "commits")) {
-		const cJSON *pos = cJSON_GetObjectItemCaseSensitive(c, "position");
-		const char *s = fw_json_str(c, "sha", NULL);
-		if (s && !strcmp(s, sha))
-			return cJSON_IsNumber(pos) ? (int)pos->valuedouble : -1;
-	}
+	for (size_t i = 0; analysis && i < analysis->ncommits; i++)
+		if (!strcmp(analysis->commits[i].sha, sha))
+			return analysis->commits[i].position;
 	return -1;
 }

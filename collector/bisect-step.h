@@ -1,6 +1,6 @@
 #ifndef FW_BISECT_STEP_H
 #define FW_BISECT_STEP_H
-#include <cjson/cJSON.h>
+#include "an-result.h"
 
 /*
  * The step logic of a bisect (issue 30), apart from building and booting so
@@ -59,7 +59,7 @@ void fw_bisect_next(const struct fw_bisect_point *p, int n, struct fw_bisect_nex
  * 0: when it is a commit of the analysis). want is "regression" or
  * "improvement". The states of points already SKIPPED are kept.
  */
-void fw_bisect_points_from(const cJSON *analysis, const char *const *shas, int n, const char *metric,
+void fw_bisect_points_from(const struct fw_an *analysis, const char *const *shas, int n, const char *metric,
 			   const char *want, struct fw_bisect_point *p);
 /*
  * Error spend over a bisect: its decisions are the ceil(log2(commits)) + 2
@@ -71,8 +71,8 @@ void fw_bisect_points_from(const cJSON *analysis, const char *const *shas, int n
 int fw_bisect_planned_steps(int commits);
 double fw_bisect_step_floor_alpha(double floor_alpha, int commits);
 /* Is row (of an analysis) the metric ("workload/variant/metric") against its parent? */
-int fw_bisect_row_is(const cJSON *row, const char *metric);
+int fw_bisect_row_is(const struct fw_an_row *row, const char *metric);
 /* The position of commit sha in an analysis, or -1 when it is not one of its commits. */
-int fw_bisect_position_of(const cJSON *analysis, const char *sha);
+int fw_bisect_position_of(const struct fw_an *analysis, const char *sha);
 
 #endif

@@ -155,11 +155,11 @@ static int resolve_range(struct bisect *b, const char *good, const char *bad)
  * the step's share of their alpha: not cached, the pages' cached analysis
  * (at the whole alpha) stays theirs.
  */
-static cJSON *analyse(const struct bisect *b, struct strbuf *err)
+static struct fw_an *analyse(const struct bisect *b, struct strbuf *err)
 {
 	struct fw_analysis_opts ao;
 	sqlite3 *db = fw_db_open(b->db_path, err);
-	cJSON *a = NULL;
+	struct fw_an *a = NULL;
 
 	if (!db)
 		return NULL;
@@ -174,7 +174,7 @@ static cJSON *analyse(const struct bisect *b, struct strbuf *err)
 
 
 /* Positions must be first-parent order (watch, run --range): bad sits n-1 after good. */
-static int check_positions(struct bisect *b, const cJSON *a, struct strbuf *err)
+static int check_positions(struct bisect *b, const struct fw_an *a, struct strbuf *err)
 {
 	int pb = fw_bisect_position_of(a, b->c[b->n - 1].sha);
 
@@ -195,14 +195,13 @@ static int check_positions(struct bisect *b, const cJSON *a, struct strbuf *err)
 }
 
 /* The delta of the metric's row of point i against its parent, or NAN. */
-static double delta_of(const cJSON *a, const struct bisect *b, int i)
+static double delta_of(const struct fw_an *a, const struct bisect *b, int i)
 {
-	const cJSON *row;
+	for (size_t k = 0; k < a->nrows; k++) {
+		const struct fw_an_row *row = &a->rows[k];
+		double d = row->delta_pct;
 
-	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(a, "rows")) {
-		const char *sha = fw_json_str(row, "sha", NULL);
-		double d = cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "delta_pct"));
-		if (sha && !strcmp(sha, b->c[i].sha) && fw_bisect_row_is(row, b->metric))
+		if (!strcmp(row->sha, b->c[i].sha) && fw_bisect_row_is(row, b->metric))
 			return fabs(d) < 0.0005 ? 0 : d; /* printed to 0.001: no "-0.000%" */
 	}
 	return NAN;
@@ -310,7 +309,7 @@ static const char *step_verdict(const struct fw_bisect_point *p)
 	return p->state == FW_BP_SKIPPED ? "skipped" : names[p->verdict];
 }
 
-static void print_step(const struct bisect *b, const cJSON *a, int i, long long boots)
+static void print_step(const struct bisect *b, const struct fw_an *a, int i, long long boots)
 {
 	int next = i + 1;
 
@@ -326,7 +325,7 @@ static void print_step(const struct bisect *b, const cJSON *a, int i, long long 
 	       b->c[next].sha, step_verdict(&b->p[next]), delta_of(a, b, next), boots);
 }
 
-static void print_found(const struct bisect *b, const cJSON *a, const struct fw_bisect_next *nx)
+static void print_found(const struct bisect *b, const struct fw_an *a, const struct fw_bisect_next *nx)
 {
 	if (nx->nfound > 1)
 		printf("bisect: the change is spread over %d steps\n", nx->nfound);
@@ -348,25 +347,19 @@ static void print_found(const struct bisect *b, const cJSON *a, const struct fw_
 }
 
 /* Every metric the culprit moved (rows against its parent decided b->want): its stored regressions at bad move. */
-static void move_explained(const struct bisect *b, const cJSON *a, int culprit)
+static void move_explained(const struct bisect *b, const struct fw_an *a, int culprit)
 {
-	const cJSON *row;
+	for (size_t k = 0; k < a->nrows; k++) {
+		const struct fw_an_row *row = &a->rows[k];
 
-	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(a, "rows")) {
-		const char *sha = fw_json_str(row, "sha", NULL);
-		const char *ag = fw_json_str(row, "against", NULL);
-		const char *v = fw_json_str(row, "verdict", NULL);
-		if (sha && ag && v && !strcmp(sha, b->c[culprit].sha) && !strcmp(ag, "parent") && !strcmp(v, b->want) &&
-		    cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "decided")))
-			fw_bisect_record_move(&b->log,
-					      fw_json_str(row, "workload", NULL),
-					      fw_json_str(row, "variant", NULL),
-					      fw_json_str(row, "metric", NULL));
+		if (!strcmp(row->sha, b->c[culprit].sha) && row->against == FW_AGAINST_PARENT &&
+		    !strcmp(row->verdict, b->want) && row->decided)
+			fw_bisect_record_move(&b->log, row->workload, row->variant, row->metric);
 	}
 }
 
 /* The record's answer: one culprit, the narrowest range, several steps, or why it gave up. */
-static void end_record(struct bisect *b, const cJSON *a, const struct fw_bisect_next *nx, long long boots,
+static void end_record(struct bisect *b, const struct fw_an *a, const struct fw_bisect_next *nx, long long boots,
 		       double seconds)
 {
 	struct strbuf why = STRBUF_INIT;
@@ -421,7 +414,7 @@ static int bisect_loop(struct bisect *b, int max_steps)
 	const char **shas = xcalloc((size_t)b->n, sizeof(*shas));
 	double t0 = now_s();
 	long long runs0 = boots_stored(b);
-	cJSON *a = analyse(b, &err);
+	struct fw_an *a = analyse(b, &err);
 	int ret = 1, limited = 0;  /* limited: --max-steps or --bisect-budget stopped it */
 
 	for (int i = 0; i < b->n; i++)
@@ -463,7 +456,7 @@ static int bisect_loop(struct bisect *b, int max_steps)
 		       b->c[nx.measure].sha, b->c[nx.measure].subject, b->good_position + nx.measure, nx.measure,
 		       b->n - 1);
 		measure_point(b, nx.measure, b->profile_steps);
-		cJSON_Delete(a);
+		fw_an_free(a);
 		if (!(a = analyse(b, &err)))
 			goto fail;
 		fw_bisect_points_from(a, shas, b->n, b->metric, b->want, b->p);
@@ -497,7 +490,7 @@ fail:
 	if (b->log.steps) /* the record says why it stopped */
 		fw_bisect_record_end(&b->log, "gave up", NULL, NULL, NULL, err.buf, boots_stored(b) - runs0, now_s() - t0);
 cleanup:
-	cJSON_Delete(a);
+	fw_an_free(a);
 	free(shas);
 	strbuf_release(&err);
 	return ret;

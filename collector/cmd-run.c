@@ -24,7 +24,7 @@
 #include "fw-db.h"
 #include "ingest.h"
 #include "adaptive.h"
-#include "analysis.h"
+#include "analysis-json.h"
 #include "boot-pool.h"
 #include "budget.h"
 #include "kernel-build.h"
@@ -388,7 +388,8 @@ static int print_local_report(const struct run_opts *o)
 	struct strbuf err = STRBUF_INIT, out = STRBUF_INIT;
 	struct fw_analysis_opts ao;
 	sqlite3 *db = fw_db_open(o->db, &err);
-	cJSON *res = NULL, *facts = NULL;
+	struct fw_an *res = NULL;
+	cJSON *facts = NULL;
 	int ret = 1;
 
 	fw_analysis_opts_init(&ao);
@@ -397,7 +398,7 @@ static int print_local_report(const struct run_opts *o)
 		fprintf(stderr, "run: report: %s\n", err.buf);
 		goto cleanup;
 	}
-	if (fw_mail_facts(db, o->series, fw_json_int(res, "revision", 1), &facts, &err)) {
+	if (fw_mail_facts(db, o->series, res->revision == FW_AN_NA ? 1 : res->revision, &facts, &err)) {
 		fprintf(stderr, "run: report: %s\n", err.buf);
 		goto cleanup;
 	}
@@ -407,7 +408,7 @@ static int print_local_report(const struct run_opts *o)
 	ret = 0;
 cleanup:
 	cJSON_Delete(facts);
-	cJSON_Delete(res);
+	fw_an_free(res);
 	fw_db_close(db);
 	strbuf_release(&err);
 	strbuf_release(&out);
@@ -877,7 +878,7 @@ static void profile_flagged(struct run_ctx *x)
 	struct fw_analysis_opts ao;
 	struct strbuf err = STRBUF_INIT;
 	struct boot_job *jobs = NULL;
-	cJSON *a = NULL;
+	struct fw_an *a = NULL;
 	int n, flagged;
 
 	if (x->o->no_profile || x->o->profile_boots > 0 || x->out_of_budget || !x->decide_db)
@@ -889,7 +890,7 @@ static void profile_flagged(struct run_ctx *x)
 		return;
 	}
 	n = fw_profile_jobs(a, x->s, x->host->host, x->groups, x->ngroups, &jobs, &flagged);
-	cJSON_Delete(a);
+	fw_an_free(a);
 	if (!n)
 		progress_note(x->pr, "profiling: no row decided regression or improvement here, nothing to profile");
 	else

@@ -17,30 +17,28 @@ static void want(char *lists, int ngroups, int c, int g, const char *w)
 	snprintf(list + len, 256 - len, "%s%s", len ? "," : "", w);
 }
 
-int fw_profile_jobs(const cJSON *analysis, const struct fw_patchset *s, const char *host,
+int fw_profile_jobs(const struct fw_an *analysis, const struct fw_patchset *s, const char *host,
 		    const struct fw_accel_group *groups, int ngroups, struct boot_job **jobs, int *flagged)
 {
 	char *lists = calloc((size_t)s->nr * (size_t)ngroups + 1, 256);
-	const cJSON *r;
 	size_t n = 0, alloc = 0;
 
 	if (!lists)
 		abort();
 	*jobs = NULL;
 	*flagged = 0;
-	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(analysis, "rows")) {
-		const char *v = fw_json_str(r, "verdict", ""), *h = fw_json_str(r, "host", NULL),
-			   *w = fw_json_str(r, "workload", NULL);
-		int g = fw_group_index(groups, ngroups, fw_json_str(r, "accel", NULL));
+	for (size_t i = 0; analysis && i < analysis->nrows; i++) {
+		const struct fw_an_row *r = &analysis->rows[i];
+		int g = fw_group_index(groups, ngroups, r->accel);
 
-		if ((strcmp(v, "regression") && strcmp(v, "improvement")) || !h || strcmp(h, host) || g < 0 || !w ||
-		    !fw_list_has(groups[g].workloads.buf, w))
+		if ((r->v != FW_REGRESSION && r->v != FW_IMPROVEMENT) || strcmp(r->host, host) || g < 0 ||
+		    !*r->workload || !fw_list_has(groups[g].workloads.buf, r->workload))
 			continue;
-		if (cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(r, "attribution")) > 0)
+		if (r->nattribution)
 			continue; /* both sides profiled already */
 		++*flagged;
-		want(lists, ngroups, fw_commit_index(s, fw_json_str(r, "sha", NULL)), g, w);
-		want(lists, ngroups, fw_commit_index(s, fw_json_str(r, "ref_sha", NULL)), g, w);
+		want(lists, ngroups, fw_commit_index(s, r->sha), g, r->workload);
+		want(lists, ngroups, fw_commit_index(s, r->ref_sha), g, r->workload);
 	}
 	for (int c = 0; c < s->nr; c++)
 		for (int g = 0; g < ngroups; g++) {

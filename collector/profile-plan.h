@@ -1,6 +1,6 @@
 #ifndef FW_PROFILE_PLAN_H
 #define FW_PROFILE_PLAN_H
-#include <cjson/cJSON.h>
+#include "an-result.h"
 #include "accel-plan.h"
 #include "adaptive.h"
 #include "patchset.h"
@@ -20,7 +20,7 @@
  * malloc()ed; returns the number of jobs, and in *flagged the number of rows
  * that asked.
  */
-int fw_profile_jobs(const cJSON *analysis, const struct fw_patchset *s, const char *host,
+int fw_profile_jobs(const struct fw_an *analysis, const struct fw_patchset *s, const char *host,
 		    const struct fw_accel_group *groups, int ngroups, struct boot_job **jobs, int *flagged);
 
 #endif

@@ -52,17 +52,15 @@ static void remember(const char *path, struct strbuf *done, const char *good, co
 	}
 }
 
-void fw_watch_ranges(const cJSON *a, const char *want, const struct strbuf *done, struct strbuf *todo)
+void fw_watch_ranges(const struct fw_an *a, const char *want, const struct strbuf *done, struct strbuf *todo)
 {
-	const cJSON *row;
+	for (size_t i = 0; a && i < a->nrows; i++) {
+		const struct fw_an_row *row = &a->rows[i];
+		const char *sha = row->sha, *ref = row->ref_sha, *w = row->workload, *var = row->variant;
+		const char *m = row->metric;
 
-	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(a, "rows")) {
-		const char *sha = fw_json_str(row, "sha", NULL), *ref = fw_json_str(row, "ref_sha", NULL);
-		const char *v = fw_json_str(row, "verdict", NULL), *ag = fw_json_str(row, "against", NULL);
-		const char *w = fw_json_str(row, "workload", NULL), *var = fw_json_str(row, "variant", NULL);
-		const char *m = fw_json_str(row, "metric", NULL);
-		if (!sha || !ref || !v || !ag || !w || !var || !m || strcmp(ag, "parent") || strcmp(v, want) ||
-		    !cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "decided")))
+		if (!*sha || !*ref || !*w || !*var || !*m || row->against != FW_AGAINST_PARENT ||
+		    strcmp(row->verdict, want) || !row->decided)
 			continue;
 		if (fw_bisect_position_of(a, sha) - fw_bisect_position_of(a, ref) < 2 || seen(done, ref, sha, w))
 			continue;
@@ -76,7 +74,7 @@ int fw_watch_bisect(const struct fw_bisect_args *base, const char *state_path)
 	struct strbuf err = STRBUF_INIT, done = STRBUF_INIT, todo = STRBUF_INIT, path = STRBUF_INIT;
 	struct fw_analysis_opts ao;
 	sqlite3 *db;
-	cJSON *a = NULL;
+	struct fw_an *a = NULL;
 	int ret = 0;
 
 	strbuf_addf(&path, "%s.bisected", state_path);
@@ -125,7 +123,7 @@ int fw_watch_bisect(const struct fw_bisect_args *base, const char *state_path)
 		}
 	}
 cleanup:
-	cJSON_Delete(a);
+	fw_an_free(a);
 	strbuf_release(&err);
 	strbuf_release(&done);
 	strbuf_release(&todo);

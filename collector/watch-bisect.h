@@ -2,7 +2,7 @@
 #define FW_WATCH_BISECT_H
 #include "bisect.h"
 #include "strbuf.h"
-#include <cjson/cJSON.h>
+#include "an-result.h"
 
 /*
  * Bisects every change of base->series (a regression, or an improvement with
@@ -20,6 +20,6 @@ int fw_watch_bisect(const struct fw_bisect_args *base, const char *state_path);
  * todo, unless done ("GOOD BAD W/V/M RESULT" lines, the state file's) has
  * that range and workload.
  */
-void fw_watch_ranges(const cJSON *a, const char *want, const struct strbuf *done, struct strbuf *todo);
+void fw_watch_ranges(const struct fw_an *a, const char *want, const struct strbuf *done, struct strbuf *todo);
 
 #endif

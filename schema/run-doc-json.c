@@ -4,6 +4,7 @@
 #include "utf8.h"
 #include <stdarg.h>
 #include <stdio.h>
+#include <math.h>
 #include <stdlib.h>
 #include <string.h>
 
@@ -177,6 +178,14 @@ const char *fw_json_str(const cJSON *obj, const char *key, const char *dflt)
 {
 	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
 	return cJSON_IsString(v) ? v->valuestring : dflt;
+}
+
+void fw_json_num_or_null(cJSON *obj, const char *key, double v)
+{
+	if (isfinite(v))
+		cJSON_AddNumberToObject(obj, key, v);
+	else
+		cJSON_AddNullToObject(obj, key);
 }
 
 double fw_json_num(const cJSON *obj, const char *key, double dflt)

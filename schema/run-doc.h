@@ -111,5 +111,7 @@ double fw_json_num(const cJSON *obj, const char *key, double dflt);
 int fw_json_int(const cJSON *obj, const char *key, int dflt);
 /* The number at obj.k1.k2 (two levels: a row's "a"."median"), else dflt. */
 double fw_json_num_at(const cJSON *obj, const char *k1, const char *k2, double dflt);
+/* Adds key: v, or key: null when v is NaN or infinite (the one writer of numbers that may be NaN). */
+void fw_json_num_or_null(cJSON *obj, const char *key, double v);
 
 #endif

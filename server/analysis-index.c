@@ -8,13 +8,12 @@
 #include <stdlib.h>
 #include <string.h>
 #include "routes.h"
-#include "run-doc.h"
 
 struct an_entry {
 	char *key;          /* sha \x1f env \x1f workload \x1f variant \x1f metric */
 	int parent;         /* against the parent: preferred over against the base */
 	size_t i;           /* position in the rows array */
-	const cJSON *row;
+	const struct fw_an_row *row;
 };
 
 struct fw_an_index {
@@ -48,25 +47,23 @@ static int cmp_entry(const void *a, const void *b)
 	return (y->i > x->i) - (y->i < x->i);
 }
 
-struct fw_an_index *an_index_new(const cJSON *an)
+struct fw_an_index *an_index_new(const struct fw_an *an)
 {
-	const cJSON *rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL, *row;
 	struct fw_an_index *ix = calloc(1, sizeof(*ix));
-	size_t cap = (size_t)cJSON_GetArraySize(rows);
+	size_t cap = an ? an->nrows : 0;
 
 	if (!ix)
 		return NULL;
 	ix->e = cap ? calloc(cap, sizeof(*ix->e)) : NULL;
 	if (cap && !ix->e)
 		return ix;  /* empty index: every lookup says "not analysed" */
-	cJSON_ArrayForEach(row, rows) {
+	for (size_t i = 0; i < cap; i++) {
+		const struct fw_an_row *row = &an->rows[i];
 		struct an_entry *e = &ix->e[ix->n++];
 
-		e->key = make_key(fw_json_str(row, "sha", ""), fw_json_str(row, "env_fingerprint", ""),
-				  fw_json_str(row, "workload", ""), fw_json_str(row, "variant", ""),
-				  fw_json_str(row, "metric", ""));
-		e->parent = !strcmp(fw_json_str(row, "against", ""), "parent");
-		e->i = ix->n - 1;
+		e->key = make_key(row->sha, row->env, row->workload, row->variant, row->metric);
+		e->parent = row->against == FW_AGAINST_PARENT;
+		e->i = i;
 		e->row = row;
 	}
 	if (ix->n)
@@ -94,7 +91,7 @@ static size_t find_first(const struct fw_an_index *ix, const char *sha, const st
 	return lo;
 }
 
-const cJSON *an_index_row(const struct fw_an_index *ix, const char *sha, const struct fw_metric *m)
+const struct fw_an_row *an_index_row(const struct fw_an_index *ix, const char *sha, const struct fw_metric *m)
 {
 	size_t i;
 
@@ -104,8 +101,8 @@ const cJSON *an_index_row(const struct fw_an_index *ix, const char *sha, const s
 	return i < ix->n ? ix->e[i].row : NULL;
 }
 
-const cJSON *an_index_row_against(const struct fw_an_index *ix, const char *sha, const struct fw_metric *m,
-				  const char *against)
+const struct fw_an_row *an_index_row_against(const struct fw_an_index *ix, const char *sha,
+					     const struct fw_metric *m, const char *against)
 {
 	size_t first, i;
 
@@ -113,7 +110,7 @@ const cJSON *an_index_row_against(const struct fw_an_index *ix, const char *sha,
 		return NULL;
 	first = find_first(ix, sha, m);
 	for (i = first; i < ix->n && !strcmp(ix->e[i].key, ix->e[first].key); i++)
-		if (!strcmp(fw_json_str(ix->e[i].row, "against", ""), against))
+		if (!strcmp(ix->e[i].row->against_name, against))
 			return ix->e[i].row;
 	return NULL;
 }
@@ -134,17 +131,17 @@ void an_index_free(struct fw_an_index *ix)
  * previous row"), and its median that comparison's After; NAN where the
  * analysis has no such row (the base, a failed build, not analysed).
  */
-void an_apply(struct fw_series *s, const cJSON *an)
+void an_apply(struct fw_series *s, const struct fw_an *an)
 {
 	struct fw_an_index *ix = an_index_new(an);
 
 	for (int i = 0; i < s->nmetrics; i++)
 		for (int c = 0; c < s->ncommits; c++) {
 			struct fw_cell *cell = &s->metrics[i].cells[c];
-			const cJSON *row = an_index_row_against(ix, s->commits[c].sha, &s->metrics[i], "parent");
-			double after = fw_json_num_at(row, "b", "median", NAN);
+			const struct fw_an_row *row = an_index_row_against(ix, s->commits[c].sha, &s->metrics[i], "parent");
+			double after = row ? row->b.median : NAN;
 
-			cell->delta_pct = fw_json_num(row, "delta_pct", NAN);
+			cell->delta_pct = row ? row->delta_pct : NAN;
 			if (!isnan(after))
 				cell->median = after;
 		}

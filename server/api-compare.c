@@ -30,7 +30,8 @@ enum MHD_Result api_compare(struct fw_req *r)
 	struct fw_series s, bs_own;
 	const struct fw_series *bs = &s;  /* the base's revision: s unless base_revision= */
 	enum MHD_Result ret;
-	cJSON *root, *arr, *an = NULL;
+	cJSON *root, *arr;
+	struct fw_an *an = NULL;
 	struct fw_an_index *ix = NULL;
 	struct strbuf err = STRBUF_INIT;
 	int bi, hi, loaded = 0, bloaded = 0;
@@ -82,7 +83,7 @@ enum MHD_Result api_compare(struct fw_req *r)
 		const struct fw_cell *h = &m->cells[hi], *b;
 		static const struct fw_cell none = { .median = NAN };
 		struct strbuf wvm = STRBUF_INIT;
-		const cJSON *row = an_index_row(ix, s.commits[hi].sha, m);
+		const struct fw_an_row *row = an_index_row(ix, s.commits[hi].sha, m);
 		cJSON *jo;
 		int bm = i;
 
@@ -102,18 +103,18 @@ enum MHD_Result api_compare(struct fw_req *r)
 		cJSON_AddStringToObject(jo, "direction", m->direction);
 		cJSON_AddStringToObject(jo, "env", m->env);
 		/* the analysis' medians and delta of this comparison (one truth), own medians without a row */
-		fw_json_num_or_null(jo, "base_median", fw_json_num_at(row, "a", "median", b->median));
-		fw_json_num_or_null(jo, "head_median", fw_json_num_at(row, "b", "median", h->median));
+		fw_json_num_or_null(jo, "base_median", row && !isnan(row->a.median) ? row->a.median : b->median);
+		fw_json_num_or_null(jo, "head_median", row && !isnan(row->b.median) ? row->b.median : h->median);
 		cJSON_AddNumberToObject(jo, "base_n", b->n);
 		cJSON_AddNumberToObject(jo, "head_n", h->n);
-		json_pct(jo, "delta_pct", fw_json_num(row, "delta_pct", NAN));
+		json_pct(jo, "delta_pct", row ? row->delta_pct : NAN);
 		analysis_fill(jo, row);
 		cJSON_AddItemToArray(arr, jo);
 	}
 	ret = reply_json(r, 200, root);
 cleanup:
 	an_index_free(ix);
-	cJSON_Delete(an);
+	fw_an_free(an);
 	strbuf_release(&err);
 	if (loaded)
 		fw_series_free(&s);

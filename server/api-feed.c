@@ -14,7 +14,7 @@
 #include "fw-db.h"
 #include "routes.h"
 #include "ui.h"
-#include "analysis.h"
+#include "analysis-json.h"
 #include "html.h"
 #include "run-doc.h"
 #include "series-db.h"

@@ -17,7 +17,7 @@
 #include "fw-db.h"
 #include "routes.h"
 #include "store.h"
-#include "analysis.h"
+#include "analysis-json.h"
 #include "status-body.h"
 #include "xalloc.h"
 #include "run-doc.h"

@@ -7,12 +7,12 @@
 #include <math.h>
 #include <string.h>
 #include "routes.h"
-#include "analysis.h"
+#include "analysis-json.h"
 #include "store.h"
 #include "ui.h"
 #include "utf8.h"
 
-void fw_series_report(const struct fw_series *s, const cJSON *an, const cJSON *facts, int verbose,
+void fw_series_report(const struct fw_series *s, const struct fw_an *an, const cJSON *facts, int verbose,
 		      struct strbuf *sb)
 {
 	/* The analysis code's table is the report; the medians table is only a fallback. */
@@ -54,7 +54,7 @@ enum MHD_Result api_series_report(struct fw_req *r)
 	struct fw_series s;
 	struct strbuf sb = STRBUF_INIT;
 	enum MHD_Result ret;
-	cJSON *an;
+	struct fw_an *an;
 
 	if (req_series(r, r->args[0], "name", &s, &ret))
 		return ret;
@@ -67,7 +67,7 @@ enum MHD_Result api_series_report(struct fw_req *r)
 		facts = NULL;  /* the tables stand without "how it was measured" */
 	fw_series_report(&s, an, facts, verbose.len && strcmp(verbose.buf, "0"), &sb);
 	cJSON_Delete(facts);
-	cJSON_Delete(an);
+	fw_an_free(an);
 	strbuf_release(&verbose);
 	strbuf_release(&err);
 	fw_series_free(&s);

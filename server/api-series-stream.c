@@ -51,7 +51,7 @@ static int next_window(struct json_stream *st)
 	struct fw_series w;
 	struct fw_an_index *ix;
 	char **keys;
-	cJSON *an;
+	struct fw_an *an;
 
 	if (fw_series_load_window(st->db, w0->name, w0->revision, part.from, part.to, &w, &err)) {
 		fprintf(stderr, "foliowatch-server: series answer: %s\n", err.len ? err.buf : "the series went away");
@@ -79,7 +79,7 @@ static int next_window(struct json_stream *st)
 	st->next = last + 1;
 	free(keys);
 	an_index_free(ix);
-	cJSON_Delete(an);
+	fw_an_free(an);
 	fw_series_free(&w);
 	strbuf_release(&err);
 	return 0;
@@ -119,7 +119,8 @@ static int head(struct json_stream *st, struct strbuf *err)
 {
 	struct fw_store_cache_part part = { st->whole.from, st->whole.from, NULL, 0 };
 	char *csel = xcalloc((size_t)st->whole.ncommits + 1, 1), *txt;
-	cJSON *an = fw_ui_analysis_part(st->db, st->whole.name, st->whole.revision, &part), *root;
+	struct fw_an *an = fw_ui_analysis_part(st->db, st->whole.name, st->whole.revision, &part);
+	cJSON *root;
 	size_t len;
 
 	root = fw_series_json_sel(st->db, &st->whole, an, NULL, csel);
@@ -135,7 +136,7 @@ static int head(struct json_stream *st, struct strbuf *err)
 	free(txt);
 	free(csel);
 	cJSON_Delete(root);
-	cJSON_Delete(an);
+	fw_an_free(an);
 	return st->pending.len ? 0 : -1;
 }
 

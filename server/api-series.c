@@ -109,7 +109,7 @@ static void window_json(cJSON *root, const struct fw_series *s)
  * The analysis' change points of the selected metrics (in the window's
  * positions when windowed): where a metric's level moved along the history.
  */
-static void change_points_json(cJSON *root, const struct fw_series *s, const cJSON *an, const char *msel,
+static void change_points_json(cJSON *root, const struct fw_series *s, const struct fw_an *an, const char *msel,
 			       char **keys)
 {
 	cJSON *arr = cJSON_AddArrayToObject(root, "change_points");
@@ -176,7 +176,7 @@ cJSON *fw_series_commit_json(const struct fw_series *s, int c, char *const *keys
 	return o;
 }
 
-cJSON *fw_series_json_sel(sqlite3 *db, const struct fw_series *s, const cJSON *an, const char *msel,
+cJSON *fw_series_json_sel(sqlite3 *db, const struct fw_series *s, const struct fw_an *an, const char *msel,
 			      const char *csel)
 {
 	cJSON *root, *commits, *metrics, *so;
@@ -191,12 +191,12 @@ cJSON *fw_series_json_sel(sqlite3 *db, const struct fw_series *s, const cJSON *a
 	cJSON_AddBoolToObject(root, "analysed", an != NULL);
 	if (s->window)
 		window_json(root, s);
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(an, "stale"))) {
+	if (an && an->stale) {
 		/* pages of a long history answer with the older analysis while the newest is computed */
-		const cJSON *up = cJSON_GetObjectItemCaseSensitive(an, "analysed_up_to");
+		const struct fw_an_commit *up = an->analysed_up_to;
 		cJSON *o = cJSON_AddObjectToObject(root, "analysed_up_to");
-		cJSON_AddNumberToObject(o, "position", fw_json_num(up, "position", 0));
-		cJSON_AddStringToObject(o, "sha", fw_json_str(up, "sha", ""));
+		cJSON_AddNumberToObject(o, "position", up && up->position != FW_AN_NA ? up->position : 0);
+		cJSON_AddStringToObject(o, "sha", up ? up->sha : "");
 	}
 	add_envs(root, db, s, keys, msel);
 	metrics = cJSON_AddArrayToObject(root, "metrics");
@@ -226,7 +226,7 @@ cJSON *fw_series_json_sel(sqlite3 *db, const struct fw_series *s, const cJSON *a
 	return root;
 }
 
-cJSON *fw_series_json(sqlite3 *db, const struct fw_series *s, const cJSON *an)
+cJSON *fw_series_json(sqlite3 *db, const struct fw_series *s, const struct fw_an *an)
 {
 	return fw_series_json_sel(db, s, an, NULL, NULL);
 }
@@ -311,7 +311,7 @@ enum MHD_Result api_series_get(struct fw_req *r)
 	struct fw_series_only none = { NULL, 0, { 0, 0 } };  /* the commits first: a long window is streamed */
 	struct fw_series s;
 	enum MHD_Result ret;
-	cJSON *an;
+	struct fw_an *an;
 	char *msel = NULL, *csel = NULL;
 	struct strbuf sel = STRBUF_INIT;
 	/* a long history's newest FW_SERIES_ANSWER_COMMITS unless asked (commits= names any of them) */
@@ -331,7 +331,7 @@ enum MHD_Result api_series_get(struct fw_req *r)
 		an = req_analysis_for(r, &s, NULL);
 		an_apply(&s, an);
 		ret = reply_json(r, 200, fw_series_json_sel(req_db(r), &s, an, msel, csel));
-		cJSON_Delete(an);
+		fw_an_free(an);
 	}
 	free(msel);
 	free(csel);

@@ -11,7 +11,8 @@ enum MHD_Result api_trend(struct fw_req *r)
 	struct strbuf name = STRBUF_INIT, metric = STRBUF_INIT, env = STRBUF_INIT;
 	struct fw_series s;
 	enum MHD_Result ret;
-	cJSON *root, *pts, *an;
+	cJSON *root, *pts;
+	struct fw_an *an;
 	const struct fw_metric *m;
 	int mi;
 
@@ -38,7 +39,7 @@ enum MHD_Result api_trend(struct fw_req *r)
 	m = &s.metrics[mi];
 	an = req_analysis_for(r, &s, m->id);
 	an_apply(&s, an);  /* each point's delta is the analysis' against its parent */
-	cJSON_Delete(an);
+	fw_an_free(an);
 	root = cJSON_CreateObject();
 	cJSON_AddStringToObject(root, "series", s.name);
 	cJSON_AddNumberToObject(root, "revision", s.revision);

@@ -17,7 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "analysis.h"
+#include "analysis-json.h"
 #include "store.h"
 #include "atomic-file.h"
 #include "cmdopt.h"
@@ -113,7 +113,7 @@ static int write_plot_placeholder(struct export *ex, const struct strbuf *name, 
 	return ret;
 }
 
-static int export_plot(struct export *ex, const struct fw_series *s, int mi, const cJSON *an,
+static int export_plot(struct export *ex, const struct fw_series *s, int mi, const struct fw_an *an,
 		       const cJSON *regs, int big)
 {
 	struct strbuf path = STRBUF_INIT, name = STRBUF_INIT, dst = STRBUF_INIT, err = STRBUF_INIT;
@@ -123,7 +123,7 @@ static int export_plot(struct export *ex, const struct fw_series *s, int mi, con
 	int rendered, rc, ret = -1;
 
 	if (big) {
-		fw_plot_marks_build(s, &s->metrics[mi], cJSON_GetObjectItemCaseSensitive(an, "rows"), regs, &pm);
+		fw_plot_marks_build(s, &s->metrics[mi], an, regs, &pm);
 		fw_plot_marks_change_points(s, &s->metrics[mi], an, &pm);
 		o.marks = &pm;
 	}
@@ -184,7 +184,7 @@ static int export_configs(struct export *ex, const struct fw_series *s)
 static int export_compare(struct export *ex, const struct fw_series *s)
 {
 	struct strbuf name = STRBUF_INIT, page = STRBUF_INIT;
-	cJSON *an;
+	struct fw_an *an;
 	int ret;
 
 	if (!s->ncommits)
@@ -193,7 +193,7 @@ static int export_compare(struct export *ex, const struct fw_series *s)
 	ui_compare_render(&ex->ui, s, s, 0, s->ncommits - 1, an, &page);
 	ui_href_compare(&name, &ex->ui, s->name, NULL, NULL);
 	ret = write_sb(ex, &name, &page);
-	cJSON_Delete(an);
+	fw_an_free(an);
 	strbuf_release(&name);
 	strbuf_release(&page);
 	return ret;
@@ -241,7 +241,8 @@ static int export_series(struct export *ex, const char *series)
 {
 	struct strbuf err = STRBUF_INIT, name = STRBUF_INIT, page = STRBUF_INIT;
 	struct fw_series s;
-	cJSON *an = NULL, *regs = NULL, *json = NULL;
+	struct fw_an *an = NULL;
+	cJSON *regs = NULL, *json = NULL;
 	char *txt = NULL;
 	int rc, ret = -1;
 
@@ -320,7 +321,7 @@ static int export_series(struct export *ex, const char *series)
 cleanup:
 	free(txt);
 	cJSON_Delete(json);
-	cJSON_Delete(an);
+	fw_an_free(an);
 	cJSON_Delete(regs);
 	fw_series_free(&s);
 	strbuf_release(&err);

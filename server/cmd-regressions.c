@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis.h"
+#include "analysis-json.h"
 #include "store.h"
 #include "cmdopt.h"
 #include "commands.h"

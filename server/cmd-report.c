@@ -7,7 +7,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis.h"
+#include "analysis-json.h"
 #include "cmdline-series.h"
 #include "cmdopt.h"
 #include "commands.h"
@@ -40,13 +40,13 @@ static int put_mail(const struct strbuf *msg, int mbox, const char *sendmail)
 }
 
 /* The reply to the series' thread. 0 or 1. */
-static int write_email(sqlite3 *db, const cJSON *res, const struct fw_email_opts *mo, int mbox, const char *sendmail)
+static int write_email(sqlite3 *db, const struct fw_an *res, const struct fw_email_opts *mo, int mbox, const char *sendmail)
 {
 	struct strbuf msg = STRBUF_INIT, err = STRBUF_INIT;
 	cJSON *facts = NULL;
 	int ret = 1;
 
-	if (fw_mail_facts(db, fw_json_str(res, "series", ""), fw_json_int(res, "revision", 1), &facts, &err) ||
+	if (fw_mail_facts(db, res->series, res->revision == FW_AN_NA ? 1 : res->revision, &facts, &err) ||
 	    fw_report_email(res, facts, mo, &msg, &err))
 		fprintf(stderr, "report: %s\n", err.buf);
 	else
@@ -58,7 +58,7 @@ static int write_email(sqlite3 *db, const cJSON *res, const struct fw_email_opts
 }
 
 /* text: the cover letter's table (with how it was measured), or with verbose the long one; csv, json. */
-static int write_table(sqlite3 *db, const cJSON *res, enum fw_report_format fmt, int verbose)
+static int write_table(sqlite3 *db, const struct fw_an *res, enum fw_report_format fmt, int verbose)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	cJSON *facts = NULL;
@@ -66,7 +66,7 @@ static int write_table(sqlite3 *db, const cJSON *res, enum fw_report_format fmt,
 
 	if (fmt != FW_REPORT_TEXT || verbose)
 		fw_report_write(res, fmt, &out);
-	else if (!fw_mail_facts(db, fw_json_str(res, "series", ""), fw_json_int(res, "revision", 1), &facts, &err))
+	else if (!fw_mail_facts(db, res->series, res->revision == FW_AN_NA ? 1 : res->revision, &facts, &err))
 		fw_report_cover(res, facts, &out);
 	else
 		ret = 1;
@@ -108,7 +108,7 @@ static const struct fw_option report_options[] = {
 };
 
 /* --regression ID: the mail about one regression of the series (report-culprit.h). 0 or 1. */
-static int write_culprit(sqlite3 *db, const cJSON *res, const char *id_text, const struct fw_email_opts *mo,
+static int write_culprit(sqlite3 *db, const struct fw_an *res, const char *id_text, const struct fw_email_opts *mo,
 			 int to_author, int mbox, const char *sendmail)
 {
 	struct strbuf msg = STRBUF_INIT, err = STRBUF_INIT;
@@ -126,16 +126,14 @@ static int write_culprit(sqlite3 *db, const cJSON *res, const char *id_text, con
 			strbuf_addf(&err, "--regression: no regression %lld", id);
 		goto cleanup;
 	}
-	if (strcmp(fw_json_str(g, "series", ""), fw_json_str(res, "series", "")) ||
-	    fw_json_int(g, "revision", 0) != fw_json_int(res, "revision", 0)) {
+	if (strcmp(fw_json_str(g, "series", ""), res->series) || fw_json_int(g, "revision", 0) != res->revision) {
 		strbuf_addf(&err, "--regression: regression %lld is of series %s revision %d, not %s revision %d", id,
-			    fw_json_str(g, "series", ""), fw_json_int(g, "revision", 0), fw_json_str(res, "series", ""),
-			    fw_json_int(res, "revision", 0));
+			    fw_json_str(g, "series", ""), fw_json_int(g, "revision", 0), res->series, res->revision);
 		goto cleanup;
 	}
 	if (fw_json_num(g, "bisect_id", 0) > 0)
 		bisect = fw_bisect_json(db, (long long)fw_json_num(g, "bisect_id", 0));
-	if (fw_mail_facts(db, fw_json_str(res, "series", ""), fw_json_int(res, "revision", 1), &facts, &err) ||
+	if (fw_mail_facts(db, res->series, res->revision == FW_AN_NA ? 1 : res->revision, &facts, &err) ||
 	    fw_report_culprit_email(res, facts, g, bisect, mo, to_author, &msg, &err))
 		goto cleanup;
 	ret = put_mail(&msg, mbox, sendmail);
@@ -175,7 +173,7 @@ int cmd_report(int argc, char **argv)
 	const char *sendmail = "sendmail", *regression = NULL;
 	struct fw_series_args a;
 	sqlite3 *db = NULL;
-	cJSON *res = NULL;
+	struct fw_an *res = NULL;
 	int opt, taken, ret = 1, email = 0, mbox = 0, send = 0, mail_opt = 0, verbose = 0, to_author = 0;
 
 	fw_series_args_init(&a);
@@ -244,7 +242,7 @@ int cmd_report(int argc, char **argv)
 usage: /* the message is out */
 	ret = 2;
 cleanup:
-	cJSON_Delete(res);
+	fw_an_free(res);
 	fw_db_close(db);
 	strbuf_release(&err);
 	return ret;

@@ -8,7 +8,7 @@
  */
 #include <stdio.h>
 #include <stdlib.h>
-#include "analysis.h"
+#include "analysis-json.h"
 #include "cmdline-series.h"
 #include "cmdopt.h"
 #include "commands.h"

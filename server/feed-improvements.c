@@ -8,6 +8,7 @@
  * like a regression. Bounded: the series with the newest runs first, at most
  * FEED_MAX_SERIES of them, at most `max` entries.
  */
+#include <math.h>
 #include <string.h>
 #include "routes.h"
 #include "analysis.h"
@@ -19,56 +20,59 @@
 #define FEED_MAX_SERIES 50
 
 /* The subject of commit_id in the analysis' commits ("" when missing). */
-static const char *subject_of(const cJSON *an, double commit_id)
+static const char *subject_of(const struct fw_an *an, long long commit_id)
 {
-	const cJSON *c;
-
-	cJSON_ArrayForEach(c, cJSON_GetObjectItemCaseSensitive(an, "commits"))
-		if (fw_json_num(c, "id", -1) == commit_id)
-			return fw_json_str(c, "subject", "");
+	for (size_t i = 0; i < an->ncommits; i++)
+		if (an->commits[i].id == commit_id)
+			return an->commits[i].subject;
 	return "";
 }
 
-static void copy_str(cJSON *to, const cJSON *from, const char *k, const char *dflt)
+/* An improvement shaped like a fw_regressions_list entry. */
+static cJSON *entry(const struct fw_an *an, long long commit_id, const char *sha, const char *env,
+		    const char *workload, const char *variant, const char *metric, double delta_pct, const char *when)
 {
-	cJSON_AddStringToObject(to, k, fw_json_str(from, k, dflt));
+	cJSON *g = cJSON_CreateObject();
+
+	cJSON_AddNumberToObject(g, "id", 0);
+	cJSON_AddStringToObject(g, "series", an->series);
+	cJSON_AddNumberToObject(g, "revision", an->revision == FW_AN_NA ? 1 : an->revision);
+	cJSON_AddStringToObject(g, "sha", sha);
+	cJSON_AddStringToObject(g, "subject", subject_of(an, commit_id));
+	cJSON_AddStringToObject(g, "env_fingerprint", env);
+	cJSON_AddStringToObject(g, "workload", workload);
+	cJSON_AddStringToObject(g, "variant", variant);
+	cJSON_AddStringToObject(g, "metric", metric);
+	cJSON_AddNumberToObject(g, "delta_pct", isnan(delta_pct) ? 0 : delta_pct);
+	cJSON_AddStringToObject(g, "status", "improvement");
+	cJSON_AddStringToObject(g, "status_by", "analysis");
+	cJSON_AddStringToObject(g, "status_at", when);
+	cJSON_AddStringToObject(g, "created_at", when);
+	return g;
 }
 
 /* Appends the improvements of one analysis to out; how many are in out now. */
-static int add_rows(cJSON *out, const cJSON *an, const char *when, int max)
+static int add_rows(cJSON *out, const struct fw_an *an, const char *when, int max)
 {
-	static const char *const families[] = { "rows", "combined" };
 	int n = cJSON_GetArraySize(out);
 
-	for (int f = 0; f < 2; f++) {
-		const cJSON *r;
+	for (size_t i = 0; i < an->nrows && n < max; i++) {
+		const struct fw_an_row *r = &an->rows[i];
 
-		cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(an, families[f])) {
-			cJSON *g;
+		if (r->against != FW_AGAINST_PARENT || r->v != FW_IMPROVEMENT)
+			continue;
+		cJSON_AddItemToArray(out, entry(an, r->commit_id, r->sha, r->env, r->workload, r->variant, r->metric,
+						r->delta_pct, when));
+		n++;
+	}
+	for (size_t i = 0; i < an->ncombined && n < max; i++) {
+		const struct fw_an_combined *c = &an->combined[i];
 
-			if (n >= max)
-				return n;
-			if (strcmp(fw_json_str(r, "against", ""), "parent") ||
-			    strcmp(fw_json_str(r, "verdict", ""), "improvement"))
-				continue;
-			g = cJSON_CreateObject();
-			cJSON_AddNumberToObject(g, "id", 0);
-			copy_str(g, an, "series", "");
-			cJSON_AddNumberToObject(g, "revision", fw_json_num(an, "revision", 1));
-			copy_str(g, r, "sha", "");
-			cJSON_AddStringToObject(g, "subject", subject_of(an, fw_json_num(r, "commit_id", -1)));
-			copy_str(g, r, "env_fingerprint", FW_ENV_COMBINED);
-			copy_str(g, r, "workload", "");
-			copy_str(g, r, "variant", "");
-			copy_str(g, r, "metric", "");
-			cJSON_AddNumberToObject(g, "delta_pct", fw_json_num(r, "delta_pct", 0));
-			cJSON_AddStringToObject(g, "status", "improvement");
-			cJSON_AddStringToObject(g, "status_by", "analysis");
-			cJSON_AddStringToObject(g, "status_at", when);
-			cJSON_AddStringToObject(g, "created_at", when);
-			cJSON_AddItemToArray(out, g);
-			n++;
-		}
+		if (strcmp(c->verdict, "improvement"))
+			continue;
+		cJSON_AddItemToArray(out, entry(an, c->commit_id, c->sha, FW_ENV_COMBINED, c->workload, c->variant,
+						c->metric, c->delta_pct, when));
+		n++;
 	}
 	return n;
 }
@@ -83,11 +87,11 @@ static int series_rows(const struct fw_store_series_brief *s, void *ctx)
 {
 	struct feed_rows *t = ctx;
 	static const struct fw_store_cache_part decided = { -1, -1, NULL, 1 };  /* improvements only */
-	cJSON *an = fw_ui_analysis_part(t->db, s->name, s->revision, &decided);
+	struct fw_an *an = fw_ui_analysis_part(t->db, s->name, s->revision, &decided);
 
 	if (an)
 		t->n = add_rows(t->out, an, s->last_ingest ? s->last_ingest : "1970-01-01T00:00:00Z", t->max);
-	cJSON_Delete(an);
+	fw_an_free(an);
 	return t->n >= t->max;
 }
 

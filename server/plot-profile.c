@@ -7,7 +7,7 @@
  */
 #include <math.h>
 #include <string.h>
-#include "analysis.h"
+#include "analysis-json.h"
 #include "plot.h"
 
 static const char script_fmt[] =
@@ -28,15 +28,16 @@ int fw_plot_profile(const char *cache_dir, const cJSON *diff, struct strbuf *pat
 
 	strbuf_addstr(&data, "# deltas\n");
 	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(v, "functions")) {
-		const cJSON *d = cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(e, "delta"),
-								   fw_attribution_key(e));
-		double dv = cJSON_IsNumber(d) ? d->valuedouble : NAN;
+		struct fw_an_function f;
+		double dv;
 
+		fw_an_function_read(e, &f);
+		dv = fw_attribution_uses_self(&f) ? f.delta.self_us : f.delta.time_us;
 		if (n >= FW_PLOT_PROFILE_BARS || !isfinite(dv))
 			continue;
 		strbuf_addf(&data, "%d %.17g %d \"", n, dv, dv > 0 ? 0xc62828 : 0x2e7d32);
-		fw_plot_label(&data, fw_json_str(e, "function", ""), 48);
-		strbuf_addstr(&data, fw_attribution_key(e)[0] == 's' ? "" : " (total)");
+		fw_plot_label(&data, f.function, 48);
+		strbuf_addstr(&data, fw_attribution_uses_self(&f) ? "" : " (total)");
 		strbuf_addstr(&data, "\"\n");
 		n++;
 	}

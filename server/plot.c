@@ -346,7 +346,7 @@ static int any_stored(const struct fw_metric *m, const cJSON *regs)
 	return 0;
 }
 
-void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, const cJSON *rows,
+void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, const struct fw_an *an,
 			 const cJSON *regs, struct fw_plot_marks *pm)
 {
 	const cJSON *it;
@@ -361,30 +361,30 @@ void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, c
 		abort();
 	for (int c = 0; c < n; c++)
 		pm->lo[c] = pm->hi[c] = NAN;
-	cJSON_ArrayForEach(it, rows) {
+	for (size_t i = 0; an && i < an->nrows; i++) {
+		const struct fw_an_row *r = &an->rows[i];
 		double ref, lo, hi;
 		int c;
 
-		if (!str_is(it, "against", "parent") || !str_is(it, "env_fingerprint", m->env) ||
-		    !str_is(it, "workload", m->workload) || !str_is(it, "variant", m->variant) ||
-		    !str_is(it, "metric", m->metric))
+		if (r->against != FW_AGAINST_PARENT || strcmp(r->env, m->env) || strcmp(r->workload, m->workload) ||
+		    strcmp(r->variant, m->variant) || strcmp(r->metric, m->metric))
 			continue;
-		c = commit_of(s, it);
+		c = fw_series_find_commit(s, r->sha);
 		if (c < 0)
 			continue;
 		/* The interval is of the shift against the parent: where this commit's level can be. */
-		ref = fw_json_num_at(it, "a", "median", NAN);
-		lo = fw_json_num(it, "ci_lo_pct", NAN);
-		hi = fw_json_num(it, "ci_hi_pct", NAN);
+		ref = r->a.median;
+		lo = r->ci_lo_pct;
+		hi = r->ci_hi_pct;
 		if (!isnan(ref) && !isnan(lo) && !isnan(hi)) {
 			pm->lo[c] = ref + fabs(ref) * lo / 100.0;
 			pm->hi[c] = ref + fabs(ref) * hi / 100.0;
 		}
 		/* An older revision has nothing stored (only the newest is): its analysis verdicts mark it. */
-		if (str_is(it, "verdict", "regression") && !pm->label[c]) {
+		if (r->v == FW_REGRESSION && !pm->label[c]) {
 			struct strbuf l = STRBUF_INIT;
 
-			strbuf_addf(&l, "regression %+.1f%%", fw_json_num(it, "delta_pct", NAN));
+			strbuf_addf(&l, "regression %+.1f%%", r->delta_pct);
 			pm->label[c] = strbuf_detach(&l, NULL);
 			pm->kind[c] = FW_MARK_HOST;
 		}
@@ -417,7 +417,7 @@ void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, c
 	}
 }
 
-void fw_plot_marks_change_points(const struct fw_series *s, const struct fw_metric *m, const cJSON *an,
+void fw_plot_marks_change_points(const struct fw_series *s, const struct fw_metric *m, const struct fw_an *an,
 				 struct fw_plot_marks *pm)
 {
 	struct fw_change_point *cp;

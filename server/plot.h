@@ -8,6 +8,7 @@
  * renamed, so the same data is never rendered twice and ETags are stable.
  */
 #include "series-levels.h"
+#include "an-result.h"
 
 #include <cjson/cJSON.h>
 #include <time.h>
@@ -30,10 +31,10 @@ struct fw_plot_marks {
 	int n, ncp;
 };
 /* From the analysis rows (against the parent) and the stored regressions of the revision. */
-void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, const cJSON *rows,
+void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, const struct fw_an *an,
 			 const cJSON *regs, struct fw_plot_marks *pm);
 /* After fw_plot_marks_build: the analysis' change points of m (its environment) as dashed lines. */
-void fw_plot_marks_change_points(const struct fw_series *s, const struct fw_metric *m, const cJSON *an,
+void fw_plot_marks_change_points(const struct fw_series *s, const struct fw_metric *m, const struct fw_an *an,
 				 struct fw_plot_marks *pm);
 void fw_plot_marks_free(struct fw_plot_marks *pm);
 

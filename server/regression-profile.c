@@ -11,49 +11,47 @@
 #include <math.h>
 #include <string.h>
 #include "routes.h"
-#include "analysis.h"
+#include "analysis-json.h"
 #include "html.h"
 #include "ui.h"
 #include "store-analysis.h"
 
-const cJSON *fw_regression_row(const cJSON *an, const cJSON *g)
+const struct fw_an_row *fw_regression_row(const struct fw_an *an, const cJSON *g)
 {
-	static const char *const keys[] = { "env_fingerprint", "workload", "variant", "metric" };
-	const cJSON *row;
+	for (size_t i = 0; an && i < an->nrows; i++) {
+		const struct fw_an_row *r = &an->rows[i];
 
-	cJSON_ArrayForEach(row, cJSON_GetObjectItemCaseSensitive(an, "rows")) {
-		int same = fw_json_num(row, "commit_id", -1) == fw_json_num(g, "commit_id", -2) &&
-			   !strcmp(fw_json_str(row, "against", ""), "parent");
-		for (int i = 0; i < 4 && same; i++)
-			same = !strcmp(fw_json_str(row, keys[i], ""), fw_json_str(g, keys[i], "?"));
-		if (same)
-			return row;
+		if ((double)r->commit_id == fw_json_num(g, "commit_id", -2) && r->against == FW_AGAINST_PARENT &&
+		    !strcmp(r->env, fw_json_str(g, "env_fingerprint", "?")) &&
+		    !strcmp(r->workload, fw_json_str(g, "workload", "?")) &&
+		    !strcmp(r->variant, fw_json_str(g, "variant", "?")) && !strcmp(r->metric, fw_json_str(g, "metric", "?")))
+			return r;
 	}
 	return NULL;
 }
 
 /* The analysis row's decision at the top level (nulls where the row has none). */
-static void decision(cJSON *root, const cJSON *row)
+static void decision(cJSON *root, const struct fw_an_row *row)
 {
-	const cJSON *at = cJSON_GetObjectItemCaseSensitive(row, "decided_at_boots");
-
-	cJSON_AddStringToObject(root, "parent_sha", fw_json_str(row, "ref_sha", ""));
-	cJSON_AddStringToObject(root, "unit", fw_json_str(row, "unit", ""));
-	fw_json_num_or_null(root, "before", fw_json_num_at(row, "a", "median", NAN));
-	fw_json_num_or_null(root, "after", fw_json_num_at(row, "b", "median", NAN));
-	json_pct(root, "ci_low_pct", fw_json_num(row, "ci_lo_pct", NAN));
-	json_pct(root, "ci_high_pct", fw_json_num(row, "ci_hi_pct", NAN));
-	json_prob(root, "q_value", fw_json_num(row, "q", NAN));
-	cJSON_AddStringToObject(root, "mode", fw_json_str(row, "mode", ""));
-	json_pct(root, "floor_pct", fw_json_num(row, "floor_pct", NAN));
-	fw_json_num_or_null(root, "decided_at_boots", cJSON_IsNumber(at) ? at->valuedouble : NAN);
+	cJSON_AddStringToObject(root, "parent_sha", row->ref_sha);
+	cJSON_AddStringToObject(root, "unit", row->unit);
+	fw_json_num_or_null(root, "before", row->a.median);
+	fw_json_num_or_null(root, "after", row->b.median);
+	json_pct(root, "ci_low_pct", row->ci_lo_pct);
+	json_pct(root, "ci_high_pct", row->ci_hi_pct);
+	json_prob(root, "q_value", row->q);
+	cJSON_AddStringToObject(root, "mode", row->mode);
+	json_pct(root, "floor_pct", row->floor_pct);
+	fw_json_num_or_null(root, "decided_at_boots", row->decided ? fw_an_whole(row->decided_at_boots) : NAN);
 }
 
 void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root)
 {
 	static const struct fw_store_cache_part decided = { -1, -1, NULL, 1 };  /* a regression's row is decided */
-	cJSON *an = fw_ui_analysis_part(db, fw_json_str(g, "series", ""), fw_json_int(g, "revision", 0), &decided);
-	const cJSON *row = fw_regression_row(an, g), *attr = cJSON_GetObjectItemCaseSensitive(row, "attribution");
+	struct fw_an *an = fw_ui_analysis_part(db, fw_json_str(g, "series", ""), fw_json_int(g, "revision", 0), &decided);
+	const struct fw_an_row *row = fw_regression_row(an, g);
+	/* the answer carries the attribution as the analysis wrote it (the JSON edge) */
+	const cJSON *attr = row ? cJSON_GetObjectItemCaseSensitive(fw_an_row_json(an, row), "attribution") : NULL;
 	struct strbuf link = STRBUF_INIT;
 	cJSON *p;
 
@@ -62,24 +60,24 @@ void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root)
 	if (!cJSON_IsArray(attr))
 		goto cleanup;
 	p = cJSON_AddObjectToObject(root, "profile");
-	cJSON_AddStringToObject(p, "base", fw_json_str(row, "ref_sha", ""));
-	cJSON_AddStringToObject(p, "head", fw_json_str(row, "sha", ""));
-	cJSON_AddStringToObject(p, "env_fingerprint", fw_json_str(row, "env_fingerprint", ""));
+	cJSON_AddStringToObject(p, "base", row->ref_sha);
+	cJSON_AddStringToObject(p, "head", row->sha);
+	cJSON_AddStringToObject(p, "env_fingerprint", row->env);
 	cJSON_AddItemToObject(p, "attribution", cJSON_Duplicate(attr, 1));
 	strbuf_addstr(&link, "/api/v1/profile?series=");
 	html_url_arg(&link, fw_json_str(g, "series", ""));
 	strbuf_addf(&link, "&revision=%d&head=", fw_json_int(g, "revision", 1));
-	html_url_arg(&link, fw_json_str(row, "sha", ""));
+	html_url_arg(&link, row->sha);
 	strbuf_addstr(&link, "&base=");
-	html_url_arg(&link, fw_json_str(row, "ref_sha", ""));
+	html_url_arg(&link, row->ref_sha);
 	strbuf_addstr(&link, "&workload=");
-	html_url_arg(&link, fw_json_str(row, "workload", ""));
+	html_url_arg(&link, row->workload);
 	strbuf_addstr(&link, "&variant=");
-	html_url_arg(&link, fw_json_str(row, "variant", ""));
+	html_url_arg(&link, row->variant);
 	strbuf_addstr(&link, "&env=");
-	html_url_arg(&link, fw_json_str(row, "env_fingerprint", ""));
+	html_url_arg(&link, row->env);
 	cJSON_AddStringToObject(p, "diff", link.buf);
 cleanup:
 	strbuf_release(&link);
-	cJSON_Delete(an);
+	fw_an_free(an);
 }

@@ -1,6 +1,6 @@
 /* The mail about one regression and the commit that caused it (report-culprit.h). */
 #include "report-culprit.h"
-#include "analysis.h"
+#include "analysis-json.h"
 #include "html.h"
 #include "run-doc.h"
 #include "utf8.h"
@@ -16,24 +16,20 @@ static const cJSON *get(const cJSON *o, const char *k)
 }
 
 /* The first row of the commit against its parent (the tables start there), or NULL. */
-static const cJSON *first_row(const cJSON *s, const char *sha)
+static const struct fw_an_row *first_row(const struct fw_an *s, const char *sha)
 {
-	const cJSON *r;
-
-	cJSON_ArrayForEach(r, get(s, "rows"))
-		if (!strcmp(fw_json_str(r, "sha", ""), sha) && !strcmp(fw_json_str(r, "against", ""), "parent"))
-			return r;
+	for (size_t i = 0; i < s->nrows; i++)
+		if (!strcmp(s->rows[i].sha, sha) && s->rows[i].against == FW_AGAINST_PARENT)
+			return &s->rows[i];
 	return NULL;
 }
 
 /* The commit's parent as the analysis' commits declare it ("" when unknown). */
-static const char *parent_of(const cJSON *s, const char *sha)
+static const char *parent_of(const struct fw_an *s, const char *sha)
 {
-	const cJSON *c;
-
-	cJSON_ArrayForEach(c, get(s, "commits"))
-		if (!strcmp(fw_json_str(c, "sha", ""), sha))
-			return fw_json_str(c, "parent_sha", "");
+	for (size_t i = 0; i < s->ncommits; i++)
+		if (!strcmp(s->commits[i].sha, sha))
+			return s->commits[i].parent_sha ? s->commits[i].parent_sha : "";
 	return "";
 }
 
@@ -140,12 +136,12 @@ static void links(struct strbuf *b, const cJSON *g, const struct fw_email_opts *
 	}
 }
 
-int fw_report_culprit_email(const cJSON *s, const cJSON *facts, const cJSON *g, const cJSON *bisect,
+int fw_report_culprit_email(const struct fw_an *s, const cJSON *facts, const cJSON *g, const cJSON *bisect,
 			    const struct fw_email_opts *o, int to_author, struct strbuf *out, struct strbuf *err)
 {
 	const char *sha = fw_json_str(g, "sha", ""), *author = author_of(facts, sha);
 	const char *from = o->from ? o->from : "foliowatch <foliowatch@localhost>";
-	const cJSON *first = first_row(s, sha);
+	const struct fw_an_row *first = first_row(s, sha);
 	struct strbuf sub = STRBUF_INIT;
 	int ret = -1;
 
@@ -164,16 +160,16 @@ int fw_report_culprit_email(const cJSON *s, const cJSON *facts, const cJSON *g, 
 		goto cleanup;
 	strbuf_addstr(out, "\nHello,\n\n");
 	how_found(out, g, bisect);
-	commit_facts(out, g, author, fw_json_str(first, "ref_sha", ""), parent_of(s, sha));
+	commit_facts(out, g, author, first->ref_sha, parent_of(s, sha));
 	strbuf_addch(out, '\n');
-	fw_report_tables(out, first, 0, 1);
+	fw_report_tables(out, s, (size_t)(first - s->rows), 0, 1);
 	strbuf_addstr(out, "\nbetter/worse: a decided change; same: decided, within the floor or the\n"
 			   "minimum effect; unsure: more boots needed. %stddev: the spread of the\n"
 			   "boots compared, in % of Before. Counters under a row moved with it.\n");
 	strbuf_addstr(out, "\nHow to reproduce (the commit against the one it was compared with):\n");
 	{
 		/* 12-digit shas: the command fits the mail's width, and git resolves them in any clone */
-		const char *ref = fw_json_str(first, "ref_sha", ""), *parent = parent_of(s, sha);
+		const char *ref = first->ref_sha, *parent = parent_of(s, sha);
 		char p12[13], c12[13];
 		snprintf(p12, sizeof(p12), "%.12s", ref);
 		snprintf(c12, sizeof(c12), "%.12s", sha);

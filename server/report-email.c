@@ -1,6 +1,6 @@
 /* The mail reply to a series (see report-email.h). */
 #include "report-email.h"
-#include "analysis.h"
+#include "analysis-json.h"
 #include "html.h"
 #include "mailhdr.h"
 #include "run-doc.h"
@@ -23,58 +23,56 @@ static const cJSON *get(const cJSON *o, const char *k)
 	return cJSON_GetObjectItemCaseSensitive(o, k);
 }
 
-static int is_parent_row(const cJSON *r)
-{
-	return !strcmp(fw_json_str(r, "against", ""), "parent");
-}
-
 /*
  * Per patch: "[k/N] subject (sha)", wrapped at words, and its tables against
  * the parent as the text report prints them (analysis/report-cover.c), with
  * a %stddev column and the counters that moved with a decided change.
  */
-static void table(struct strbuf *b, const cJSON *s, int npatches, int base_pos)
+static void table(struct strbuf *b, const struct fw_an *s, int npatches, int base_pos)
 {
-	const cJSON *r, *first = NULL;
+	const struct fw_an_row *first = NULL;
 	int show_host = 0;
+	size_t i;
 
-	cJSON_ArrayForEach(r, get(s, "rows")) {
-		if (!is_parent_row(r))
+	for (i = 0; i < s->nrows; i++) {
+		const struct fw_an_row *r = &s->rows[i];
+
+		if (r->against != FW_AGAINST_PARENT)
 			continue;
 		if (!first)
 			first = r;
-		else if (strcmp(fw_json_str(first, "env_fingerprint", ""), fw_json_str(r, "env_fingerprint", "")))
+		else if (strcmp(first->env, r->env))
 			show_host = 1;
 	}
 	if (!first)
 		strbuf_addstr(b, "No comparable results yet (no patch has boots on both sides).\n");
-	for (r = first; r;) {
+	for (i = first ? (size_t)(first - s->rows) : s->nrows; i < s->nrows;) {
+		const struct fw_an_row *r = &s->rows[i];
 		struct strbuf h = STRBUF_INIT;
 
-		if (!is_parent_row(r)) {
-			r = r->next;
+		if (r->against != FW_AGAINST_PARENT) {
+			i++;
 			continue;
 		}
-		strbuf_addf(&h, "[%.0f/%d] %s (%.*s)", fw_json_num(r, "position", NAN) - base_pos, npatches,
-			    fw_json_str(r, "subject", ""), UTF8_CUT(fw_json_str(r, "sha", ""), 12));
+		strbuf_addf(&h, "[%.0f/%d] %s (%.*s)", fw_an_whole(r->position) - base_pos, npatches, r->subject,
+			    UTF8_CUT(r->sha, 12));
 		strbuf_addch(b, '\n');
 		fw_report_wrap(b, h.buf, 0, 4);
 		strbuf_release(&h);
-		r = fw_report_tables(b, r, show_host, 1);
+		i = fw_report_tables(b, s, i, show_host, 1);
 	}
 }
 
 /* "Summary: 1 regression, 2 no change (3 patches, each against its parent)." */
-static void summary(struct strbuf *b, const cJSON *s, int npatches)
+static void summary(struct strbuf *b, const struct fw_an *s, int npatches)
 {
 	static const char *const verdicts[] = { "regression", "improvement", "unsure", "no change" };
 	struct strbuf t = STRBUF_INIT;
 	int n[4] = { 0 }, any = 0;
-	const cJSON *r;
 
-	cJSON_ArrayForEach(r, get(s, "rows"))
-		for (int i = 0; i < 4 && is_parent_row(r); i++)
-			n[i] += !strcmp(fw_json_str(r, "verdict", ""), verdicts[i]);
+	for (size_t k = 0; k < s->nrows; k++)
+		for (int i = 0; i < 4 && s->rows[k].against == FW_AGAINST_PARENT; i++)
+			n[i] += !strcmp(s->rows[k].verdict, verdicts[i]);
 	strbuf_addstr(&t, "Summary:");
 	for (int i = 0; i < 4; i++)
 		if (n[i])
@@ -100,7 +98,7 @@ static void fact_line(struct strbuf *b, const char *fmt, ...)
 }
 
 /* How to measure the same way: the collector command and every environment it ran in. */
-static void reproduce(struct strbuf *b, const cJSON *s, const cJSON *facts, const char *parent)
+static void reproduce(struct strbuf *b, const struct fw_an *s, const cJSON *facts, const char *parent)
 {
 	strbuf_addstr(b, "\nHow to reproduce:\n");
 	if (parent) {
@@ -135,18 +133,18 @@ void fw_email_environments(struct strbuf *b, const cJSON *facts)
 	}
 }
 
-static void add_body(struct strbuf *b, const cJSON *s, const cJSON *facts, const struct fw_email_opts *o,
+static void add_body(struct strbuf *b, const struct fw_an *s, const cJSON *facts, const struct fw_email_opts *o,
 		     const char *parent)
 {
-	const cJSON *c, *patches = get(facts, "patches");
+	const cJSON *patches = get(facts, "patches");
 	int npatches = cJSON_GetArraySize(patches), base_pos = 0;
 
-	cJSON_ArrayForEach(c, get(s, "commits"))
-		if (cJSON_IsTrue(get(c, "is_base")))
-			base_pos = fw_json_int(c, "position", 0);
+	for (size_t i = 0; i < s->ncommits; i++)
+		if (s->commits[i].is_base)
+			base_pos = s->commits[i].position == FW_AN_NA ? 0 : s->commits[i].position;
 	strbuf_addstr(b, "Hi,\n\nfoliowatch built and booted each patch of this series under QEMU and\n"
 		      "compared it with its parent");
-	strbuf_addf(b, " (v%.0f, base %.12s).\n\n", fw_json_num(s, "revision", 1), fw_json_str(s, "base", ""));
+	strbuf_addf(b, " (v%d, base %.12s).\n\n", s->revision == FW_AN_NA ? 1 : s->revision, s->base);
 	if (!parent)
 		strbuf_addstr(b, "Note: the mbox this series was measured from has no Message-ID headers\n"
 			      "(git format-patch without --thread), so this message cannot name the\n"
@@ -164,8 +162,8 @@ static void add_body(struct strbuf *b, const cJSON *s, const cJSON *facts, const
 		while (n && o->base_url[n - 1] == '/')
 			n--;  /* "https://fw.example.org/" and without the slash: one link */
 		strbuf_addf(b, "\nDashboard:\n  %.*s/series/", (int)n, o->base_url);
-		html_url_arg(b, fw_json_str(s, "series", ""));
-		strbuf_addf(b, "?revision=%.0f\n", fw_json_num(s, "revision", 1));
+		html_url_arg(b, s->series);
+		strbuf_addf(b, "?revision=%d\n", s->revision == FW_AN_NA ? 1 : s->revision);
 	}
 	strbuf_addstr(b, "\n-- \nfoliowatch\n");
 }
@@ -196,7 +194,7 @@ static int addrs(const char *what, const char *s, struct mail_addr **l, int *n, 
 }
 
 /* "Re: " + the cover's subject, else the first patch's, else "[PATCH 0/N] <series>". */
-static void subject(struct strbuf *sub, const cJSON *s, const cJSON *facts)
+static void subject(struct strbuf *sub, const struct fw_an *s, const cJSON *facts)
 {
 	const char *cover = fw_json_str(get(facts, "cover"), "subject", NULL);
 	const char *first = fw_json_str(cJSON_GetArrayItem(get(facts, "patches"), 0), "subject", NULL);
@@ -206,7 +204,7 @@ static void subject(struct strbuf *sub, const cJSON *s, const cJSON *facts)
 		strbuf_addf(sub, "%s%s", strncasecmp(t, "Re:", 3) ? "Re: " : "", t);
 	} else {
 		strbuf_addf(sub, "Re: [PATCH 0/%d] %s", cJSON_GetArraySize(get(facts, "patches")),
-			    fw_json_str(s, "series", ""));
+			    s->series);
 	}
 }
 
@@ -247,7 +245,7 @@ cleanup:
 	return ret;
 }
 
-static int headers(struct strbuf *h, const cJSON *s, const cJSON *facts, const struct fw_email_opts *o,
+static int headers(struct strbuf *h, const struct fw_an *s, const cJSON *facts, const struct fw_email_opts *o,
 		   const char *parent, struct strbuf *err)
 {
 	const cJSON *first = cJSON_GetArrayItem(get(facts, "patches"), 0);
@@ -261,7 +259,7 @@ static int headers(struct strbuf *h, const cJSON *s, const cJSON *facts, const s
 	return ret;
 }
 
-int fw_report_email(const cJSON *s, const cJSON *facts, const struct fw_email_opts *o,
+int fw_report_email(const struct fw_an *s, const cJSON *facts, const struct fw_email_opts *o,
 		    struct strbuf *out, struct strbuf *err)
 {
 	const char *parent = fw_json_str(get(facts, "cover"), "message_id", NULL);

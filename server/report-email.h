@@ -2,6 +2,7 @@
 #define FW_REPORT_EMAIL_H
 #include <cjson/cJSON.h>
 #include "strbuf.h"
+#include "an-result.h"
 
 /*
  * report --format email: an RFC 5322 reply to the series' thread built from
@@ -16,7 +17,7 @@ struct fw_email_opts {
 	const char *base_url;  /* http(s) URL of the dashboard, or NULL */
 };
 /* 0, or -1 with err naming the option or fact that is wrong. */
-int fw_report_email(const cJSON *series, const cJSON *facts, const struct fw_email_opts *o,
+int fw_report_email(const struct fw_an *series, const cJSON *facts, const struct fw_email_opts *o,
 		    struct strbuf *out, struct strbuf *err);
 /*
  * The headers of a foliowatch mail: From (o->from or the default), To (to,

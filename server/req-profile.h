@@ -1,7 +1,7 @@
 #ifndef FW_REQ_PROFILE_H
 #define FW_REQ_PROFILE_H
 /* A profile diff's request parameters (server/req-profile.c). */
-#include "analysis.h"
+#include "analysis-json.h"
 #include "series-db.h"
 
 #define FW_PROFILE_LIMIT_DEFAULT 50

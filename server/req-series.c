@@ -4,7 +4,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include "routes.h"
-#include "analysis.h"
+#include "analysis-json.h"
 #include "store-analysis.h"
 #include "ui.h"
 #include "run-doc.h"
@@ -173,7 +173,7 @@ int req_metric(struct fw_req *r, const struct fw_series *s, const char *wvm, con
 	return -1;
 }
 
-cJSON *fw_ui_analysis(sqlite3 *db, const char *series, int revision)
+struct fw_an *fw_ui_analysis(sqlite3 *db, const char *series, int revision)
 {
 	return fw_ui_analysis_part(db, series, revision, NULL);
 }
@@ -199,11 +199,11 @@ void fw_ui_analysis_opts(struct fw_analysis_opts *o)
 	o->wake = wake_detection;
 }
 
-cJSON *fw_ui_analysis_part(sqlite3 *db, const char *series, int revision, const struct fw_store_cache_part *part)
+struct fw_an *fw_ui_analysis_part(sqlite3 *db, const char *series, int revision, const struct fw_store_cache_part *part)
 {
 	struct fw_analysis_opts o;
 	struct strbuf err = STRBUF_INIT;
-	cJSON *out = NULL;
+	struct fw_an *out = NULL;
 
 	fw_ui_analysis_opts(&o);
 	if (db && fw_analysis_series_part(db, series, revision, &o, part, &out, &err)) {
@@ -245,12 +245,12 @@ cleanup:
 	return out;
 }
 
-cJSON *req_analysis(struct fw_req *r, const char *series, int revision)
+struct fw_an *req_analysis(struct fw_req *r, const char *series, int revision)
 {
 	return fw_ui_analysis(req_db(r), series, revision);
 }
 
-cJSON *req_analysis_for(struct fw_req *r, const struct fw_series *s, const char *metric_key)
+struct fw_an *req_analysis_for(struct fw_req *r, const struct fw_series *s, const char *metric_key)
 {
 	struct fw_store_cache_part part = { -1, -1, metric_key, 0 };
 
@@ -291,31 +291,28 @@ void json_prob(cJSON *obj, const char *key, double v)
 	fw_json_num_or_null(obj, key, rounded(v, 3, 0));
 }
 
-void analysis_fill(cJSON *o, const cJSON *row)
+void analysis_fill(cJSON *o, const struct fw_an_row *row)
 {
-	const char *verdict = row ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "verdict")) : NULL;
-
-	json_prob(o, "p_value", fw_json_num(row, "p", NAN));
-	json_prob(o, "q_value", fw_json_num(row, "q", NAN));
-	json_pct(o, "ci_low_pct", fw_json_num(row, "ci_lo_pct", NAN));
-	json_pct(o, "ci_high_pct", fw_json_num(row, "ci_hi_pct", NAN));
-	if (verdict)
-		cJSON_AddStringToObject(o, "verdict", verdict);
+	json_prob(o, "p_value", row ? row->p : NAN);
+	json_prob(o, "q_value", row ? row->q : NAN);
+	json_pct(o, "ci_low_pct", row ? row->ci_lo_pct : NAN);
+	json_pct(o, "ci_high_pct", row ? row->ci_hi_pct : NAN);
+	if (row)
+		cJSON_AddStringToObject(o, "verdict", row->verdict);
 	else
 		cJSON_AddNullToObject(o, "verdict");
 	/* How it was decided (README "Deciding"): at how many boots, or what an unsure row still needs. */
-	if (row) {
-		const char *mode = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "mode"));
-		cJSON_AddStringToObject(o, "mode", mode ? mode : "");
-		cJSON_AddBoolToObject(o, "decided", cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "decided")));
-		if (cJSON_GetObjectItemCaseSensitive(row, "decided_at_boots"))
-			fw_json_num_or_null(o, "decided_at_boots", fw_json_num(row, "decided_at_boots", NAN));
-		if (cJSON_GetObjectItemCaseSensitive(row, "boots_needed"))
-			fw_json_num_or_null(o, "boots_needed", fw_json_num(row, "boots_needed", NAN));
-		json_pct(o, "mde_pct", fw_json_num(row, "mde_pct", NAN));
-		if (cJSON_GetObjectItemCaseSensitive(row, "floor_pct")) {
-			json_pct(o, "floor_pct", fw_json_num(row, "floor_pct", NAN));
-			fw_json_num_or_null(o, "floor_boots", fw_json_num(row, "floor_boots", NAN));
-		}
+	if (!row)
+		return;
+	cJSON_AddStringToObject(o, "mode", row->mode);
+	cJSON_AddBoolToObject(o, "decided", row->decided);
+	if (row->decided)
+		fw_json_num_or_null(o, "decided_at_boots", fw_an_whole(row->decided_at_boots));
+	if (row->has_boots_needed)
+		fw_json_num_or_null(o, "boots_needed", fw_an_whole(row->boots_needed));
+	json_pct(o, "mde_pct", row->mde_pct);
+	if (row->has_floor) {
+		json_pct(o, "floor_pct", row->floor_pct);
+		fw_json_num_or_null(o, "floor_boots", fw_an_whole(row->floor_boots));
 	}
 }

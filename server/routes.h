@@ -68,6 +68,7 @@ int fw_auth_check(struct fw_req *r, unsigned need, enum MHD_Result *ret);
 
 #include "series-db.h"
 #include "series-levels.h"
+#include "an-result.h"
 /*
  * Loads series `name` for a handler (server/req-series.c). Returns 0 with *s
  * filled, or -1 after replying (404 unknown series, 503 DB) with *ret set.
@@ -127,7 +128,7 @@ cJSON *fw_bisect_json(sqlite3 *db, long long id);
 /* Adds "profile" (the regression's kernel function attribution) to its API answer (regression-profile.c). */
 void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root);
 /* The analysis row (against the parent) a stored regression g came from, in series analysis an, or NULL. */
-const cJSON *fw_regression_row(const cJSON *an, const cJSON *g);
+const struct fw_an_row *fw_regression_row(const struct fw_an *an, const cJSON *g);
 /*
  * server/feed-improvements.c: the improvements (verdict against the parent) of
  * the newest revision of series (NULL: of the series with the newest runs),
@@ -141,12 +142,12 @@ void ui_metric_link(struct strbuf *sb, const struct fw_series *s, const struct f
  * The analysis of a series (analysis/analysis.h, cached in analysis_cache), or
  * NULL when it cannot be computed: callers then show "not analysed".
  */
-cJSON *req_analysis(struct fw_req *r, const char *series, int revision);
+struct fw_an *req_analysis(struct fw_req *r, const char *series, int revision);
 /* The same with only the rows s shows: its window of positions (all when it
  * is not a window) and, when metric_key ("workload/variant/metric") is not
  * NULL, that metric's: a page of a long history reads its part, not all. */
 struct fw_series;
-cJSON *req_analysis_for(struct fw_req *r, const struct fw_series *s, const char *metric_key);
+struct fw_an *req_analysis_for(struct fw_req *r, const struct fw_series *s, const char *metric_key);
 /* ?revision=N of the request: 0 absent (newest), -1 invalid. */
 int req_revision(struct fw_req *r);
 int req_revision_arg(struct fw_req *r, const char *key);  /* the same for another key */
@@ -156,15 +157,15 @@ int req_revision_arg(struct fw_req *r, const char *key);  /* the same for anothe
  * the row against the parent, else the one against the base, or NULL.
  */
 struct fw_an_index;
-struct fw_an_index *an_index_new(const cJSON *an);
-const cJSON *an_index_row(const struct fw_an_index *ix, const char *sha, const struct fw_metric *m);
+struct fw_an_index *an_index_new(const struct fw_an *an);
+const struct fw_an_row *an_index_row(const struct fw_an_index *ix, const char *sha, const struct fw_metric *m);
 /* The row with this "against" ("parent", "base"), or NULL. */
-const cJSON *an_index_row_against(const struct fw_an_index *ix, const char *sha, const struct fw_metric *m,
+const struct fw_an_row *an_index_row_against(const struct fw_an_index *ix, const char *sha, const struct fw_metric *m,
 				  const char *against);
 void an_index_free(struct fw_an_index *ix);
 /* Each cell's delta_pct and median from the analysis' row against the parent (NAN without one). */
-void an_apply(struct fw_series *s, const cJSON *an);
+void an_apply(struct fw_series *s, const struct fw_an *an);
 /* Copies p, q, interval and verdict of a row (or nulls) into a JSON object. */
-void analysis_fill(cJSON *o, const cJSON *row);
+void analysis_fill(cJSON *o, const struct fw_an_row *row);
 
 #endif

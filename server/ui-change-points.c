@@ -39,7 +39,7 @@ static void row(struct strbuf *sb, const struct fw_ui *ui, const struct fw_serie
 }
 
 /* The change points of metric i that fall on a loaded commit (a window shows its own). */
-static int of_metric(const struct fw_series *s, const cJSON *an, int i, struct fw_change_point **out)
+static int of_metric(const struct fw_series *s, const struct fw_an *an, int i, struct fw_change_point **out)
 {
 	int n = fw_analysis_change_points(an, s->metrics[i].id, s->metrics[i].env, out), k = 0;
 
@@ -62,7 +62,7 @@ static int newest_first(const void *a, const void *b)
 	return (y->cp->position > x->cp->position) - (y->cp->position < x->cp->position);
 }
 
-void ui_change_points(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s, const cJSON *an,
+void ui_change_points(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s, const struct fw_an *an,
 		      const struct fw_metric *only)
 {
 	struct fw_change_point **each = calloc((size_t)s->nmetrics + 1, sizeof(*each));

@@ -210,26 +210,22 @@ static int runs(struct commit_page *pg, long long cid)
  * The analysis rows of this commit against its parent carry the counters that
  * moved most (analysis-counters.c): one table, largest change first per metric.
  */
-static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const cJSON *an,
+static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const struct fw_an *an,
 			     const struct ui_envs *ev)
 {
-	const cJSON *rows = an ? cJSON_GetObjectItemCaseSensitive(an, "rows") : NULL, *row, *k;
 	int n = 0, icount_locks = 0;
 
 	strbuf_addstr(sb, "<h2>Counters that changed most against the parent</h2>\n");
-	cJSON_ArrayForEach(row, rows) {
-		const char *sha = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "sha"));
-		const char *against = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "against"));
+	for (size_t i = 0; an && i < an->nrows; i++) {
+		const struct fw_an_row *row = &an->rows[i];
 
-		if (!sha || strcmp(sha, c->sha) || !against || strcmp(against, "parent"))
+		if (strcmp(row->sha, c->sha) || row->against != FW_AGAINST_PARENT)
 			continue;
-		cJSON_ArrayForEach(k, cJSON_GetObjectItemCaseSensitive(row, "counters")) {
-			const cJSON *a = cJSON_GetObjectItemCaseSensitive(k, "a");
-			const cJSON *b = cJSON_GetObjectItemCaseSensitive(k, "b");
-			const cJSON *d = cJSON_GetObjectItemCaseSensitive(k, "delta_pct");
-			const char *name = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(k, "name"));
+		for (size_t j = 0; j < row->ncounters; j++) {
+			const struct fw_an_counter *k = &row->counters[j];
+			const char *name = k->name;
 
-			icount_locks |= name && !strncmp(name, "lock_", 5) && !strcmp(fw_json_str(row, "accel", ""), "icount");
+			icount_locks |= !strncmp(name, "lock_", 5) && !strcmp(row->accel, "icount");
 
 			if (!n++)
 				strbuf_addstr(sb, "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"counters\">"
@@ -237,20 +233,18 @@ static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const
 					      "<th>result</th><th>environment</th><th>counter</th><th>parent</th><th>this commit</th>"
 					      "<th>delta</th></tr></thead><tbody>\n");
 			strbuf_addstr(sb, "<tr><td>");
-			html_wvm(sb, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "workload")),
-				 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "variant")),
-				 cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "metric")));
+			html_wvm(sb, row->workload, row->variant, row->metric);
 			strbuf_addstr(sb, "</td><td>");
-			html_txt(sb, ui_env_name(ev, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "env_fingerprint"))));
+			html_txt(sb, ui_env_name(ev, row->env));
 			strbuf_addstr(sb, "</td><td class=\"mono\">");
-			html_txt(sb, name ? name : "");
+			html_txt(sb, name);
 			strbuf_addstr(sb, "</td><td class=\"num\">");
-			html_num(sb, cJSON_IsNumber(a) ? a->valuedouble : NAN);
+			html_num(sb, k->a);
 			strbuf_addstr(sb, "</td><td class=\"num\">");
-			html_num(sb, cJSON_IsNumber(b) ? b->valuedouble : NAN);
+			html_num(sb, k->b);
 			strbuf_addstr(sb, "</td><td class=\"num\">");
-			if (cJSON_IsNumber(d))
-				strbuf_addf(sb, "%+.2f%%", d->valuedouble);
+			if (!isnan(k->delta_pct))
+				strbuf_addf(sb, "%+.2f%%", k->delta_pct);
 			strbuf_addstr(sb, "</td></tr>\n");
 		}
 	}
@@ -266,7 +260,7 @@ static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const
 			      "or no counters recorded).</p>\n" : "<p class=\"muted\">not analysed</p>\n");
 }
 
-int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, const cJSON *an,
+int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, const struct fw_an *an,
 		     struct strbuf *sb)
 {
 	const struct fw_commit *c = &s->commits[ci];
@@ -319,7 +313,7 @@ enum MHD_Result ui_commit(struct fw_req *r)
 	struct fw_ui ui = { 0 };
 	struct fw_series_only none = { NULL, 0, { 0, 0 } };  /* the commits first, to find the sha */
 	enum MHD_Result ret;
-	cJSON *an;
+	struct fw_an *an;
 	int ci;
 
 	if (req_series_only(r, r->args[0], "name", &none, &s, &ret))
@@ -348,7 +342,7 @@ enum MHD_Result ui_commit(struct fw_req *r)
 	} else {
 		ret = reply_buf(r, 200, "text/html; charset=utf-8", &sb, NULL);
 	}
-	cJSON_Delete(an);
+	fw_an_free(an);
 	fw_series_free(&s);
 	return ret;
 }

@@ -96,33 +96,32 @@ static const struct fw_cell *base_cell(const struct fw_series *bs, const struct 
  * shift, boots a side, and what decided it: the mode with its floor, or the
  * rank test's p and q.
  */
-static void confidence(struct strbuf *sb, const cJSON *r)
+static void confidence(struct strbuf *sb, const struct fw_an_row *r)
 {
-	const char *mode = fw_json_str(r, "mode", "");
-	double lo = fw_json_num(r, "ci_lo_pct", NAN), hi = fw_json_num(r, "ci_hi_pct", NAN);
+	const char *mode = r ? r->mode : "";
+	double lo = r ? r->ci_lo_pct : NAN, hi = r ? r->ci_hi_pct : NAN;
 
 	strbuf_addstr(sb, "<td class=\"num\" data-label=\"interval\">");
 	if (!isnan(lo) && !isnan(hi))
 		strbuf_addf(sb, "[%+.2f%%,&nbsp;%+.2f%%]", lo, hi);
 	strbuf_addstr(sb, "</td><td class=\"num\" data-label=\"boots\">");
 	if (r)
-		strbuf_addf(sb, "%.0f/%.0f", fw_json_num_at(r, "a", "boots", NAN), fw_json_num_at(r, "b", "boots", NAN));
+		strbuf_addf(sb, "%.0f/%.0f", fw_an_whole(r->a.boots), fw_an_whole(r->b.boots));
 	strbuf_addstr(sb, "</td><td data-label=\"decided by\">");
 	if (r && strcmp(mode, "rank"))
-		strbuf_addf(sb, "%s, floor %.2f%%", !strcmp(mode, "exact") ? "exact count" : mode,
-			    fw_json_num(r, "floor_pct", NAN));
+		strbuf_addf(sb, "%s, floor %.2f%%", !strcmp(mode, "exact") ? "exact count" : mode, r->floor_pct);
 	else if (r)
-		strbuf_addf(sb, "rank test, p %.2g, q %.2g", fw_json_num(r, "p", NAN), fw_json_num(r, "q", NAN));
+		strbuf_addf(sb, "rank test, p %.2g, q %.2g", r->p, r->q);
 	strbuf_addstr(sb, "</td>");
 }
 
 static void row(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s, const struct fw_metric *m,
-		const struct fw_cell *b, int hi, const cJSON *r, const struct ui_envs *ev)
+		const struct fw_cell *b, int hi, const struct fw_an_row *r, const struct ui_envs *ev)
 {
 	const struct fw_cell *h = &m->cells[hi];
-	const char *v = r ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(r, "verdict")) : NULL;
+	const char *v = r ? r->verdict : NULL;
 	/* the analysis' numbers of this comparison (one truth); own medians where it has no row */
-	double d = fw_json_num(r, "delta_pct", NAN);
+	double d = r ? r->delta_pct : NAN;
 
 	if (!b->n && !h->n)
 		return;
@@ -136,9 +135,9 @@ static void row(struct strbuf *sb, const struct fw_ui *ui, const struct fw_serie
 	strbuf_addstr(sb, "</td><td data-label=\"unit\">");
 	html_txt(sb, m->unit);
 	strbuf_addstr(sb, "</td><td class=\"num\" data-label=\"base median\">");
-	html_num(sb, fw_json_num_at(r, "a", "median", b->median));
+	html_num(sb, r && !isnan(r->a.median) ? r->a.median : b->median);
 	strbuf_addstr(sb, "</td><td class=\"num\" data-label=\"head median\">");
-	html_num(sb, fw_json_num_at(r, "b", "median", h->median));
+	html_num(sb, r && !isnan(r->b.median) ? r->b.median : h->median);
 	strbuf_addstr(sb, "</td><td class=\"num\" data-label=\"delta\">");
 	if (!isnan(d))
 		strbuf_addf(sb, "%+.2f%%", d);
@@ -151,7 +150,7 @@ static void row(struct strbuf *sb, const struct fw_ui *ui, const struct fw_serie
 }
 
 void ui_compare_render(const struct fw_ui *ui, const struct fw_series *bs, const struct fw_series *s, int bi,
-		       int hi, const cJSON *an, struct strbuf *sb)
+		       int hi, const struct fw_an *an, struct strbuf *sb)
 {
 	struct fw_an_index *ix = an_index_new(an);
 	struct ui_envs ev;
@@ -201,30 +200,25 @@ void ui_compare_render(const struct fw_ui *ui, const struct fw_series *bs, const
  * and answer say what the series page says (MDE, boots needed, floor); the
  * rows of those two commits only. NULL when it has none.
  */
-static cJSON *series_rows(sqlite3 *db, const struct fw_series *s, int bi, int hi)
+static struct fw_an *series_rows(sqlite3 *db, const struct fw_series *s, int bi, int hi)
 {
 	struct fw_store_cache_part part = { s->commits[hi].position, s->commits[hi].position, NULL, 0 };
-	cJSON *an = fw_ui_analysis_part(db, s->name, s->revision, &part), *out = NULL, *rows = NULL;
-	const cJSON *r;
+	struct fw_an *an = fw_ui_analysis_part(db, s->name, s->revision, &part);
 
-	cJSON_ArrayForEach(r, cJSON_GetObjectItemCaseSensitive(an, "rows")) {
-		if (strcmp(fw_json_str(r, "sha", ""), s->commits[hi].sha) ||
-		    strcmp(fw_json_str(r, "ref_sha", ""), s->commits[bi].sha))
-			continue;
-		if (!out)
-			rows = cJSON_AddArrayToObject(out = cJSON_CreateObject(), "rows");
-		cJSON_AddItemToArray(rows, cJSON_Duplicate(r, 1));
+	if (an && !fw_an_keep_comparison(an, s->commits[hi].sha, s->commits[bi].sha)) {
+		fw_an_free(an);
+		an = NULL;
 	}
-	cJSON_Delete(an);
-	return out;
+	return an;
 }
 
 /* The analysis of base commit bi (of bs) against head hi (of s); NULL when none. */
-cJSON *ui_compare_analysis(sqlite3 *db, const struct fw_series *bs, const struct fw_series *s, int bi, int hi)
+struct fw_an *ui_compare_analysis(sqlite3 *db, const struct fw_series *bs, const struct fw_series *s, int bi,
+				  int hi)
 {
 	struct fw_analysis_opts o;
 	struct strbuf err = STRBUF_INIT;
-	cJSON *an = NULL;
+	struct fw_an *an = NULL;
 
 	if (bs->revision == s->revision && !strcmp(bs->name, s->name) && (an = series_rows(db, s, bi, hi)))
 		return an;
@@ -297,7 +291,7 @@ enum MHD_Result ui_compare(struct fw_req *r)
 	const struct fw_series *bs;
 	struct fw_ui ui = { 0 };
 	enum MHD_Result ret;
-	cJSON *an = NULL;
+	struct fw_an *an = NULL;
 	int bi, hi, owned = 0;
 
 	if (req_series_only(r, r->args[0], "name", &none, &s, &ret))
@@ -319,7 +313,7 @@ enum MHD_Result ui_compare(struct fw_req *r)
 	ui_compare_render(&ui, bs, &s, bi, hi, an, &sb);
 	ret = reply_buf(r, 200, "text/html; charset=utf-8", &sb, NULL);
 cleanup:
-	cJSON_Delete(an);
+	fw_an_free(an);
 	if (owned)
 		fw_series_free(&bs_own);
 	fw_series_free(&s);

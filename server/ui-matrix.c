@@ -110,10 +110,10 @@ static void header(struct strbuf *sb, const struct fw_series *s, const int *orde
 }
 
 static void cell(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s, int c,
-		 const struct fw_metric *m, const cJSON *row, int envstart)
+		 const struct fw_metric *m, const struct fw_an_row *row, int envstart)
 {
-	const char *v = row ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "verdict")) : NULL;
-	double delta = fw_json_num(row, "delta_pct", NAN);  /* the analysis' or none: one truth */
+	const char *v = row ? row->verdict : NULL;
+	double delta = row ? row->delta_pct : NAN;  /* the analysis' or none: one truth */
 	size_t i, nv = sizeof(verdicts) / sizeof(verdicts[0]);
 
 	for (i = 0; v && i < nv; i++)
@@ -191,7 +191,7 @@ void ui_matrix(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series
 		strbuf_addstr(sb, "</span></th>");
 		for (int k = 0; k < s->nmetrics; k++) {
 			const struct fw_metric *m = &s->metrics[order[k]];
-			const cJSON *row = an_index_row_against(ix, cm->sha, m, "parent");
+			const struct fw_an_row *row = an_index_row_against(ix, cm->sha, m, "parent");
 
 			/* The first commit's parent is the base: its parent row is the base row. */
 			if (vs_base && !(cm->parent && !strcmp(cm->parent, s->base)))

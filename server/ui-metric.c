@@ -110,7 +110,7 @@ static int table_note(struct strbuf *sb, const struct fw_ui *ui, const struct fw
 	return s->ncommits - n;
 }
 
-void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi, const cJSON *an,
+void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi, const struct fw_an *an,
 		      const cJSON *regs, struct strbuf *sb)
 {
 	const struct fw_metric *m = &s->metrics[mi];
@@ -163,10 +163,8 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 		      "<th>samples</th></tr></thead><tbody>\n");
 	for (int c = first; c < s->ncommits; c++) {
 		const struct fw_cell *cell = &m->cells[c];
-		const cJSON *row = an_index_row(ix, s->commits[c].sha, m);
-		const cJSON *lo = row ? cJSON_GetObjectItemCaseSensitive(row, "ci_lo_pct") : NULL;
-		const cJSON *hi = row ? cJSON_GetObjectItemCaseSensitive(row, "ci_hi_pct") : NULL;
-		const char *v = row ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "verdict")) : NULL;
+		const struct fw_an_row *row = an_index_row(ix, s->commits[c].sha, m);
+		const char *v = row ? row->verdict : NULL;
 		/* data-label: a phone stacks the row as a card (style.css), the position its title */
 		strbuf_addf(sb, "<tr><td class=\"card-title\">%d</td><td data-label=\"commit\"><a class=\"mono\" href=\"",
 			    s->commits[c].position);
@@ -182,8 +180,8 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 		if (!isnan(cell->delta_pct))
 			strbuf_addf(sb, "%+.2f%%", cell->delta_pct);
 		strbuf_addstr(sb, "</td><td class=\"num\" data-label=\"interval\">");
-		if (cJSON_IsNumber(lo) && cJSON_IsNumber(hi))
-			strbuf_addf(sb, "[%+.2f%%, %+.2f%%]", lo->valuedouble, hi->valuedouble);
+		if (row && !isnan(row->ci_lo_pct) && !isnan(row->ci_hi_pct))
+			strbuf_addf(sb, "[%+.2f%%, %+.2f%%]", row->ci_lo_pct, row->ci_hi_pct);
 		strbuf_addf(sb, "</td><td class=\"verdict v-%s\" data-label=\"verdict\">", ui_verdict_class(v));
 		html_txt(sb, v ? v : "");
 		ui_decided(sb, row);
@@ -211,7 +209,8 @@ enum MHD_Result ui_metric(struct fw_req *r)
 	struct strbuf sb = STRBUF_INIT, wvm = STRBUF_INIT, env = STRBUF_INIT;
 	struct fw_series s;
 	struct fw_ui ui = { 0 };
-	cJSON *an = NULL, *regs = NULL;
+	struct fw_an *an = NULL;
+	cJSON *regs = NULL;
 	enum MHD_Result ret;
 	int mi, loaded = 0;
 
@@ -243,7 +242,7 @@ enum MHD_Result ui_metric(struct fw_req *r)
 cleanup:
 	if (loaded)
 		fw_series_free(&s);
-	cJSON_Delete(an);
+	fw_an_free(an);
 	cJSON_Delete(regs);
 	strbuf_release(&wvm);
 	strbuf_release(&env);

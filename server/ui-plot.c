@@ -17,7 +17,8 @@ static enum MHD_Result plot(struct fw_req *r, int png)
 	struct fw_series s;
 	struct fw_plot_marks pm = { 0 };
 	struct fw_plot_opts o = { 0 };
-	cJSON *an = NULL, *regs = NULL;
+	struct fw_an *an = NULL;
+	cJSON *regs = NULL;
 	enum MHD_Result ret;
 	char etag[72];
 	int mi, rendered, rc, loaded = 0;
@@ -42,7 +43,7 @@ static enum MHD_Result plot(struct fw_req *r, int png)
 	if (o.big) {
 		an = req_analysis_for(r, &s, s.metrics[mi].id);
 		regs = fw_ui_regressions(req_db(r), s.name, s.revision);
-		fw_plot_marks_build(&s, &s.metrics[mi], cJSON_GetObjectItemCaseSensitive(an, "rows"), regs, &pm);
+		fw_plot_marks_build(&s, &s.metrics[mi], an, regs, &pm);
 		fw_plot_marks_change_points(&s, &s.metrics[mi], an, &pm);
 		o.marks = &pm;
 	}
@@ -77,7 +78,7 @@ cleanup:
 	if (loaded)
 		fw_series_free(&s);
 	fw_plot_marks_free(&pm);
-	cJSON_Delete(an);
+	fw_an_free(an);
 	cJSON_Delete(regs);
 	strbuf_release(&wvm);
 	strbuf_release(&env);

@@ -53,22 +53,29 @@ static void cell(struct strbuf *sb, double v, int signed_)
 
 static void function_row(struct strbuf *sb, const cJSON *e)
 {
-	static const char *const keys[] = { "hits", "time_us", "self_us" };
-	const char *k = fw_attribution_key(e);
-	double pct = fw_json_num_at(e, "delta_pct", k, NAN);
+	struct fw_an_function f;
+	int self;
+	double pct;
 
+	fw_an_function_read(e, &f);
+	self = fw_attribution_uses_self(&f);
+	pct = self ? f.delta_pct.self_us : f.delta_pct.time_us;
 	strbuf_addstr(sb, "<tr><td class=\"mono\">");
-	html_txt(sb, fw_json_str(e, "function", ""));
+	html_txt(sb, f.function);
 	strbuf_addstr(sb, "</td>");
-	for (int side = 0; side < 2; side++)
-		for (int i = 0; i < 3; i++)
-			cell(sb, fw_json_num_at(e, side ? "after" : "before", keys[i], NAN), 0);
-	cell(sb, fw_json_num_at(e, "delta", "hits", NAN), 1);
-	cell(sb, fw_json_num_at(e, "delta", "time_us", NAN), 1);
-	cell(sb, fw_json_num_at(e, "delta", "self_us", NAN), 1);
+	for (int side = 0; side < 2; side++) {
+		const struct fw_an_prof_nums *x = side ? &f.after : &f.before;
+
+		cell(sb, x->hits, 0);
+		cell(sb, x->time_us, 0);
+		cell(sb, x->self_us, 0);
+	}
+	cell(sb, f.delta.hits, 1);
+	cell(sb, f.delta.time_us, 1);
+	cell(sb, f.delta.self_us, 1);
 	strbuf_addstr(sb, "<td class=\"num\">");
 	if (!isnan(pct))
-		strbuf_addf(sb, "%+.1f%% %s", pct, k[0] == 's' ? "self" : "total");
+		strbuf_addf(sb, "%+.1f%% %s", pct, self ? "self" : "total");
 	strbuf_addstr(sb, "</td></tr>\n");
 }
 
@@ -212,24 +219,22 @@ enum MHD_Result ui_profile_plot(struct fw_req *r)
 }
 
 /* The profile page (plot 0) or bar plot (1) of an analysis row's two commits. */
-static void href_row(struct strbuf *sb, const struct fw_ui *ui, const char *series, int plot, const cJSON *row)
+static void href_row(struct strbuf *sb, const struct fw_ui *ui, const char *series, int plot,
+		     const struct fw_an_row *row)
 {
-	ui_href_profile(sb, ui, series, plot, fw_json_str(row, "sha", ""), fw_json_str(row, "ref_sha", ""),
-			fw_json_str(row, "workload", ""), fw_json_str(row, "variant", ""),
-			fw_json_str(row, "env_fingerprint", ""));
+	ui_href_profile(sb, ui, series, plot, row->sha, row->ref_sha, row->workload, row->variant, row->env);
 }
 
-void ui_attribution(struct strbuf *sb, const struct fw_ui *ui, const char *series, const cJSON *row)
+void ui_attribution(struct strbuf *sb, const struct fw_ui *ui, const char *series, const struct fw_an_row *row)
 {
-	const cJSON *attr = cJSON_GetObjectItemCaseSensitive(row, "attribution"), *e;
 	struct strbuf line = STRBUF_INIT;
 
-	if (!cJSON_GetArraySize(attr))
+	if (!row || !row->nattribution)
 		return;
 	strbuf_addstr(sb, "<ul class=\"attribution\">");
-	cJSON_ArrayForEach(e, attr) {
+	for (size_t i = 0; i < row->nattribution; i++) {
 		strbuf_reset(&line);
-		fw_attribution_line(e, &line);
+		fw_attribution_line(&row->attribution[i], &line);
 		strbuf_addstr(sb, "<li class=\"mono\">");
 		html_txt(sb, line.buf);
 		strbuf_addstr(sb, "</li>");
@@ -244,44 +249,37 @@ void ui_attribution(struct strbuf *sb, const struct fw_ui *ui, const char *serie
 }
 
 /* 1 when an earlier row of the list has the same environment, workload and variant (one plot each). */
-static int seen_before(const cJSON *rows, const cJSON *row)
+static int seen_before(const struct fw_an *an, const struct fw_an_row *row)
 {
-	static const char *const keys[] = { "env_fingerprint", "workload", "variant", "against", "sha" };
-	const cJSON *o;
-
-	for (o = rows->child; o && o != row; o = o->next) {
-		int same = cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(o, "attribution")) > 0;
-		for (int i = 0; i < 5 && same; i++)
-			same = !strcmp(fw_json_str(o, keys[i], ""), fw_json_str(row, keys[i], "?"));
-		if (same)
+	for (const struct fw_an_row *o = an->rows; o != row; o++)
+		if (o->nattribution && !strcmp(o->env, row->env) && !strcmp(o->workload, row->workload) &&
+		    !strcmp(o->variant, row->variant) && !strcmp(o->against_name, row->against_name) &&
+		    !strcmp(o->sha, row->sha))
 			return 1;
-	}
 	return 0;
 }
 
-static void commit_row(struct strbuf *sb, const struct fw_ui *ui, const char *series, const cJSON *rows,
-		       const cJSON *row, const struct ui_envs *ev)
+static void commit_row(struct strbuf *sb, const struct fw_ui *ui, const char *series, const struct fw_an *an,
+		       const struct fw_an_row *row, const struct ui_envs *ev)
 {
 	strbuf_addstr(sb, "<li>");
-	html_wvm(sb, fw_json_str(row, "workload", ""),
-		 fw_json_str(row, "variant", ""),
-		 fw_json_str(row, "metric", ""));
+	html_wvm(sb, row->workload, row->variant, row->metric);
 	strbuf_addstr(sb, " on ");
-	html_txt(sb, ui_env_name(ev, fw_json_str(row, "env_fingerprint", "")));
-	strbuf_addf(sb, ": <span class=\"%s\">", strcmp(fw_json_str(row, "verdict", ""), "regression") ? "better" : "worse");
-	html_txt(sb, fw_json_str(row, "verdict", ""));
-	strbuf_addf(sb, " %+.2f%%</span>", fw_json_num(row, "delta_pct", NAN));
+	html_txt(sb, ui_env_name(ev, row->env));
+	strbuf_addf(sb, ": <span class=\"%s\">", row->v == FW_REGRESSION ? "worse" : "better");
+	html_txt(sb, row->verdict);
+	strbuf_addf(sb, " %+.2f%%</span>", row->delta_pct);
 	/* One profile per workload/variant: its functions are listed once, under its first row. */
-	if (seen_before(rows, row)) {
+	if (seen_before(an, row)) {
 		strbuf_addstr(sb, " <span class=\"muted\">(the same profile: the functions above)</span></li>\n");
 		return;
 	}
 	ui_attribution(sb, ui, series, row);
 	if (!ui->exported) {
 		strbuf_addstr(sb, "<img class=\"plot profile\" alt=\"change in time per kernel function, ");
-		html_attr(sb, fw_json_str(row, "workload", ""));
+		html_attr(sb, row->workload);
 		strbuf_addch(sb, '/');
-		html_attr(sb, fw_json_str(row, "variant", ""));
+		html_attr(sb, row->variant);
 		strbuf_addstr(sb, "\" src=\"");
 		href_row(sb, ui, series, 1, row);
 		strbuf_addstr(sb, "\">");
@@ -290,25 +288,25 @@ static void commit_row(struct strbuf *sb, const struct fw_ui *ui, const char *se
 }
 
 void ui_commit_profiles(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
-			const struct fw_commit *c, const cJSON *an, const struct ui_envs *ev)
+			const struct fw_commit *c, const struct fw_an *an, const struct ui_envs *ev)
 {
-	const cJSON *rows = cJSON_GetObjectItemCaseSensitive(an, "rows"), *row;
 	int n = 0, changed = 0, own = 0;
 
-	cJSON_ArrayForEach(row, rows) {
-		const char *v = fw_json_str(row, "verdict", "");
-		if (strcmp(fw_json_str(row, "sha", ""), c->sha) || strcmp(fw_json_str(row, "against", ""), "parent"))
+	for (size_t i = 0; an && i < an->nrows; i++) {
+		const struct fw_an_row *row = &an->rows[i];
+
+		if (strcmp(row->sha, c->sha) || row->against != FW_AGAINST_PARENT)
 			continue;
 		own++;
-		changed += !strcmp(v, "regression") || !strcmp(v, "improvement");
-		if (!cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(row, "attribution")))
+		changed += row->v == FW_REGRESSION || row->v == FW_IMPROVEMENT;
+		if (!row->nattribution)
 			continue;
 		if (!n++)
 			strbuf_addstr(sb, "<h2>Kernel functions that changed most against the parent</h2>\n"
 				      "<p class=\"note\">From the ftrace function profiler of an untimed round of each "
 				      "boot (medians over the profiled boots; exact in icount mode): the change in self "
 				      "time, or total time where self time was not measured.</p>\n<ul id=\"profiles\">\n");
-		commit_row(sb, ui, s->name, rows, row, ev);
+		commit_row(sb, ui, s->name, an, row, ev);
 	}
 	if (n)
 		strbuf_addstr(sb, "</ul>\n");

@@ -11,7 +11,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include "routes.h"
-#include "analysis.h"
+#include "analysis-json.h"
 #include "html.h"
 #include "ui.h"
 #include "store-analysis.h"
@@ -165,11 +165,11 @@ static void filter_links(struct strbuf *sb, const struct fw_ui *ui, const cJSON 
 /* The analyses of the series the list shows, each loaded once per page (cached by the analysis). */
 struct an_cache {
 	char **key;
-	cJSON **an;
+	struct fw_an **an;
 	int n;
 };
 
-static const cJSON *analysis_of(struct an_cache *c, sqlite3 *db, const cJSON *it)
+static const struct fw_an *analysis_of(struct an_cache *c, sqlite3 *db, const cJSON *it)
 {
 	/* a stored regression's row is a decided one: a long history's other rows are not read */
 	static const struct fw_store_cache_part decided = { -1, -1, NULL, 1 };
@@ -194,7 +194,7 @@ static void an_cache_free(struct an_cache *c)
 {
 	for (int i = 0; i < c->n; i++) {
 		free(c->key[i]);
-		cJSON_Delete(c->an[i]);
+		fw_an_free(c->an[i]);
 	}
 	free(c->key);
 	free(c->an);
@@ -205,34 +205,33 @@ static void an_cache_free(struct an_cache *c)
  * with its floor or the rank test's q, the boots it was decided at, and the
  * day it was found. Blank cells for a regression combined over hosts.
  */
-static void reg_decision(struct strbuf *sb, const cJSON *it, const cJSON *row)
+static void reg_decision(struct strbuf *sb, const cJSON *it, const struct fw_an_row *row)
 {
-	const char *mode = fw_json_str(row, "mode", "");
+	const char *mode = row ? row->mode : "";
 
 	strbuf_addstr(sb, "<td class=\"num\" data-label=\"before &rarr; after\">");
 	if (row) {
-		html_num(sb, fw_json_num_at(row, "a", "median", NAN));
+		html_num(sb, row->a.median);
 		strbuf_addstr(sb, "&nbsp;&rarr; ");
-		html_num(sb, fw_json_num_at(row, "b", "median", NAN));
+		html_num(sb, row->b.median);
 		strbuf_addch(sb, ' ');
-		html_txt(sb, fw_json_str(row, "unit", ""));
+		html_txt(sb, row->unit);
 	}
 	strbuf_addstr(sb, "</td><td data-label=\"decided by\">");
 	if (row && strcmp(mode, "rank"))
-		strbuf_addf(sb, "%s, floor %.2f%%", !strcmp(mode, "exact") ? "exact count" : mode,
-			    fw_json_num(row, "floor_pct", NAN));
+		strbuf_addf(sb, "%s, floor %.2f%%", !strcmp(mode, "exact") ? "exact count" : mode, row->floor_pct);
 	else if (row)
-		strbuf_addf(sb, "rank test, q %.2g", fw_json_num(row, "q", NAN));
+		strbuf_addf(sb, "rank test, q %.2g", row->q);
 	strbuf_addstr(sb, "</td><td class=\"num\" data-label=\"decided at\">");
-	if (row && cJSON_IsNumber(cJSON_GetObjectItemCaseSensitive(row, "decided_at_boots")))
-		strbuf_addf(sb, "%.0f boots", fw_json_num(row, "decided_at_boots", NAN));
+	if (row && row->decided && row->decided_at_boots != FW_AN_NA)
+		strbuf_addf(sb, "%d boots", row->decided_at_boots);
 	strbuf_addstr(sb, "</td><td class=\"num\" data-label=\"found\">");
 	html_txt_short(sb, fw_json_str(it, "created_at", ""), 10);
 	strbuf_addstr(sb, "</td>");
 }
 
 static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const cJSON *it, const struct ui_envs *ev,
-		    const cJSON *row)
+		    const struct fw_an_row *row)
 {
 	const char *series = fw_json_str(it, "series", ""), *env = fw_json_str(it, "env_fingerprint", "");
 	struct fw_series s = { 0 };

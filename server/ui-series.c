@@ -105,41 +105,36 @@ static void window_nav(struct strbuf *sb, const struct fw_ui *ui, const struct f
  * (issue 29): with this few units the rank test's smallest possible p is
  * above the alpha of its look, so only more boots can decide it.
  */
-static void why_unsure(struct strbuf *sb, const cJSON *row)
+static void why_unsure(struct strbuf *sb, const struct fw_an_row *row)
 {
-	double min_p = fw_json_num(row, "min_p", NAN), alpha = fw_json_num(row, "alpha_used", NAN);
-	const char *unit = fw_json_str(row, "unit_of_comparison", "boots");
+	const char *unit = row->unit_of_comparison[0] ? row->unit_of_comparison : "boots";
+	int boots = !strcmp(unit, "boots");
 
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "decided")) ||
-	    strcmp(fw_json_str(row, "mode", ""), "rank") || !(min_p > alpha))
+	if (row->decided || strcmp(row->mode, "rank") || !(row->min_p > row->alpha_used))
 		return;
 	strbuf_addf(sb, "; with %.0f and %.0f %s the rank test's smallest possible p (%.2g) is above "
 		    "its alpha (%.2g): more boots decide it, not a narrower interval",
-		    fw_json_num_at(row, "a", unit, NAN), fw_json_num_at(row, "b", unit, NAN), unit, min_p, alpha);
+		    fw_an_whole(boots ? row->a.boots : row->a.samples), fw_an_whole(boots ? row->b.boots : row->b.samples),
+		    unit, row->min_p, row->alpha_used);
 }
 
-void ui_decided(struct strbuf *sb, const cJSON *row)
+void ui_decided(struct strbuf *sb, const struct fw_an_row *row)
 {
-	const cJSON *floor = cJSON_GetObjectItemCaseSensitive(row, "floor_pct");
-	const cJSON *need = cJSON_GetObjectItemCaseSensitive(row, "boots_needed");
-	const cJSON *mde = cJSON_GetObjectItemCaseSensitive(row, "mde_pct");
-
 	if (!row)
 		return;
 	strbuf_addstr(sb, " <span class=\"muted\">");
-	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(row, "decided"))) {
-		strbuf_addf(sb, "at %.0f boots", cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "decided_at_boots")));
+	if (row->decided) {
+		strbuf_addf(sb, "at %.0f boots", fw_an_whole(row->decided_at_boots));
 	} else {
-		if (cJSON_IsNumber(mde))
-			strbuf_addf(sb, "MDE %.1f%%, ", mde->valuedouble);
-		if (cJSON_IsNumber(need))
-			strbuf_addf(sb, "needs %.0f boots", need->valuedouble);
+		if (!isnan(row->mde_pct))
+			strbuf_addf(sb, "MDE %.1f%%, ", row->mde_pct);
+		if (row->boots_needed != FW_AN_NA)
+			strbuf_addf(sb, "needs %d boots", row->boots_needed);
 		else
 			strbuf_addstr(sb, "no number of boots decides it");
 	}
-	if (cJSON_IsNumber(floor))
-		strbuf_addf(sb, "; floor %.2f%% from %.0f boots", floor->valuedouble,
-			    cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(row, "floor_boots")));
+	if (!isnan(row->floor_pct))
+		strbuf_addf(sb, "; floor %.2f%% from %.0f boots", row->floor_pct, fw_an_whole(row->floor_boots));
 	why_unsure(sb, row);
 	strbuf_addstr(sb, "</span>");
 }
@@ -162,9 +157,8 @@ static void metric_section(struct strbuf *sb, const struct fw_ui *ui, const stru
 		      "<th>commit</th><th>median</th><th>delta</th><th>n</th><th>verdict</th></tr></thead><tbody>\n");
 	for (int c = 0; c < s->ncommits; c++) {
 		const struct fw_cell *cell = &m->cells[c];
-		const cJSON *row = an_index_row(ix, s->commits[c].sha, m);
-		const char *v = row ? cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(row, "verdict")) : NULL;
-		const cJSON *p = row ? cJSON_GetObjectItemCaseSensitive(row, "p") : NULL;
+		const struct fw_an_row *row = an_index_row(ix, s->commits[c].sha, m);
+		const char *v = row ? row->verdict : NULL;
 
 		strbuf_addf(sb, "<tr><td>%d</td><td>", s->commits[c].position);
 		commit_link(sb, ui, s, &s->commits[c]);
@@ -182,8 +176,8 @@ static void metric_section(struct strbuf *sb, const struct fw_ui *ui, const stru
 			strbuf_addf(sb, "<td class=\"verdict v-%s\">", ui_verdict_class(v));
 			html_txt(sb, v);
 			/* A floor row's verdict does not come from p. */
-			if (cJSON_IsNumber(p) && !cJSON_GetObjectItemCaseSensitive(row, "floor_pct"))
-				strbuf_addf(sb, " <span class=\"muted\">p=%.2g</span>", p->valuedouble);
+			if (!isnan(row->p) && !row->has_floor)
+				strbuf_addf(sb, " <span class=\"muted\">p=%.2g</span>", row->p);
 			ui_decided(sb, row);
 			strbuf_addstr(sb, "</td></tr>\n");
 		} else {
@@ -255,20 +249,20 @@ static void matrices(struct strbuf *sb, const struct fw_ui *ui, const struct fw_
 }
 
 /* A page showing an older analysis (schema: analysed_up_to) says how far it goes. */
-static void ui_stale_note(struct strbuf *sb, const cJSON *an)
+static void ui_stale_note(struct strbuf *sb, const struct fw_an *an)
 {
-	const cJSON *up = cJSON_GetObjectItemCaseSensitive(an, "analysed_up_to");
+	const struct fw_an_commit *up = an ? an->analysed_up_to : NULL;
 
-	if (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(an, "stale")))
+	if (!an || !an->stale)
 		return;
 	strbuf_addf(sb, "<p class=\"note stale\" id=\"stale\">Analysed up to position %d (",
-		    (int)fw_json_num(up, "position", 0));
-	html_txt_short(sb, fw_json_str(up, "sha", ""), 12);
+		    up && up->position != FW_AN_NA ? up->position : 0);
+	html_txt_short(sb, up ? up->sha : "", 12);
 	strbuf_addstr(sb, "): newer boots are being analysed; deltas and verdicts of later commits "
 		      "appear when that is done (reload).</p>\n");
 }
 
-void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const cJSON *an,
+void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const struct fw_an *an,
 		      struct strbuf *sb)
 {
 	struct strbuf title = STRBUF_INIT;
@@ -327,7 +321,7 @@ enum MHD_Result ui_series(struct fw_req *r)
 	struct fw_series s;
 	struct fw_ui ui = { 0 };
 	enum MHD_Result ret;
-	cJSON *an;
+	struct fw_an *an;
 
 	if (req_series_window(r, r->args[0], "name", FW_SERIES_PAGE_COMMITS, &s, &ret))
 		return ret;
@@ -344,6 +338,6 @@ enum MHD_Result ui_series(struct fw_req *r)
 	an_apply(&s, an);
 	ui_series_render(&ui, &s, an, &sb);
 	fw_series_free(&s);
-	cJSON_Delete(an);
+	fw_an_free(an);
 	return reply_buf(r, 200, "text/html; charset=utf-8", &sb, NULL);
 }

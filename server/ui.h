@@ -10,6 +10,7 @@
 #include <sqlite3.h>
 #include <cjson/cJSON.h>
 #include "series-levels.h"
+#include "an-result.h"
 #include "strbuf.h"
 
 struct fw_ui {
@@ -58,14 +59,14 @@ void ui_href_data(struct strbuf *sb, const struct fw_ui *ui, const char *series,
 void ui_href_profile(struct strbuf *sb, const struct fw_ui *ui, const char *series, int plot, const char *head,
 		     const char *base, const char *workload, const char *variant, const char *env);
 /* An analysis row's attribution as a list, with a link to the whole profile (nothing without one). */
-void ui_attribution(struct strbuf *sb, const struct fw_ui *ui, const char *series, const cJSON *row);
+void ui_attribution(struct strbuf *sb, const struct fw_ui *ui, const char *series, const struct fw_an_row *row);
 /* The "Change points" section (ui-change-points.c): of metric only, or of every metric (NULL), on loaded commits. */
-void ui_change_points(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s, const cJSON *an,
+void ui_change_points(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s, const struct fw_an *an,
 		      const struct fw_metric *only);
 /* The commit page's section: every row against the parent with an attribution, one bar plot per workload/variant. */
 struct ui_envs;
 void ui_commit_profiles(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
-			const struct fw_commit *c, const cJSON *an, const struct ui_envs *ev);
+			const struct fw_commit *c, const struct fw_an *an, const struct ui_envs *ev);
 /* The commit page's bisects: those whose culprit, good or bad end sha is (ui-commit-bisects.c). */
 void ui_commit_bisects(struct strbuf *sb, sqlite3 *db, const char *series, const char *sha);
 /* html_page_begin with the stylesheet and home links of this ui. */
@@ -99,11 +100,11 @@ const char *ui_verdict_class(const char *verdict);
 
 /* Page renderers (one per file, as the HTTP handlers). */
 int ui_index_render(const struct fw_ui *ui, struct strbuf *out);           /* ui-index.c; -1 DB error */
-void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const cJSON *an,
+void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const struct fw_an *an,
 		      struct strbuf *out);                                   /* ui-series.c */
-void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi, const cJSON *an,
+void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi, const struct fw_an *an,
 		      const cJSON *regs, struct strbuf *out);                /* ui-metric.c */
-int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, const cJSON *an,
+int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, const struct fw_an *an,
 		     struct strbuf *out);                                    /* ui-commit.c; -1 DB error */
 
 /*
@@ -111,8 +112,8 @@ int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, 
  * another revision of it; an from ui_compare_analysis (NULL: not analysed).
  */
 void ui_compare_render(const struct fw_ui *ui, const struct fw_series *bs, const struct fw_series *s, int bi,
-		       int hi, const cJSON *an, struct strbuf *out);
-cJSON *ui_compare_analysis(sqlite3 *db, const struct fw_series *bs, const struct fw_series *s, int bi, int hi);
+		       int hi, const struct fw_an *an, struct strbuf *out);
+struct fw_an *ui_compare_analysis(sqlite3 *db, const struct fw_series *bs, const struct fw_series *s, int bi, int hi);
 /* ui-regressions.c: all = fw_regressions_list of every series; NULL filter fields match anything. */
 struct ui_reg_filter {
 	const char *series, *status, *metric, *env;
@@ -133,7 +134,7 @@ void ui_reg_filter_of(const cJSON *facet, struct ui_reg_filter *f);
  * regressions of one series revision (never NULL), the series JSON, CSV
  * and plain-text report.
  */
-cJSON *fw_ui_analysis(sqlite3 *db, const char *series, int revision);
+struct fw_an *fw_ui_analysis(sqlite3 *db, const char *series, int revision);
 /* Only part's rows (analysis/analysis.h, fw_analysis_series_part). */
 struct fw_store_cache_part;
 /* The analysis options of pages: cached; a slow series' older analysis while the detection computes the new one. */
@@ -142,11 +143,11 @@ void fw_ui_analysis_opts(struct fw_analysis_opts *o);
 /* serve: the detection queue pages wake for a series they do not analyse themselves (NULL: none). */
 struct fw_notify;
 void fw_ui_set_notify(struct fw_notify *n);
-cJSON *fw_ui_analysis_part(sqlite3 *db, const char *series, int revision, const struct fw_store_cache_part *part);
+struct fw_an *fw_ui_analysis_part(sqlite3 *db, const char *series, int revision, const struct fw_store_cache_part *part);
 cJSON *fw_ui_regressions(sqlite3 *db, const char *series, int revision);
-cJSON *fw_series_json(sqlite3 *db, const struct fw_series *s, const cJSON *an); /* api-series.c */
+cJSON *fw_series_json(sqlite3 *db, const struct fw_series *s, const struct fw_an *an); /* api-series.c */
 /* The same with only the metrics msel[i] and commits csel[c] set (NULL: all). */
-cJSON *fw_series_json_sel(sqlite3 *db, const struct fw_series *s, const cJSON *an, const char *msel,
+cJSON *fw_series_json_sel(sqlite3 *db, const struct fw_series *s, const struct fw_an *an, const char *msel,
 			  const char *csel);
 /* One commit of the answer, its cells' environments named keys[i] (fw_env_keys). */
 struct fw_an_index;
@@ -157,12 +158,12 @@ char **fw_env_keys(const struct fw_series *s);
 void fw_env_keys_free(const struct fw_series *s, char **keys);
 cJSON *fw_env_json(sqlite3 *db, const char *fp);
 /* After a verdict: "at 3 boots" or "MDE 3.1%, needs 8 boots", and the floor with the boots it rests on (ui-series.c). */
-void ui_decided(struct strbuf *sb, const cJSON *row);
+void ui_decided(struct strbuf *sb, const struct fw_an_row *row);
 /* A stored regression's status history as a <details> list (ui-history.c). */
 void ui_regression_history(struct strbuf *sb, const cJSON *reg);
 void fw_series_csv(const struct fw_series *s, struct strbuf *out);           /* api-series-csv.c */
 /* api-report.c: the cover-letter table (verbose: the long one), facts as fw_mail_facts gives them or NULL. */
-void fw_series_report(const struct fw_series *s, const cJSON *an, const cJSON *facts, int verbose,
+void fw_series_report(const struct fw_series *s, const struct fw_an *an, const cJSON *facts, int verbose,
 		      struct strbuf *out);
 
 #endif

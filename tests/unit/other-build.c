@@ -15,7 +15,7 @@ int main(int argc, char **argv)
 {
 	struct strbuf err = STRBUF_INIT;
 	sqlite3 *db = NULL;
-	cJSON *a = NULL;
+	struct fw_an *a = NULL;
 	int ret = 1;
 
 	if (argc != 3) {
@@ -24,9 +24,9 @@ int main(int argc, char **argv)
 	}
 	if (!(db = fw_db_open(argv[1], &err)) || fw_analysis_series(db, argv[2], 0, NULL, &a, &err))
 		fprintf(stderr, "other-build: %s\n", err.buf);
-	else if (printf("%s %s\n", fw_version, fw_json_str(a, "data_hash", "")) > 0)
+	else if (printf("%s %s\n", fw_version, a->data_hash) > 0)
 		ret = 0;
-	cJSON_Delete(a);
+	fw_an_free(a);
 	fw_db_close(db);
 	strbuf_release(&err);
 	return ret;

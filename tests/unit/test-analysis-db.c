@@ -10,7 +10,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "tap.h"
-#include "analysis.h"
+#include "analysis-json.h"
 #include "fw-db.h"
 #include "ingest.h"
 #include "run-doc.h"
@@ -83,14 +83,11 @@ static int commit_elsewhere(void *other)
 	return 0;
 }
 
-static const cJSON *row_for(const cJSON *res, const char *metric, const char *against)
+static const struct fw_an_row *row_for(const struct fw_an *res, const char *metric, const char *against)
 {
-	const cJSON *r;
-
-	cJSON_ArrayForEach(r, cJSON_GetObjectItem(res, "rows"))
-		if (!strcmp(cJSON_GetObjectItem(r, "metric")->valuestring, metric) &&
-		    !strcmp(cJSON_GetObjectItem(r, "against")->valuestring, against))
-			return r;
+	for (size_t i = 0; res && i < res->nrows; i++)
+		if (!strcmp(res->rows[i].metric, metric) && !strcmp(res->rows[i].against_name, against))
+			return &res->rows[i];
 	return NULL;
 }
 
@@ -106,8 +103,8 @@ int main(void)
 	char path[] = "/tmp/fw-test-analysis-XXXXXX", dbpath[64];
 	const char *base = "9f1c2d3e4b5a69788796a5b4c3d2e1f0a9b8c7d6";
 	const char *v1 = "1111111111111111111111111111111111111111", *v3 = "3333333333333333333333333333333333333333";
-	cJSON *res = NULL, *res2 = NULL;
-	const cJSON *row;
+	struct fw_an *res = NULL, *res2 = NULL;
+	const struct fw_an_row *row;
 	sqlite3 *db;
 	int fails = 0;
 
@@ -133,38 +130,38 @@ int main(void)
 	row = row_for(res, "split_ms", "other");
 	ok(row != NULL, "a row for split_ms");
 	if (row) {
-		is_str(cJSON_GetObjectItem(row, "verdict")->valuestring, "improvement", "v3 is 5% faster than v1");
-		ok(fabs(cJSON_GetObjectItem(row, "delta_pct")->valuedouble + 5) < 0.5, "delta about -5%");
-		is_str(cJSON_GetObjectItem(row, "unit_of_comparison")->valuestring, "boots", "5 boots: per-boot medians");
+		is_str(row->verdict, "improvement", "v3 is 5% faster than v1");
+		ok(row->v == FW_IMPROVEMENT, "... typed as one");
+		ok(fabs(row->delta_pct + 5) < 0.5, "delta about -5%");
+		is_str(row->unit_of_comparison, "boots", "5 boots: per-boot medians");
+		ok(row->per_boot && row->a.boots == 5 && row->b.boots == 5, "... 5 boots a side");
 	}
 	ok(row_for(res, "bw_mib_s", "other") == NULL, "a result with an error is not compared");
-	cJSON_Delete(res);
+	fw_an_free(res);
 	res = NULL;
 	ok(fw_analysis_compare(db, 1, 1, NULL, &res, &err) && !res, "the same commit twice is refused");
 
 	ok(!fw_analysis_series(db, "example", 3, NULL, &res, &err), "series v3 analysed");
 	ok(!fw_analysis_series(db, "example", 3, NULL, &res2, &err), "and again (from the cache)");
-	ok(res && res2 && !strcmp(cJSON_GetObjectItem(res, "data_hash")->valuestring,
-				   cJSON_GetObjectItem(res2, "data_hash")->valuestring), "same data, same hash");
+	ok(res && res2 && !strcmp(res->data_hash, res2->data_hash) && strlen(res->data_hash) == 64,
+	   "same data, same hash");
 	{
-		char *a = cJSON_PrintUnformatted(res), *b = cJSON_PrintUnformatted(res2);
+		char *a = cJSON_PrintUnformatted(fw_an_json(res)), *b = cJSON_PrintUnformatted(fw_an_json(res2));
 		ok(a && b && !strcmp(a, b), "cached result equals the computed one");
 		free(a);
 		free(b);
 	}
-	cJSON_Delete(res2);
+	fw_an_free(res2);
 	res2 = NULL;
 	add_run(db, 3, v3, 1, 5, 58.9);
 	ok(!fw_analysis_series(db, "example", 3, NULL, &res2, &err), "analysed after a new run arrived");
-	ok(res2 && strcmp(cJSON_GetObjectItem(res, "data_hash")->valuestring,
-			  cJSON_GetObjectItem(res2, "data_hash")->valuestring), "new data, new hash (cache not reused)");
+	ok(res2 && strcmp(res->data_hash, res2->data_hash), "new data, new hash (cache not reused)");
 	row = row_for(res2, "split_ms", "parent");
-	ok(row && cJSON_GetObjectItem(cJSON_GetObjectItem(row, "b"), "boots")->valuedouble == 6,
-	   "the new boot is counted");
+	ok(row && row->b.boots == 6 && row->against == FW_AGAINST_PARENT, "the new boot is counted");
 	{
 		/* A page (issue 31): a fast series is analysed by the page itself, never behind the data. */
 		struct fw_analysis_opts o;
-		cJSON *fresh = NULL, *stale = NULL;
+		struct fw_an *fresh = NULL, *stale = NULL;
 
 		add_run(db, 3, v3, 1, 6, 58.9);
 		fw_analysis_opts_init(&o);
@@ -173,11 +170,10 @@ int main(void)
 		o.use_cache = 1;
 		o.page = 1;
 		ok(!fw_analysis_series(db, "example", 3, &o, &stale, &err) && stale &&
-		   !cJSON_GetObjectItem(stale, "stale") &&
-		   !strcmp(fw_json_str(stale, "data_hash", ""), fw_json_str(fresh, "data_hash", "")),
+		   !stale->stale && !strcmp(stale->data_hash, fresh->data_hash),
 		   "a page of a fast series: the newest analysis, not stale");
-		cJSON_Delete(fresh);
-		cJSON_Delete(stale);
+		fw_an_free(fresh);
+		fw_an_free(stale);
 		stale = NULL;
 
 		/* A slow series (its last analysis took 5 s): a page shows the older one and wakes the detection. */
@@ -185,34 +181,34 @@ int main(void)
 		add_run(db, 3, v3, 1, 7, 58.9);
 		o.wake = woken;
 		ok(!fw_analysis_series(db, "example", 3, &o, &stale, &err) && stale &&
-		   cJSON_IsTrue(cJSON_GetObjectItem(stale, "stale")), "a page after a new boot: the older analysis, stale");
-		is_int((int)fw_json_num(cJSON_GetObjectItem(stale, "analysed_up_to"), "position", -1), 1,
+		   stale->stale, "a page after a new boot: the older analysis, stale");
+		is_int(stale && stale->analysed_up_to ? stale->analysed_up_to->position : -1, 1,
 		       "... analysed up to position 1");
 		is_int(wakes, 1, "... and the detection was asked to analyse the series");
-		cJSON_Delete(stale);
+		fw_an_free(stale);
 		stale = NULL;
 		o.page = 0;  /* the detection thread's options */
 		ok(!fw_analysis_series(db, "example", 3, &o, &stale, &err) && stale &&
-		   !cJSON_GetObjectItem(stale, "stale"), "the detection computes it");
-		cJSON_Delete(stale);
+		   !stale->stale, "the detection computes it");
+		fw_an_free(stale);
 		stale = NULL;
 
 		/* The same key cached by a `report --alpha 0.01`: never shown to a page as the older analysis. */
 		o.alpha = 0.01;
 		ok(!fw_analysis_series(db, "example", 3, &o, &stale, &err), "analysed with alpha 0.01 (cached)");
-		cJSON_Delete(stale);
+		fw_an_free(stale);
 		stale = NULL;
 		fw_db_exec(db, "UPDATE analysis_cache SET compute_ms = 5000", &err);
 		add_run(db, 3, v3, 1, 8, 58.9);
 		o.alpha = 0.05;
 		o.page = 1;
 		ok(!fw_analysis_series(db, "example", 3, &o, &stale, &err) && stale &&
-		   !cJSON_GetObjectItem(stale, "stale") && fw_json_num(stale, "alpha", 0) == 0.05,
+		   !stale->stale && stale->alpha == 0.05,
 		   "a page then computes its own (alpha 0.05), not the other options' result");
-		cJSON_Delete(stale);
+		fw_an_free(stale);
 	}
-	cJSON_Delete(res);
-	cJSON_Delete(res2);
+	fw_an_free(res);
+	fw_an_free(res2);
 	res = NULL;
 	ok(fw_analysis_series(db, "nope", 0, NULL, &res, &err) && strstr(err.buf, "no such series"),
 	   "unknown series is an error naming it");

@@ -7,6 +7,7 @@
 #include <stdlib.h>
 #include "tap.h"
 #include "bisect-step.h"
+#include "analysis-json.h"
 
 #define M(v) { FW_BP_MEASURED, FW_BV_##v, 0 }
 #define U { FW_BP_UNMEASURED, FW_BV_NONE, 0 }
@@ -99,7 +100,7 @@ static void from_analysis(void)
 {
 	const char *shas[] = { "aa", "bb", "cc", "dd" };
 	struct fw_bisect_point p[4] = { U, S, U, U };
-	cJSON *a = cJSON_Parse(
+	struct fw_an *a = fw_an_from_json(cJSON_Parse(
 		"{\"commits\":[{\"sha\":\"aa\"},{\"sha\":\"bb\"},{\"sha\":\"cc\"},{\"sha\":\"dd\"}],\"rows\":["
 		"{\"sha\":\"cc\",\"against\":\"parent\",\"ref_sha\":\"aa\",\"workload\":\"split\",\"variant\":\"pmd\","
 		"\"metric\":\"ms\",\"verdict\":\"regression\",\"decided\":true},"
@@ -108,8 +109,9 @@ static void from_analysis(void)
 		"{\"sha\":\"dd\",\"against\":\"parent\",\"workload\":\"split\",\"variant\":\"pmd\",\"metric\":\"ms\","
 		"\"verdict\":\"unsure\",\"decided\":false},"
 		"{\"sha\":\"dd\",\"against\":\"parent\",\"workload\":\"split\",\"variant\":\"pmdx\",\"metric\":\"ms\","
-		"\"verdict\":\"regression\",\"decided\":true}]}");
+		"\"verdict\":\"regression\",\"decided\":true}]}"));
 
+	ok(a && a->nrows == 4 && a->ncommits == 4, "the analysis read, typed");
 	fw_bisect_points_from(a, shas, 4, "split/pmd/ms", "regression", p);
 	ok(p[0].state == FW_BP_MEASURED, "good: a row of the metric starts there");
 	ok(p[1].state == FW_BP_SKIPPED, "a skipped point stays skipped");
@@ -117,14 +119,14 @@ static void from_analysis(void)
 	ok(p[3].verdict == FW_BV_UNSURE, "another variant's row is not taken");
 	fw_bisect_points_from(a, shas, 4, "split/pmd/ms", "improvement", p);
 	ok(p[2].verdict == FW_BV_SAME, "a regression is not an improvement");
-	cJSON_Delete(a);
+	fw_an_free(a);
 	/* good measured, but not this metric: cc's row compares with a commit before the range */
-	a = cJSON_Parse("{\"commits\":[{\"sha\":\"zz\"},{\"sha\":\"aa\"},{\"sha\":\"cc\"}],\"rows\":["
+	a = fw_an_from_json(cJSON_Parse("{\"commits\":[{\"sha\":\"zz\"},{\"sha\":\"aa\"},{\"sha\":\"cc\"}],\"rows\":["
 			"{\"sha\":\"cc\",\"against\":\"parent\",\"ref_sha\":\"zz\",\"workload\":\"split\","
-			"\"variant\":\"pmd\",\"metric\":\"ms\",\"verdict\":\"regression\",\"decided\":true}]}");
+			"\"variant\":\"pmd\",\"metric\":\"ms\",\"verdict\":\"regression\",\"decided\":true}]}"));
 	fw_bisect_points_from(a, shas, 4, "split/pmd/ms", "regression", p);
 	ok(p[0].state == FW_BP_UNMEASURED, "good without samples of the metric: not a measured end");
-	cJSON_Delete(a);
+	fw_an_free(a);
 }
 
 /* The floors' alpha spread over the planned steps (issue 30's error spend). */

@@ -14,7 +14,7 @@
 #include <string.h>
 #include <unistd.h>
 #include "tap.h"
-#include "analysis.h"
+#include "analysis-json.h"
 #include "analysis-internal.h"
 #include "fw-db.h"
 #include "ingest.h"
@@ -314,15 +314,15 @@ static void kernel_boot(double *med, double cpu, double lru)
 	med[3] = 0.132 * (1 + 0.0003 * gauss());
 }
 
-static const cJSON *row_of(const cJSON *res, int position, const char *metric)
+/* The row's JSON (what the cache and the API hold), found through the typed result. */
+static const cJSON *row_of(const struct fw_an *res, int position, const char *metric)
 {
-	const cJSON *r;
+	for (size_t i = 0; res && i < res->nrows; i++) {
+		const struct fw_an_row *r = &res->rows[i];
 
-	cJSON_ArrayForEach(r, cJSON_GetObjectItem(res, "rows"))
-		if (cJSON_GetObjectItem(r, "position")->valuedouble == position &&
-		    !strcmp(cJSON_GetObjectItem(r, "against")->valuestring, "parent") &&
-		    !strcmp(cJSON_GetObjectItem(r, "metric")->valuestring, metric))
-			return r;
+		if (r->position == position && r->against == FW_AGAINST_PARENT && !strcmp(r->metric, metric))
+			return fw_an_row_json(res, r);
+	}
 	return NULL;
 }
 
@@ -344,7 +344,7 @@ static void test_false_alarm(const char *dir)
 	struct fw_analysis_opts o;
 	char table[256];
 	double med[NMETRICS];
-	cJSON *res = NULL;
+	struct fw_an *res = NULL;
 	const cJSON *r;
 	int fails = 0;
 	FILE *f;
@@ -394,6 +394,20 @@ static void test_false_alarm(const char *dir)
 	fw_analysis_opts_init(&o);
 	o.determinism_file = table;
 	ok(!fw_analysis_series(db, "comment", 0, &o, &res, &err), "analysed the comment-only patch");
+	{
+		size_t same = 0;
+
+		for (size_t i = 0; i < res->nrows; i++) {  /* the typed fields are the JSON's */
+			const struct fw_an_row *t = &res->rows[i];
+			const cJSON *j = fw_an_row_json(res, t);
+
+			same += !strcmp(t->verdict, str(j, "verdict")) && !strcmp(t->mode, str(j, "mode")) &&
+				(t->delta_pct == num(j, "delta_pct") || (isnan(t->delta_pct) && isnan(num(j, "delta_pct")))) &&
+				(t->floor_pct == num(j, "floor_pct") || (isnan(t->floor_pct) && isnan(num(j, "floor_pct")))) &&
+				t->b.boots == (int)num(cJSON_GetObjectItem(j, "b"), "boots");
+		}
+		ok(res->nrows > 0 && same == res->nrows, "typed rows carry the JSON's verdict, mode, delta, floor and boots");
+	}
 	r = row_of(res, 1, "sys_s");
 	printf("# sys_s %+.2f%%: mode %s (%s), CV %.2f%% from %.0f boots, verdict %s\n", num(r, "delta_pct"),
 	       str(r, "mode"), str(r, "mode_source"), num(cJSON_GetObjectItem(r, "same_kernel"), "cv_pct"),
@@ -423,9 +437,9 @@ static void test_false_alarm(const char *dir)
 	r = row_of(res, 1, "lru_lock_per_fault");
 	is_str(str(r, "mode"), "exact", "lru_lock_per_fault: an exact count");
 	is_str(str(r, "verdict"), "no change", "... unchanged: no change");
-	ok(cJSON_GetArraySize(cJSON_GetObjectItem(res, "determinism")) == (int)NMETRICS,
+	ok(res->ndeterminism == NMETRICS,
 	   "the series lists how each metric is compared");
-	cJSON_Delete(res);
+	fw_an_free(res);
 
 	ok(!fw_analysis_series(db, "lru", 0, NULL, &res, &err), "analysed the lru patch");
 	r = row_of(res, 1, "lru_lock_per_fault");
@@ -433,7 +447,7 @@ static void test_false_alarm(const char *dir)
 	ok(fabs(num(r, "floor_pct")) < 1e-9, "... against a floor of 0 (boots of one kernel always agreed)");
 	r = row_of(res, 2, "lru_lock_per_fault");
 	is_str(str(r, "verdict"), "regression", "+0.3% more of them: a regression too (the old 0.5% floor hid it)");
-	cJSON_Delete(res);
+	fw_an_free(res);
 	strbuf_release(&err);
 }
 
@@ -442,7 +456,7 @@ static void test_first_run(void)
 {
 	struct strbuf err = STRBUF_INIT;
 	double med[NMETRICS];
-	cJSON *res = NULL;
+	struct fw_an *res = NULL;
 	const cJSON *r;
 
 	env_host = "new-host";   /* another environment: no history */
@@ -463,7 +477,7 @@ static void test_first_run(void)
 	is_str(str(r, "mode"), "exact", "first run: the lru count is exact by construction");
 	is_str(str(r, "verdict"), "no change", "... equal counts: no change");
 	is_int((long long)num(r, "decided_at_boots"), 1, "... decided at 1 boot");
-	cJSON_Delete(res);
+	fw_an_free(res);
 	strbuf_release(&err);
 }
 
@@ -526,13 +540,17 @@ static void test_sequential(void)
 	   "looks for sys_s: its row, both commits");
 	cJSON_Delete(res);
 	res = NULL;
-	ok(!fw_analysis_series(db, "seq", 0, NULL, &res, &err), "the report of the same data");
-	r = row_of(res, 1, "sys_s");
-	ok(fabs(num(r, "alpha_used") - 8.857543832130332e-05) < 1e-12,
-	   "uses look 1's share of alpha (the boots record look 1 of 4)");
-	is_int((long long)num(r, "look"), 1, "... the row's look");
-	is_int((long long)num(res, "looks"), 4, "... and says so");
-	cJSON_Delete(res);
+	{
+		struct fw_an *an = NULL;
+
+		ok(!fw_analysis_series(db, "seq", 0, NULL, &an, &err), "the report of the same data");
+		r = row_of(an, 1, "sys_s");
+		ok(fabs(num(r, "alpha_used") - 8.857543832130332e-05) < 1e-12,
+		   "uses look 1's share of alpha (the boots record look 1 of 4)");
+		is_int((long long)num(r, "look"), 1, "... the row's look");
+		is_int(an ? an->looks : -1, 4, "... and says so");
+		fw_an_free(an);
+	}
 	strbuf_release(&err);
 }
 

@@ -7,7 +7,7 @@
 #include <stdlib.h>
 #include <unistd.h>
 #include "tap.h"
-#include "analysis.h"
+#include "analysis-json.h"
 #include "fw-db.h"
 #include "ingest.h"
 #include "run-doc.h"

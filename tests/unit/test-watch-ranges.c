@@ -8,6 +8,7 @@
 #include <stdlib.h>
 #include "tap.h"
 #include "watch-bisect.h"
+#include "analysis-json.h"
 
 #define ROW(sha, ref, w, v, m, verdict, decided) \
 	"{\"sha\":\"" sha "\",\"ref_sha\":\"" ref "\",\"against\":\"parent\",\"workload\":\"" w "\",\"variant\":\"" v \
@@ -26,11 +27,11 @@ static const char analysis[] =
 static char *ranges(const char *done_text, const char *want)
 {
 	struct strbuf done = STRBUF_INIT, todo = STRBUF_INIT;
-	cJSON *a = cJSON_Parse(analysis);
+	struct fw_an *a = fw_an_from_json(cJSON_Parse(analysis));
 
 	strbuf_addstr(&done, done_text);
 	fw_watch_ranges(a, want, &done, &todo);
-	cJSON_Delete(a);
+	fw_an_free(a);
 	strbuf_release(&done);
 	return strbuf_detach(&todo, NULL);
 }
