@@ -134,6 +134,51 @@ for folder in analysis server collector; do
 	fi
 done
 
+# 4. The analysis is read typed (issue 28): analysis.h and an-result.h name no
+#    cJSON type, and only the objects below take JSON from the analysis (the
+#    doors of analysis-json.h). Each is at the JSON edge: it builds an answer,
+#    a payload or a file format from the analysis' JSON, or reads a JSON
+#    output that has no typed reader yet (named). Everyone else reads struct
+#    fw_an. An object that uses a door and is not listed fails, and so does a
+#    listed one that no longer uses any (the list only shrinks).
+n=$((n + 1))
+if grep -n 'cJSON' analysis/analysis.h analysis/an-result.h >"$tmp/cj"; then
+	echo "check-layers: FAIL: the analysis' public headers name cJSON (its JSON belongs in analysis-json.h):"
+	sed 's/^/    /' "$tmp/cj" | head -5
+	fail=1
+fi
+doors='^(fw_an_json|fw_an_row_json|fw_an_from_json|fw_an_function_read|fw_regressions_list|fw_regression_get|fw_analysis_undecided|fw_profile_diff|fw_profile_attribution)$'
+json_edge='
+server/api-feed         the Atom feed (stored regressions, as JSON entries)
+server/api-profile      the profile answer (fw_profile_diff JSON)
+server/api-regressions  the regressions answers
+server/cmd-export       the exported regressions.json
+server/cmd-regressions  regressions --format json, and the text list (stored regressions: no typed reader yet)
+server/cmd-report       report --regression ID (a stored regression: no typed reader yet)
+server/cmd-undecided    undecided (prints its JSON)
+server/plot-profile     the profile plot (fw_profile_diff functions, read typed entry by entry)
+server/regression-profile the regression answer (copies the row attribution)
+server/req-series       the stored regressions of a revision (no typed reader yet)
+server/ui-profile       the profile page (fw_profile_diff variants)
+server/ui-regressions   the regressions page (stored regressions: no typed reader yet)
+collector/cmd-run       the sequential design (fw_analysis_undecided JSON)
+'
+for folder in server collector; do
+	for o in $(objs "$folder"); do
+		name=$folder/$(basename "$o" .o)
+		n=$((n + 1))
+		used=$(nm -u "$o" | awk '{ print $NF }' | grep -E "$doors" | tr '\n' ' ')
+		listed=$(printf '%s\n' "$json_edge" | awk -v f="$name" '$1 == f { print "yes" }')
+		if [ -n "$used" ] && [ -z "$listed" ]; then
+			echo "check-layers: FAIL: $name.c takes the analysis' JSON ($used): read struct fw_an (analysis.h), or list it as an edge here"
+			fail=1
+		elif [ -z "$used" ] && [ -n "$listed" ]; then
+			echo "check-layers: FAIL: $name.c is listed as a JSON edge of the analysis but uses none of its doors: drop it from the list"
+			fail=1
+		fi
+	done
+done
+
 if [ $fail = 0 ]; then
 	echo "check-layers: ok ($n checks)"
 fi
