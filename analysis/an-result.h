@@ -144,6 +144,52 @@ struct fw_an {
 };
 
 void fw_an_free(struct fw_an *an);
+
+/* A stored regression (fw_regressions_of), with its lifecycle. */
+struct fw_reg_change {
+	const char *status, *by, *note, *at;
+};
+struct fw_reg {
+	long long id, commit_id, bisect_id;
+	const char *series, *env, *workload, *variant, *metric, *sha, *subject;
+	const char *status, *status_by, *status_at, *created_at, *status_note;
+	const char *found_sha;          /* moved by a bisect to its culprit: where it was found; else NULL */
+	int revision;
+	double delta_pct, p_value;      /* p_value: the BH-adjusted q it was stored with (NAN: none) */
+	struct fw_reg_change *history;  /* oldest first */
+	size_t nhistory;
+};
+struct fw_regs {
+	struct fw_reg *r;
+	size_t n;
+	struct fw_regs_store *store;    /* private: what the strings point into */
+};
+void fw_regs_free(struct fw_regs *regs);
+
+/* The sequential design's answer (fw_analysis_undecided_of): what to boot next. */
+struct fw_und_workload {
+	const char *workload;
+	int boots, boots_next;          /* it has, and should have after the next look */
+};
+struct fw_und_commit {
+	long long commit_id;
+	const char *sha, *env, *host, *accel;
+	int position, boots_next;
+	struct fw_und_workload *workloads;
+	size_t nworkloads;
+};
+struct fw_undecided {
+	int max_looks, max_boots;
+	int look;                       /* the largest look recorded so far (0: none) */
+	int final;                      /* no further look may be taken */
+	size_t nrows;                   /* unsure rows against the parent */
+	struct fw_und_commit *commits;
+	size_t ncommits;
+	struct fw_und_store *store;     /* private */
+};
+void fw_undecided_free(struct fw_undecided *u);
+/* Keeps the regressions of revision (the list covers every revision of a name); how many are left. */
+size_t fw_regs_keep_revision(struct fw_regs *regs, int revision);
 /* Keeps the rows of sha compared with ref_sha (the others are dropped); how many are left. */
 size_t fw_an_keep_comparison(struct fw_an *an, const char *sha, const char *ref_sha);
 

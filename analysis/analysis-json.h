@@ -19,6 +19,15 @@ const cJSON *fw_an_json(const struct fw_an *an);
 const cJSON *fw_an_row_json(const struct fw_an *an, const struct fw_an_row *r);
 /* A profile entry (fw_profile_diff's functions[]) typed; strings point into o. */
 void fw_an_function_read(const cJSON *o, struct fw_an_function *f);
+/* Stored regressions typed from their list (which they take; NULL: out of memory, list freed). */
+struct fw_regs *fw_regs_from_json(cJSON *list);
+/* One regression of the list's shape typed (history not read); strings point into o. */
+void fw_reg_read(const cJSON *o, struct fw_reg *g);
+/* The sequential answer typed (it takes u; NULL: out of memory, u freed). */
+struct fw_undecided *fw_undecided_from_json(cJSON *u);
+/* The list, and one entry's object in it; valid while regs lives. */
+const cJSON *fw_regs_json(const struct fw_regs *regs);
+const cJSON *fw_reg_json(const struct fw_regs *regs, const struct fw_reg *g);
 
 /*
  * Lists stored regressions (series/status may be NULL = any) as a JSON array

@@ -168,7 +168,15 @@ int fw_regressions_update(sqlite3 *db, const struct fw_an *an, struct strbuf *er
 /* env_fingerprint of a regression found by combining the hosts of a sharded series. */
 #define FW_ENV_COMBINED "combined"
 
-/* Stored regressions, as JSON: fw_regressions_list, fw_regression_get (analysis-json.h). */
+/*
+ * Stored regressions (series/status may be NULL = any), typed, by series,
+ * revision, position, metric: 0, or -1 with err. fw_regs_free() them. Their
+ * JSON (the API's shape): fw_regressions_list, fw_regression_get (analysis-json.h).
+ */
+int fw_regressions_of(sqlite3 *db, const char *series, const char *status, struct fw_regs **out,
+		      struct strbuf *err);
+/* The one of that id: 0 (*out holds it, n == 1), 1 when there is none, -1 (err). */
+int fw_regression_of(sqlite3 *db, long long id, struct fw_regs **out, struct strbuf *err);
 /*
  * Analyses the newest revision of `series` (NULL: of every series) and stores
  * its regressions (fw_regressions_update), so a list read next is current.
@@ -203,7 +211,14 @@ int fw_row_is_metric(const struct fw_an_row *row, const char *metric);
 /* The same for a workload, variant and metric (NULL ones: never). */
 int fw_metric_is(const char *workload, const char *variant, const char *metric_name, const char *metric);
 
-/* The sequential design's question (fw_analysis_undecided): analysis-json.h. */
+/*
+ * The sequential design's question, typed (struct fw_undecided; its JSON,
+ * documented with fw_analysis_undecided in analysis-json.h, is what
+ * `foliowatch-server undecided` prints). 0, or -1 with err.
+ */
+struct fw_seq_opts;
+int fw_analysis_undecided_of(sqlite3 *db, const char *series, int revision, const struct fw_analysis_opts *o,
+			     const struct fw_seq_opts *s, struct fw_undecided **out, struct strbuf *err);
 struct fw_seq_opts {
 	int max_looks;   /* K >= 1: planned looks including the first (4) */
 	int max_boots;   /* budget: boots per commit, environment and workload (24) */

@@ -222,6 +222,39 @@ int fw_regressions_list(sqlite3 *db, const char *series, const char *status,
 	return list_query(db, series, status, 0, out, err);
 }
 
+int fw_regressions_of(sqlite3 *db, const char *series, const char *status, struct fw_regs **out,
+		      struct strbuf *err)
+{
+	cJSON *list = NULL;
+
+	*out = NULL;
+	if (list_query(db, series, status, 0, &list, err))
+		return -1;
+	if (!(*out = fw_regs_from_json(list))) {
+		strbuf_addstr(err, "out of memory reading the regressions");
+		return -1;
+	}
+	return 0;
+}
+
+int fw_regression_of(sqlite3 *db, long long id, struct fw_regs **out, struct strbuf *err)
+{
+	cJSON *list = NULL;
+
+	*out = NULL;
+	if (list_query(db, NULL, NULL, id, &list, err))
+		return -1;
+	if (!(*out = fw_regs_from_json(list))) {
+		strbuf_addstr(err, "out of memory reading the regressions");
+		return -1;
+	}
+	if ((*out)->n == 1)
+		return 0;
+	fw_regs_free(*out);
+	*out = NULL;
+	return 1;
+}
+
 int fw_regression_get(sqlite3 *db, long long id, cJSON **out, struct strbuf *err)
 {
 	cJSON *list = NULL;

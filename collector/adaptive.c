@@ -35,28 +35,26 @@ int fw_group_index(const struct fw_accel_group *g, int n, const char *accel)
 }
 
 /* The workloads commit entry e still needs at its extra boot r (0-based); 0 if none. */
-static int workloads_at(const cJSON *e, const struct fw_accel_group *g, int r, char *out, size_t size)
+static int workloads_at(const struct fw_und_commit *e, const struct fw_accel_group *g, int r, char *out, size_t size)
 {
-	const cJSON *w;
 	size_t len = 0;
 
 	out[0] = 0;
-	cJSON_ArrayForEach(w, cJSON_GetObjectItemCaseSensitive(e, "workloads")) {
-		const char *name = fw_json_str(w, "workload", NULL);
-		if (!name || !fw_list_has(g->workloads.buf, name) ||
-		    fw_json_int(w, "boots_next", 0) - fw_json_int(w, "boots", 0) <= r)
+	for (size_t i = 0; i < e->nworkloads; i++) {
+		const struct fw_und_workload *w = &e->workloads[i];
+
+		if (!*w->workload || !fw_list_has(g->workloads.buf, w->workload) || w->boots_next - w->boots <= r)
 			continue;
-		if (len + strlen(name) + 2 > size)
+		if (len + strlen(w->workload) + 2 > size)
 			break;
-		len += (size_t)snprintf(out + len, size - len, "%s%s", len ? "," : "", name);
+		len += (size_t)snprintf(out + len, size - len, "%s%s", len ? "," : "", w->workload);
 	}
 	return len > 0;
 }
 
-int fw_adaptive_jobs(const cJSON *undecided, const struct fw_patchset *s, const char *host,
+int fw_adaptive_jobs(const struct fw_undecided *undecided, const struct fw_patchset *s, const char *host,
 		     const struct fw_accel_group *groups, int ngroups, int look, struct boot_job **jobs)
 {
-	const cJSON *commits = cJSON_GetObjectItemCaseSensitive(undecided, "commits"), *e;
 	size_t n = 0, alloc = 0;
 	int more = 1;
 
@@ -65,13 +63,12 @@ int fw_adaptive_jobs(const cJSON *undecided, const struct fw_patchset *s, const 
 	for (int r = 0; more; r++) {
 		more = 0;
 		for (int want = 0; want < s->nr; want++) /* in series order: base, p1, p2, ... */
-			cJSON_ArrayForEach(e, commits) {
-				const char *h = fw_json_str(e, "host", NULL);
-				int c = fw_commit_index(s, fw_json_str(e, "sha", NULL)),
-				    g = fw_group_index(groups, ngroups, fw_json_str(e, "accel", NULL));
+			for (size_t i = 0; i < undecided->ncommits; i++) {
+				const struct fw_und_commit *e = &undecided->commits[i];
+				int c = fw_commit_index(s, e->sha), g = fw_group_index(groups, ngroups, e->accel);
 				struct boot_job j = { .commit = c, .boot = -1, .group = g, .look = look };
 
-				if (c != want || g < 0 || !h || strcmp(h, host) ||
+				if (c != want || g < 0 || strcmp(e->host, host) ||
 				    !workloads_at(e, &groups[g], r, j.workloads, sizeof(j.workloads)))
 					continue;
 				FW_ALLOC_GROW(*jobs, n + 1, alloc);

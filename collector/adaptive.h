@@ -1,6 +1,6 @@
 #ifndef FW_ADAPTIVE_H
 #define FW_ADAPTIVE_H
-#include <cjson/cJSON.h>
+#include "an-result.h"
 #include "accel-plan.h"
 #include "patchset.h"
 
@@ -28,7 +28,7 @@ struct boot_job {
  * so the machine's drift spreads over them as in the first round. *jobs is
  * malloc()ed; returns the number of jobs.
  */
-int fw_adaptive_jobs(const cJSON *undecided, const struct fw_patchset *s, const char *host,
+int fw_adaptive_jobs(const struct fw_undecided *undecided, const struct fw_patchset *s, const char *host,
 		     const struct fw_accel_group *groups, int ngroups, int look, struct boot_job **jobs);
 
 /* The index of the commit with this sha in the series, or -1. */

@@ -844,23 +844,23 @@ static void later_looks(struct run_ctx *x)
 	while (!x->o->bud.none && !x->out_of_budget) {
 		struct strbuf err = STRBUF_INIT;
 		struct boot_job *jobs = NULL;
-		cJSON *u = NULL;
+		struct fw_undecided *u = NULL;
 		int look, n, before = x->measured;
 
-		if (fw_analysis_undecided(x->decide_db, x->o->series, x->o->revision, &ao, &seq, &u, &err)) {
+		if (fw_analysis_undecided_of(x->decide_db, x->o->series, x->o->revision, &ao, &seq, &u, &err)) {
 			fprintf(stderr, "run: cannot tell which rows are unsure: %s\n", err.buf);
 			strbuf_release(&err);
 			return;
 		}
 		strbuf_release(&err);
-		look = (int)cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(u, "look")) + 1;
-		n = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(u, "final")) || look > x->o->max_looks
+		look = u->look + 1;
+		n = u->final || look > x->o->max_looks
 			    ? 0
 			    : fw_adaptive_jobs(u, x->s, x->host->host, x->groups, x->ngroups, look, &jobs);
 		if (n)
 			progress_note(x->pr, "look %d of %d: %d row(s) still unsure, %d more boot(s)", look,
-				      x->o->max_looks, cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(u, "rows")), n);
-		cJSON_Delete(u);
+				      x->o->max_looks, (int)u->nrows, n);
+		fw_undecided_free(u);
 		progress_more_boots(x->pr, n);
 		run_jobs(x, jobs, n);
 		free(jobs);

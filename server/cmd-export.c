@@ -17,7 +17,7 @@
 #include <string.h>
 #include <sys/stat.h>
 #include <unistd.h>
-#include "analysis-json.h"
+#include "analysis.h"
 #include "store.h"
 #include "atomic-file.h"
 #include "cmdopt.h"
@@ -114,7 +114,7 @@ static int write_plot_placeholder(struct export *ex, const struct strbuf *name, 
 }
 
 static int export_plot(struct export *ex, const struct fw_series *s, int mi, const struct fw_an *an,
-		       const cJSON *regs, int big)
+		       const struct fw_regs *regs, int big)
 {
 	struct strbuf path = STRBUF_INIT, name = STRBUF_INIT, dst = STRBUF_INIT, err = STRBUF_INIT;
 	struct fw_plot_marks pm = { 0 };
@@ -207,10 +207,11 @@ static int export_regressions(struct export *ex)
 {
 	struct strbuf page = STRBUF_INIT, err = STRBUF_INIT, name = STRBUF_INIT;
 	struct ui_reg_filter f = { 0 };
-	cJSON *all = NULL, *facets = NULL, *p;
+	struct fw_regs *all = NULL;
+	cJSON *facets = NULL, *p;
 	int ret = -1;
 
-	if (fw_regressions_list(ex->ui.db, NULL, NULL, &all, &err)) {
+	if (fw_regressions_of(ex->ui.db, NULL, NULL, &all, &err)) {
 		fprintf(stderr, "export: regressions: %s\n", err.buf);
 		goto cleanup;
 	}
@@ -230,7 +231,7 @@ static int export_regressions(struct export *ex)
 	ret = 0;
 cleanup:
 	cJSON_Delete(facets);
-	cJSON_Delete(all);
+	fw_regs_free(all);
 	strbuf_release(&page);
 	strbuf_release(&name);
 	strbuf_release(&err);
@@ -242,7 +243,8 @@ static int export_series(struct export *ex, const char *series)
 	struct strbuf err = STRBUF_INIT, name = STRBUF_INIT, page = STRBUF_INIT;
 	struct fw_series s;
 	struct fw_an *an = NULL;
-	cJSON *regs = NULL, *json = NULL;
+	struct fw_regs *regs = NULL;
+	cJSON *json = NULL;
 	char *txt = NULL;
 	int rc, ret = -1;
 
@@ -322,7 +324,7 @@ cleanup:
 	free(txt);
 	cJSON_Delete(json);
 	fw_an_free(an);
-	cJSON_Delete(regs);
+	fw_regs_free(regs);
 	fw_series_free(&s);
 	strbuf_release(&err);
 	strbuf_release(&name);

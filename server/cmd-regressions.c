@@ -19,13 +19,13 @@
 #include "utf8.h"
 
 /* The list in the API's form: links, not internal ids (server/regression-json.c). */
-static void print_json(const cJSON *list)
+static void print_json(const struct fw_regs *list)
 {
 	cJSON *out = cJSON_CreateArray();
 	const cJSON *r;
 	char *text;
 
-	cJSON_ArrayForEach(r, list)
+	cJSON_ArrayForEach(r, fw_regs_json(list))
 		cJSON_AddItemToArray(out, fw_regression_json(r));
 	text = cJSON_Print(out);
 	printf("%s\n", text ? text : "[]");
@@ -158,31 +158,30 @@ static int regr_parse_args(int argc, char **argv, struct regr_args *a)
 }
 
 /* The listing: tab-separated lines on stdout, or the JSON array; "none" on stderr. */
-static void print_list(const cJSON *list, const struct regr_args *a)
+static void print_list(const struct fw_regs *list, const struct regr_args *a)
 {
-	const cJSON *r;
-
 	if (a->json) {
 		print_json(list);
 		return;
 	}
 	/* an empty list is an answer too: say so, on stderr (stdout stays one line per regression) */
-	if (!cJSON_GetArraySize(list))
+	if (!list->n)
 		fprintf(stderr, "regressions: none%s%s%s%s\n", a->status ? " with status " : "",
 			a->status ? a->status : "", a->series ? " in series " : "", a->series ? a->series : "");
-	cJSON_ArrayForEach(r, list)
-		printf("%.0f\t%s\t%s v%.0f\t%.*s\t%s/%s %s\t%+.1f%%\t(by %s at %s)\n", fw_json_num(r, "id", -1),
-		       fw_json_str(r, "status", ""), fw_json_str(r, "series", ""), fw_json_num(r, "revision", -1),
-		       UTF8_CUT(fw_json_str(r, "sha", ""), 12), fw_json_str(r, "workload", ""),
-		       fw_json_str(r, "variant", ""), fw_json_str(r, "metric", ""), fw_json_num(r, "delta_pct", -1),
-		       fw_json_str(r, "status_by", ""), fw_json_str(r, "status_at", ""));
+	for (size_t i = 0; i < list->n; i++) {
+		const struct fw_reg *r = &list->r[i];
+
+		printf("%lld\t%s\t%s v%d\t%.*s\t%s/%s %s\t%+.1f%%\t(by %s at %s)\n", r->id, r->status, r->series,
+		       r->revision, UTF8_CUT(r->sha, 12), r->workload, r->variant, r->metric, r->delta_pct,
+		       r->status_by, r->status_at);
+	}
 }
 
 /* Analyse, list, and answer the --fail-on gate: 0 ok, 1 new regressions (with --fail-on) or an error. */
 static int list_and_gate(sqlite3 *db, struct regr_args *a)
 {
 	struct strbuf err = STRBUF_INIT;
-	cJSON *list = NULL, *r;
+	struct fw_regs *list = NULL;
 	int failing = 0, ret = 1, known;
 
 	/* a mistyped series has no regressions either: the gate must not pass on it */
@@ -194,28 +193,28 @@ static int list_and_gate(sqlite3 *db, struct regr_args *a)
 		goto cleanup;
 	}
 	if (fw_regressions_refresh(db, a->series, &a->o, &err) ||
-	    fw_regressions_list(db, a->series, a->status, &list, &err)) {
+	    fw_regressions_of(db, a->series, a->status, &list, &err)) {
 		fprintf(stderr, "regressions: %s\n", err.buf);
 		goto cleanup;
 	}
 	print_list(list, a);
-	cJSON_ArrayForEach(r, list)
-		failing |= !strcmp(fw_json_str(r, "status", ""), "new");
+	for (size_t i = 0; i < list->n; i++)
+		failing |= !strcmp(list->r[i].status, "new");
 	/* The gate looks at new regressions even when the listing is filtered to another status. */
 	if (a->fail_on && a->status && strcmp(a->status, "new")) {
-		cJSON *news = NULL;
-		if (fw_regressions_list(db, a->series, "new", &news, &err)) {
+		struct fw_regs *news = NULL;
+		if (fw_regressions_of(db, a->series, "new", &news, &err)) {
 			fprintf(stderr, "regressions: %s\n", err.buf);
 			goto cleanup;
 		}
-		failing = cJSON_GetArraySize(news) > 0;
-		cJSON_Delete(news);
+		failing = news->n > 0;
+		fw_regs_free(news);
 	}
 	ret = a->fail_on && failing ? 1 : 0;
 	if (ret)
 		fprintf(stderr, "regressions: new regressions found\n");
 cleanup:
-	cJSON_Delete(list);
+	fw_regs_free(list);
 	strbuf_release(&err);
 	return ret;
 }

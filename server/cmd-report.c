@@ -112,7 +112,9 @@ static int write_culprit(sqlite3 *db, const struct fw_an *res, const char *id_te
 			 int to_author, int mbox, const char *sendmail)
 {
 	struct strbuf msg = STRBUF_INIT, err = STRBUF_INIT;
-	cJSON *facts = NULL, *g = NULL, *bisect = NULL;
+	cJSON *facts = NULL, *bisect = NULL;
+	struct fw_regs *one = NULL;
+	const struct fw_reg *g;
 	char *end = NULL;
 	long long id = strtoll(id_text, &end, 10);
 	int ret = 1;
@@ -121,18 +123,19 @@ static int write_culprit(sqlite3 *db, const struct fw_an *res, const char *id_te
 		strbuf_addf(&err, "--regression: '%s' is not a regression id (a positive number)", id_text);
 		goto cleanup;
 	}
-	if (fw_regression_get(db, id, &g, &err)) {
+	if (fw_regression_of(db, id, &one, &err)) {
 		if (!err.len)
 			strbuf_addf(&err, "--regression: no regression %lld", id);
 		goto cleanup;
 	}
-	if (strcmp(fw_json_str(g, "series", ""), res->series) || fw_json_int(g, "revision", 0) != res->revision) {
+	g = &one->r[0];
+	if (strcmp(g->series, res->series) || g->revision != res->revision) {
 		strbuf_addf(&err, "--regression: regression %lld is of series %s revision %d, not %s revision %d", id,
-			    fw_json_str(g, "series", ""), fw_json_int(g, "revision", 0), res->series, res->revision);
+			    g->series, g->revision, res->series, res->revision);
 		goto cleanup;
 	}
-	if (fw_json_num(g, "bisect_id", 0) > 0)
-		bisect = fw_bisect_json(db, (long long)fw_json_num(g, "bisect_id", 0));
+	if (g->bisect_id > 0)
+		bisect = fw_bisect_json(db, g->bisect_id);
 	if (fw_mail_facts(db, res->series, res->revision == FW_AN_NA ? 1 : res->revision, &facts, &err) ||
 	    fw_report_culprit_email(res, facts, g, bisect, mo, to_author, &msg, &err))
 		goto cleanup;
@@ -141,7 +144,7 @@ cleanup:
 	if (err.len)
 		fprintf(stderr, "report: %s\n", err.buf);
 	cJSON_Delete(facts);
-	cJSON_Delete(g);
+	fw_regs_free(one);
 	cJSON_Delete(bisect);
 	strbuf_release(&msg);
 	strbuf_release(&err);

@@ -314,42 +314,25 @@ void fw_plot_marks_free(struct fw_plot_marks *pm)
 	memset(pm, 0, sizeof(*pm));
 }
 
-static int str_is(const cJSON *o, const char *k, const char *v)
+static int reg_of_metric(const struct fw_reg *it, const struct fw_metric *m)
 {
-	const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
+	int all = !strcmp(it->env, FW_ENV_COMBINED);  /* every host's plot */
 
-	return s && v && !strcmp(s, v);
+	return (all || !strcmp(it->env, m->env)) && !strcmp(it->workload, m->workload) &&
+	       !strcmp(it->variant, m->variant) && !strcmp(it->metric, m->metric);
 }
 
-static int commit_of(const struct fw_series *s, const cJSON *o)
+static int any_stored(const struct fw_metric *m, const struct fw_regs *regs)
 {
-	const char *sha = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, "sha"));
-
-	return sha ? fw_series_find_commit(s, sha) : -1;
-}
-
-static int reg_of_metric(const cJSON *it, const struct fw_metric *m)
-{
-	int all = str_is(it, "env_fingerprint", FW_ENV_COMBINED);  /* every host's plot */
-
-	return (all || str_is(it, "env_fingerprint", m->env)) && str_is(it, "workload", m->workload) &&
-	       str_is(it, "variant", m->variant) && str_is(it, "metric", m->metric);
-}
-
-static int any_stored(const struct fw_metric *m, const cJSON *regs)
-{
-	const cJSON *it;
-
-	cJSON_ArrayForEach(it, regs)
-		if (reg_of_metric(it, m))
+	for (size_t i = 0; regs && i < regs->n; i++)
+		if (reg_of_metric(&regs->r[i], m))
 			return 1;
 	return 0;
 }
 
 void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, const struct fw_an *an,
-			 const cJSON *regs, struct fw_plot_marks *pm)
+			 const struct fw_regs *regs, struct fw_plot_marks *pm)
 {
-	const cJSON *it;
 	int n = s->ncommits;
 
 	pm->n = n;
@@ -400,17 +383,17 @@ void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, c
 	 * reader wants to see): a filled diamond for this host's, an open one for
 	 * the all-hosts one; one label per commit names both.
 	 */
-	cJSON_ArrayForEach(it, regs) {
+	for (size_t i = 0; regs && i < regs->n; i++) {
+		const struct fw_reg *it = &regs->r[i];
 		struct strbuf l = STRBUF_INIT;
-		const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "status"));
-		int all = str_is(it, "env_fingerprint", FW_ENV_COMBINED), c;
+		const char *st = it->status;
+		int all = !strcmp(it->env, FW_ENV_COMBINED), c;
 
-		if (!reg_of_metric(it, m) || (c = commit_of(s, it)) < 0)
+		if (!reg_of_metric(it, m) || (c = fw_series_find_commit(s, it->sha)) < 0)
 			continue;
 		if (pm->label[c])
 			strbuf_addf(&l, "%s, ", pm->label[c]);  /* fw_plot_label keeps commas */
-		strbuf_addf(&l, "%s%+.1f%% (%s)", all ? "all hosts " : "regression ", fw_json_num(it, "delta_pct", NAN),
-			    st ? st : "?");
+		strbuf_addf(&l, "%s%+.1f%% (%s)", all ? "all hosts " : "regression ", it->delta_pct, *st ? st : "?");
 		free(pm->label[c]);
 		pm->label[c] = strbuf_detach(&l, NULL);
 		pm->kind[c] |= all ? FW_MARK_ALL : FW_MARK_HOST;

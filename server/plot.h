@@ -32,7 +32,7 @@ struct fw_plot_marks {
 };
 /* From the analysis rows (against the parent) and the stored regressions of the revision. */
 void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, const struct fw_an *an,
-			 const cJSON *regs, struct fw_plot_marks *pm);
+			 const struct fw_regs *regs, struct fw_plot_marks *pm);
 /* After fw_plot_marks_build: the analysis' change points of m (its environment) as dashed lines. */
 void fw_plot_marks_change_points(const struct fw_series *s, const struct fw_metric *m, const struct fw_an *an,
 				 struct fw_plot_marks *pm);

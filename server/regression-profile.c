@@ -16,15 +16,13 @@
 #include "ui.h"
 #include "store-analysis.h"
 
-const struct fw_an_row *fw_regression_row(const struct fw_an *an, const cJSON *g)
+const struct fw_an_row *fw_regression_row(const struct fw_an *an, const struct fw_reg *g)
 {
 	for (size_t i = 0; an && i < an->nrows; i++) {
 		const struct fw_an_row *r = &an->rows[i];
 
-		if ((double)r->commit_id == fw_json_num(g, "commit_id", -2) && r->against == FW_AGAINST_PARENT &&
-		    !strcmp(r->env, fw_json_str(g, "env_fingerprint", "?")) &&
-		    !strcmp(r->workload, fw_json_str(g, "workload", "?")) &&
-		    !strcmp(r->variant, fw_json_str(g, "variant", "?")) && !strcmp(r->metric, fw_json_str(g, "metric", "?")))
+		if (r->commit_id == g->commit_id && r->against == FW_AGAINST_PARENT && !strcmp(r->env, g->env) &&
+		    !strcmp(r->workload, g->workload) && !strcmp(r->variant, g->variant) && !strcmp(r->metric, g->metric))
 			return r;
 	}
 	return NULL;
@@ -45,28 +43,23 @@ static void decision(cJSON *root, const struct fw_an_row *row)
 	fw_json_num_or_null(root, "decided_at_boots", row->decided ? fw_an_whole(row->decided_at_boots) : NAN);
 }
 
-void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root)
+/* "profile": the row's attribution as the analysis wrote it (the JSON edge), and the whole diff's link. */
+static void profile_section(cJSON *root, const struct fw_an *an, const struct fw_an_row *row, const struct fw_reg *reg)
 {
-	static const struct fw_store_cache_part decided = { -1, -1, NULL, 1 };  /* a regression's row is decided */
-	struct fw_an *an = fw_ui_analysis_part(db, fw_json_str(g, "series", ""), fw_json_int(g, "revision", 0), &decided);
-	const struct fw_an_row *row = fw_regression_row(an, g);
-	/* the answer carries the attribution as the analysis wrote it (the JSON edge) */
-	const cJSON *attr = row ? cJSON_GetObjectItemCaseSensitive(fw_an_row_json(an, row), "attribution") : NULL;
+	const cJSON *attr = cJSON_GetObjectItemCaseSensitive(fw_an_row_json(an, row), "attribution");
 	struct strbuf link = STRBUF_INIT;
 	cJSON *p;
 
-	if (row)
-		decision(root, row);
 	if (!cJSON_IsArray(attr))
-		goto cleanup;
+		return;
 	p = cJSON_AddObjectToObject(root, "profile");
 	cJSON_AddStringToObject(p, "base", row->ref_sha);
 	cJSON_AddStringToObject(p, "head", row->sha);
 	cJSON_AddStringToObject(p, "env_fingerprint", row->env);
 	cJSON_AddItemToObject(p, "attribution", cJSON_Duplicate(attr, 1));
 	strbuf_addstr(&link, "/api/v1/profile?series=");
-	html_url_arg(&link, fw_json_str(g, "series", ""));
-	strbuf_addf(&link, "&revision=%d&head=", fw_json_int(g, "revision", 1));
+	html_url_arg(&link, reg->series);
+	strbuf_addf(&link, "&revision=%d&head=", reg->revision);
 	html_url_arg(&link, row->sha);
 	strbuf_addstr(&link, "&base=");
 	html_url_arg(&link, row->ref_sha);
@@ -77,7 +70,22 @@ void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root)
 	strbuf_addstr(&link, "&env=");
 	html_url_arg(&link, row->env);
 	cJSON_AddStringToObject(p, "diff", link.buf);
-cleanup:
 	strbuf_release(&link);
+}
+
+void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root)
+{
+	static const struct fw_store_cache_part decided = { -1, -1, NULL, 1 };  /* a regression's row is decided */
+	struct fw_reg reg;
+	struct fw_an *an;
+	const struct fw_an_row *row;
+
+	fw_reg_read(g, &reg);
+	an = fw_ui_analysis_part(db, reg.series, reg.revision, &decided);
+	row = fw_regression_row(an, &reg);
+	if (row) {
+		decision(root, row);
+		profile_section(root, an, row, &reg);
+	}
 	fw_an_free(an);
 }

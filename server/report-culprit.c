@@ -55,32 +55,29 @@ static void link_base(struct strbuf *b, const char *base_url)
 
 /* "[series] sha12 subject: workload/variant/metric +x.x% regression" */
 /* "+12.3% " (a delta the regression has), or nothing */
-static void delta_words(struct strbuf *b, const cJSON *g)
+static void delta_words(struct strbuf *b, const struct fw_reg *g)
 {
-	double d = fw_json_num(g, "delta_pct", NAN);
+	double d = g->delta_pct;
 
 	if (isfinite(d))
 		strbuf_addf(b, "%+.1f%% ", d);
 }
 
-static void culprit_subject(struct strbuf *sub, const cJSON *g)
+static void culprit_subject(struct strbuf *sub, const struct fw_reg *g)
 {
-	strbuf_addf(sub, "[%s] %.12s %s: %s/%s/%s ", fw_json_str(g, "series", ""), fw_json_str(g, "sha", ""),
-		    fw_json_str(g, "subject", ""), fw_json_str(g, "workload", ""), fw_json_str(g, "variant", ""),
-		    fw_json_str(g, "metric", ""));
+	strbuf_addf(sub, "[%s] %.12s %s: %s/%s/%s ", g->series, g->sha, g->subject, g->workload, g->variant, g->metric);
 	delta_words(sub, g);
 	strbuf_addstr(sub, "regression");
 }
 
 /* How the regression came here: found between two heads and bisected, or found at this commit. */
-static void how_found(struct strbuf *b, const cJSON *g, const cJSON *bisect)
+static void how_found(struct strbuf *b, const struct fw_reg *g, const cJSON *bisect)
 {
 	struct strbuf t = STRBUF_INIT;
 
 	strbuf_addstr(&t, "foliowatch found a ");
 	delta_words(&t, g);
-	strbuf_addf(&t, "regression of %s/%s/%s in series %s", fw_json_str(g, "workload", ""), fw_json_str(g, "variant", ""),
-		    fw_json_str(g, "metric", ""), fw_json_str(g, "series", ""));
+	strbuf_addf(&t, "regression of %s/%s/%s in series %s", g->workload, g->variant, g->metric, g->series);
 	if (bisect)
 		strbuf_addf(&t, " between %.12s and %.12s, and bisected it to the commit below in %d step%s (%.0f boots, "
 			    "%.0f s).", fw_json_str(bisect, "good_sha", ""), fw_json_str(bisect, "bad_sha", ""),
@@ -93,12 +90,12 @@ static void how_found(struct strbuf *b, const cJSON *g, const cJSON *bisect)
 }
 
 /* The commit, its author, and what it was compared with: its parent, or the last measured commit before it. */
-static void commit_facts(struct strbuf *b, const cJSON *g, const char *author, const char *ref, const char *parent)
+static void commit_facts(struct strbuf *b, const struct fw_reg *g, const char *author, const char *ref, const char *parent)
 {
 	struct strbuf t = STRBUF_INIT;
 
-	strbuf_addf(b, "\ncommit: %s\n", fw_json_str(g, "sha", ""));
-	fw_report_wrap_to(b, fw_json_str(g, "subject", ""), 8, 0, WIDTH);
+	strbuf_addf(b, "\ncommit: %s\n", g->sha);
+	fw_report_wrap_to(b, g->subject, 8, 0, WIDTH);
 	if (*author) {
 		strbuf_addf(&t, "author: %s", author);
 		fw_report_wrap_to(b, t.buf, 0, 8, WIDTH);
@@ -113,16 +110,16 @@ static void commit_facts(struct strbuf *b, const cJSON *g, const char *author, c
 	strbuf_release(&t);
 }
 
-static void links(struct strbuf *b, const cJSON *g, const struct fw_email_opts *o, const char *from)
+static void links(struct strbuf *b, const struct fw_reg *g, const struct fw_email_opts *o, const char *from)
 {
-	long long id = (long long)fw_json_num(g, "id", 0);
+	long long id = g->id;
 
 	if (o->base_url) {
 		strbuf_addstr(b, "\nDetails:\n  ");
 		link_base(b, o->base_url);
 		strbuf_addstr(b, "/series/");
-		html_url_arg(b, fw_json_str(g, "series", ""));
-		strbuf_addf(b, "/commit/%s\n  ", fw_json_str(g, "sha", ""));
+		html_url_arg(b, g->series);
+		strbuf_addf(b, "/commit/%s\n  ", g->sha);
 		link_base(b, o->base_url);
 		strbuf_addf(b, "/api/v1/regressions/%lld\n", id);
 	}
@@ -136,10 +133,10 @@ static void links(struct strbuf *b, const cJSON *g, const struct fw_email_opts *
 	}
 }
 
-int fw_report_culprit_email(const struct fw_an *s, const cJSON *facts, const cJSON *g, const cJSON *bisect,
+int fw_report_culprit_email(const struct fw_an *s, const cJSON *facts, const struct fw_reg *g, const cJSON *bisect,
 			    const struct fw_email_opts *o, int to_author, struct strbuf *out, struct strbuf *err)
 {
-	const char *sha = fw_json_str(g, "sha", ""), *author = author_of(facts, sha);
+	const char *sha = g->sha, *author = author_of(facts, sha);
 	const char *from = o->from ? o->from : "foliowatch <foliowatch@localhost>";
 	const struct fw_an_row *first = first_row(s, sha);
 	struct strbuf sub = STRBUF_INIT;
@@ -147,7 +144,7 @@ int fw_report_culprit_email(const struct fw_an *s, const cJSON *facts, const cJS
 
 	if (!first) {
 		strbuf_addf(err, "regression %.0f: the analysis has no comparison of %.12s with its parent",
-			    fw_json_num(g, "id", 0), sha);
+			    (double)g->id, sha);
 		goto cleanup;
 	}
 	if (!to_author && !o->to) {
@@ -175,7 +172,7 @@ int fw_report_culprit_email(const struct fw_an *s, const cJSON *facts, const cJS
 		snprintf(c12, sizeof(c12), "%.12s", sha);
 		/* compared with an older commit: measure just the two, not the commits between */
 		fw_report_command_range(out, "repro", p12, c12, *parent && strcmp(ref, parent) ? c12 : NULL,
-					fw_json_str(g, "workload", ""), cJSON_GetArrayItem(get(facts, "envs"), 0), WIDTH);
+					g->workload, cJSON_GetArrayItem(get(facts, "envs"), 0), WIDTH);
 	}
 	fw_email_environments(out, facts);
 	links(out, g, o, from);

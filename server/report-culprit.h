@@ -18,7 +18,7 @@
  * gives it, or NULL. to_author: To is the commit's author only (else o->to,
  * required). 0, or -1 with err.
  */
-int fw_report_culprit_email(const struct fw_an *series, const cJSON *facts, const cJSON *g, const cJSON *bisect,
+int fw_report_culprit_email(const struct fw_an *series, const cJSON *facts, const struct fw_reg *g, const cJSON *bisect,
 			    const struct fw_email_opts *o, int to_author, struct strbuf *out, struct strbuf *err);
 
 #endif

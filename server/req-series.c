@@ -4,7 +4,7 @@
 #include <string.h>
 #include <stdlib.h>
 #include "routes.h"
-#include "analysis-json.h"
+#include "analysis.h"
 #include "store-analysis.h"
 #include "ui.h"
 #include "run-doc.h"
@@ -214,11 +214,10 @@ struct fw_an *fw_ui_analysis_part(sqlite3 *db, const char *series, int revision,
 	return out;
 }
 
-cJSON *fw_ui_regressions(sqlite3 *db, const char *series, int revision)
+struct fw_regs *fw_ui_regressions(sqlite3 *db, const char *series, int revision)
 {
 	struct strbuf err = STRBUF_INIT;
-	cJSON *all = NULL, *out = cJSON_CreateArray(), *it, *next;
-
+	struct fw_regs *regs = NULL;
 	/* Stored from the newest analysis first (as the API does), so a page and its plot agree with it. */
 	struct fw_analysis_opts o;
 
@@ -227,22 +226,12 @@ cJSON *fw_ui_regressions(sqlite3 *db, const char *series, int revision)
 		fprintf(stderr, "foliowatch-server: regressions refresh: %s\n", err.buf);
 		strbuf_reset(&err);
 	}
-	if (!db || fw_regressions_list(db, series, NULL, &all, &err)) {
+	if (!db || fw_regressions_of(db, series, NULL, &regs, &err))
 		fprintf(stderr, "foliowatch-server: regressions: %s\n", err.buf);
-		goto cleanup;
-	}
-	/* Detach the ones of this revision (the list covers every revision of the name). */
-	for (it = all ? all->child : NULL; it; it = next) {
-		const cJSON *rv = cJSON_GetObjectItemCaseSensitive(it, "revision");
-
-		next = it->next;
-		if (cJSON_IsNumber(rv) && rv->valueint == revision)
-			cJSON_AddItemToArray(out, cJSON_DetachItemViaPointer(all, it));
-	}
-cleanup:
-	cJSON_Delete(all);
+	else  /* the list covers every revision of the name */
+		fw_regs_keep_revision(regs, revision);
 	strbuf_release(&err);
-	return out;
+	return regs;
 }
 
 struct fw_an *req_analysis(struct fw_req *r, const char *series, int revision)

@@ -128,7 +128,7 @@ cJSON *fw_bisect_json(sqlite3 *db, long long id);
 /* Adds "profile" (the regression's kernel function attribution) to its API answer (regression-profile.c). */
 void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root);
 /* The analysis row (against the parent) a stored regression g came from, in series analysis an, or NULL. */
-const struct fw_an_row *fw_regression_row(const struct fw_an *an, const cJSON *g);
+const struct fw_an_row *fw_regression_row(const struct fw_an *an, const struct fw_reg *g);
 /*
  * server/feed-improvements.c: the improvements (verdict against the parent) of
  * the newest revision of series (NULL: of the series with the newest runs),

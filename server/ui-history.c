@@ -2,25 +2,23 @@
 #include "ui.h"
 #include "html.h"
 
-void ui_regression_history(struct strbuf *sb, const cJSON *reg)
+void ui_regression_history(struct strbuf *sb, const struct fw_reg *reg)
 {
-	const cJSON *h = cJSON_GetObjectItemCaseSensitive(reg, "history"), *e;
-
-	if (!cJSON_GetArraySize(h))
+	if (!reg->nhistory)
 		return;
 	strbuf_addstr(sb, "<details class=\"history\"><summary>history</summary><ol>");
-	cJSON_ArrayForEach(e, h) {
-		const char *note = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "note"));
+	for (size_t i = 0; i < reg->nhistory; i++) {
+		const struct fw_reg_change *e = &reg->history[i];
 
 		strbuf_addstr(sb, "<li>");
-		html_txt(sb, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "status")));
+		html_txt(sb, e->status);
 		strbuf_addstr(sb, " by <bdi>");
-		html_txt(sb, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "by")));
+		html_txt(sb, e->by);
 		strbuf_addstr(sb, "</bdi> at ");
-		html_txt(sb, cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(e, "at")));
-		if (note && *note) {
+		html_txt(sb, e->at);
+		if (*e->note) {
 			strbuf_addstr(sb, ": <bdi class=\"note\">");
-			html_txt(sb, note);
+			html_txt(sb, e->note);
 			strbuf_addstr(sb, "</bdi>");
 		}
 		strbuf_addstr(sb, "</li>");

@@ -14,50 +14,38 @@
 #include "plot.h"
 #include "ui.h"
 
-static int str_is(const cJSON *o, const char *k, const char *v)
-{
-	const char *s = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(o, k));
-
-	return s && v && !strcmp(s, v);
-}
-
 /* The stored regressions of this metric, with their lifecycle status. */
 static void regressions(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
-			const struct fw_metric *m, const cJSON *regs)
+			const struct fw_metric *m, const struct fw_regs *regs)
 {
-	const cJSON *it;
 	int n = 0;
 
 	strbuf_addstr(sb, "<h2>Regressions</h2>\n");
-	cJSON_ArrayForEach(it, regs) {
-		const cJSON *id = cJSON_GetObjectItemCaseSensitive(it, "id");
-		const cJSON *d = cJSON_GetObjectItemCaseSensitive(it, "delta_pct");
-		const char *sha = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "sha"));
-		const char *subj = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "subject"));
-		const char *st = cJSON_GetStringValue(cJSON_GetObjectItemCaseSensitive(it, "status"));
-
+	for (size_t i = 0; regs && i < regs->n; i++) {
+		const struct fw_reg *it = &regs->r[i];
+		const char *sha = it->sha;
 		/* A combined regression (all hosts of a sharded series) shows on each host's page. */
-		int all = str_is(it, "env_fingerprint", FW_ENV_COMBINED);
+		int all = !strcmp(it->env, FW_ENV_COMBINED);
 
-		if (!sha || (!all && !str_is(it, "env_fingerprint", m->env)) || !str_is(it, "workload", m->workload) ||
-		    !str_is(it, "variant", m->variant) || !str_is(it, "metric", m->metric))
+		if (!*sha || (!all && strcmp(it->env, m->env)) || strcmp(it->workload, m->workload) ||
+		    strcmp(it->variant, m->variant) || strcmp(it->metric, m->metric))
 			continue;
 		if (!n++)
 			strbuf_addstr(sb, "<table class=\"grid\" id=\"regressions\"><thead><tr><th>id</th>"
 				      "<th>commit</th><th>subject</th><th>delta</th><th>status</th></tr></thead><tbody>\n");
-		strbuf_addf(sb, "<tr><td>%d</td><td><a class=\"mono\" href=\"", cJSON_IsNumber(id) ? id->valueint : 0);
+		strbuf_addf(sb, "<tr><td>%lld</td><td><a class=\"mono\" href=\"", it->id);
 		ui_href_commit(sb, ui, s->name, sha);
 		strbuf_addstr(sb, "\">");
 		html_txt_short(sb, sha, 12);
 		strbuf_addstr(sb, "</a></td><td>");
-		html_txt(sb, subj ? subj : "");
+		html_txt(sb, it->subject);
 		strbuf_addstr(sb, "</td><td class=\"num worse\">");
-		if (cJSON_IsNumber(d))
-			strbuf_addf(sb, "%+.2f%%", d->valuedouble);
+		if (!isnan(it->delta_pct))
+			strbuf_addf(sb, "%+.2f%%", it->delta_pct);
 		if (all)
 			strbuf_addstr(sb, " <span class=\"muted\">all hosts</span>");
 		strbuf_addstr(sb, "</td><td>");
-		html_txt(sb, st ? st : "");
+		html_txt(sb, it->status);
 		ui_regression_history(sb, it);
 		strbuf_addstr(sb, "</td></tr>\n");
 	}
@@ -111,7 +99,7 @@ static int table_note(struct strbuf *sb, const struct fw_ui *ui, const struct fw
 }
 
 void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi, const struct fw_an *an,
-		      const cJSON *regs, struct strbuf *sb)
+		      const struct fw_regs *regs, struct strbuf *sb)
 {
 	const struct fw_metric *m = &s->metrics[mi];
 	struct fw_an_index *ix = an_index_new(an);
@@ -210,7 +198,7 @@ enum MHD_Result ui_metric(struct fw_req *r)
 	struct fw_series s;
 	struct fw_ui ui = { 0 };
 	struct fw_an *an = NULL;
-	cJSON *regs = NULL;
+	struct fw_regs *regs = NULL;
 	enum MHD_Result ret;
 	int mi, loaded = 0;
 
@@ -243,7 +231,7 @@ cleanup:
 	if (loaded)
 		fw_series_free(&s);
 	fw_an_free(an);
-	cJSON_Delete(regs);
+	fw_regs_free(regs);
 	strbuf_release(&wvm);
 	strbuf_release(&env);
 	return ret;

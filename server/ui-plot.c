@@ -18,7 +18,7 @@ static enum MHD_Result plot(struct fw_req *r, int png)
 	struct fw_plot_marks pm = { 0 };
 	struct fw_plot_opts o = { 0 };
 	struct fw_an *an = NULL;
-	cJSON *regs = NULL;
+	struct fw_regs *regs = NULL;
 	enum MHD_Result ret;
 	char etag[72];
 	int mi, rendered, rc, loaded = 0;
@@ -79,7 +79,7 @@ cleanup:
 		fw_series_free(&s);
 	fw_plot_marks_free(&pm);
 	fw_an_free(an);
-	cJSON_Delete(regs);
+	fw_regs_free(regs);
 	strbuf_release(&wvm);
 	strbuf_release(&env);
 	strbuf_release(&path);

@@ -11,26 +11,22 @@
 #include <stdlib.h>
 #include <string.h>
 #include "routes.h"
-#include "analysis-json.h"
+#include "analysis.h"
 #include "html.h"
 #include "ui.h"
 #include "store-analysis.h"
 #include "xalloc.h"
-#include "run-doc.h"
 
 static const char *const statuses[] = { "new", "acknowledged", "fixed", "invalid" };
 
-static int keep(const cJSON *it, const struct ui_reg_filter *f)
+static int keep(const struct fw_reg *it, const struct ui_reg_filter *f)
 {
 	struct strbuf wvm = STRBUF_INIT;
 	int ok;
 
-	strbuf_addf(&wvm, "%s/%s/%s", fw_json_str(it, "workload", ""), fw_json_str(it, "variant", ""),
-		    fw_json_str(it, "metric", ""));
-	ok = (!f->series || !strcmp(fw_json_str(it, "series", ""), f->series)) &&
-	     (!f->status || !strcmp(fw_json_str(it, "status", ""), f->status)) &&
-	     (!f->metric || !strcmp(wvm.buf, f->metric)) &&
-	     (!f->env || !strcmp(fw_json_str(it, "env_fingerprint", ""), f->env));
+	strbuf_addf(&wvm, "%s/%s/%s", it->workload, it->variant, it->metric);
+	ok = (!f->series || !strcmp(it->series, f->series)) && (!f->status || !strcmp(it->status, f->status)) &&
+	     (!f->metric || !strcmp(wvm.buf, f->metric)) && (!f->env || !strcmp(it->env, f->env));
 	strbuf_release(&wvm);
 	return ok;
 }
@@ -44,19 +40,18 @@ static void option(struct strbuf *sb, const char *value, const char *label, cons
 	strbuf_addstr(sb, "</option>");
 }
 
-static void filters(struct strbuf *sb, const cJSON *all, const struct ui_reg_filter *f, const struct ui_envs *ev)
+static void filters(struct strbuf *sb, const struct fw_regs *all, const struct ui_reg_filter *f,
+		    const struct ui_envs *ev)
 {
-	const cJSON *it;
-
 	strbuf_addstr(sb, "<form class=\"filters\" method=\"get\" action=\"\"><label>series <select name=\"series\">");
 	option(sb, "", "any", f->series);
-	for (it = all ? all->child : NULL; it; it = it->next) {
-		const cJSON *p = all->child;
+	for (size_t i = 0; all && i < all->n; i++) {
+		size_t p = 0;
 
-		while (p != it && strcmp(fw_json_str(p, "series", ""), fw_json_str(it, "series", "")))
-			p = p->next;
-		if (p == it)  /* the first regression of its series */
-			option(sb, fw_json_str(it, "series", ""), fw_json_str(it, "series", ""), f->series);
+		while (p != i && strcmp(all->r[p].series, all->r[i].series))
+			p++;
+		if (p == i)  /* the first regression of its series */
+			option(sb, all->r[i].series, all->r[i].series, f->series);
 	}
 	strbuf_addstr(sb, "</select></label><label>status <select name=\"status\">");
 	option(sb, "", "any", f->status);
@@ -75,13 +70,12 @@ static void filters(struct strbuf *sb, const cJSON *all, const struct ui_reg_fil
 static const char *const facets[] = { "series", "status", "metric", "env" };
 
 /* A regression's value for facet k (the metric as workload/variant/metric, built in wvm). */
-static const char *facet_value(const cJSON *it, int k, struct strbuf *wvm)
+static const char *facet_value(const struct fw_reg *it, int k, struct strbuf *wvm)
 {
 	if (k != 2)
-		return fw_json_str(it, k == 3 ? "env_fingerprint" : facets[k], "");
+		return k == 0 ? it->series : k == 1 ? it->status : it->env;
 	strbuf_reset(wvm);
-	strbuf_addf(wvm, "%s/%s/%s", fw_json_str(it, "workload", ""), fw_json_str(it, "variant", ""),
-		    fw_json_str(it, "metric", ""));
+	strbuf_addf(wvm, "%s/%s/%s", it->workload, it->variant, it->metric);
 	return wvm->buf;
 }
 
@@ -90,17 +84,18 @@ static const char **filter_field(struct ui_reg_filter *f, int k)
 	return k == 0 ? &f->series : k == 1 ? &f->status : k == 2 ? &f->metric : &f->env;
 }
 
-cJSON *ui_reg_facets(const struct fw_ui *ui, const cJSON *all)
+cJSON *ui_reg_facets(const struct fw_ui *ui, const struct fw_regs *all)
 {
 	struct strbuf wvm = STRBUF_INIT;
-	cJSON *out = cJSON_CreateArray(), *it, *p;
+	cJSON *out = cJSON_CreateArray(), *p;
 
 	for (int k = 0; k < 4; k++)
-		cJSON_ArrayForEach(it, all) {
+		for (size_t i = 0; all && i < all->n; i++) {
+			const struct fw_reg *it = &all->r[i];
 			const char *v = facet_value(it, k, &wvm);
 			int seen = 0;
 
-			if (!ui_has_series(ui, fw_json_str(it, "series", "")))
+			if (!ui_has_series(ui, it->series))
 				continue;
 			cJSON_ArrayForEach(p, out)
 				seen |= !strcmp(facets[k], p->child->valuestring) && !strcmp(v, p->child->next->valuestring);
@@ -123,7 +118,7 @@ void ui_reg_filter_of(const cJSON *facet, struct ui_reg_filter *f)
 }
 
 /* The export's stand-in for the form: per facet, "any" and a link to each value's page. */
-static void filter_links(struct strbuf *sb, const struct fw_ui *ui, const cJSON *all, struct ui_reg_filter *f,
+static void filter_links(struct strbuf *sb, const struct fw_ui *ui, const struct fw_regs *all, struct ui_reg_filter *f,
 			 const struct ui_envs *ev)
 {
 	cJSON *fs = ui_reg_facets(ui, all), *p;
@@ -169,22 +164,21 @@ struct an_cache {
 	int n;
 };
 
-static const struct fw_an *analysis_of(struct an_cache *c, sqlite3 *db, const cJSON *it)
+static const struct fw_an *analysis_of(struct an_cache *c, sqlite3 *db, const struct fw_reg *it)
 {
 	/* a stored regression's row is a decided one: a long history's other rows are not read */
 	static const struct fw_store_cache_part decided = { -1, -1, NULL, 1 };
 	struct strbuf k = STRBUF_INIT;
 	int i;
 
-	strbuf_addf(&k, "%d\x1f%s", fw_json_int(it, "revision", 0), fw_json_str(it, "series", ""));
+	strbuf_addf(&k, "%d\x1f%s", it->revision, it->series);
 	for (i = 0; i < c->n && strcmp(c->key[i], k.buf); i++)
 		;
 	if (i == c->n) {
 		c->key = xrealloc(c->key, sizeof(*c->key) * (size_t)(c->n + 1));
 		c->an = xrealloc(c->an, sizeof(*c->an) * (size_t)(c->n + 1));
 		c->key[c->n] = strbuf_detach(&k, NULL);
-		c->an[c->n++] = db ? fw_ui_analysis_part(db, fw_json_str(it, "series", ""), fw_json_int(it, "revision", 0),
-							 &decided) : NULL;
+		c->an[c->n++] = db ? fw_ui_analysis_part(db, it->series, it->revision, &decided) : NULL;
 	}
 	strbuf_release(&k);
 	return c->an[i];
@@ -205,7 +199,7 @@ static void an_cache_free(struct an_cache *c)
  * with its floor or the rank test's q, the boots it was decided at, and the
  * day it was found. Blank cells for a regression combined over hosts.
  */
-static void reg_decision(struct strbuf *sb, const cJSON *it, const struct fw_an_row *row)
+static void reg_decision(struct strbuf *sb, const struct fw_reg *it, const struct fw_an_row *row)
 {
 	const char *mode = row ? row->mode : "";
 
@@ -226,40 +220,39 @@ static void reg_decision(struct strbuf *sb, const cJSON *it, const struct fw_an_
 	if (row && row->decided && row->decided_at_boots != FW_AN_NA)
 		strbuf_addf(sb, "%d boots", row->decided_at_boots);
 	strbuf_addstr(sb, "</td><td class=\"num\" data-label=\"found\">");
-	html_txt_short(sb, fw_json_str(it, "created_at", ""), 10);
+	html_txt_short(sb, it->created_at, 10);
 	strbuf_addstr(sb, "</td>");
 }
 
-static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const cJSON *it, const struct ui_envs *ev,
+static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const struct fw_reg *it, const struct ui_envs *ev,
 		    const struct fw_an_row *row)
 {
-	const char *series = fw_json_str(it, "series", ""), *env = fw_json_str(it, "env_fingerprint", "");
+	const char *series = it->series, *env = it->env;
 	struct fw_series s = { 0 };
 	struct fw_metric m = { 0 };
-	const cJSON *d = cJSON_GetObjectItemCaseSensitive(it, "delta_pct");
 	int linked = ui_has_series(ui, series);
 
 	/* data-label: the column's name before the value when a phone stacks the row (style.css);
 	 * the first cell, the id, is the card's title */
 	strbuf_addf(sb, "<tr><td class=\"card-title\">%.0f</td><td data-label=\"series\">",
-		    cJSON_GetNumberValue(cJSON_GetObjectItemCaseSensitive(it, "id")));
+		    (double)it->id);
 	html_txt(sb, series);
 	strbuf_addstr(sb, "</td><td data-label=\"commit\">");
 	if (linked) {
 		strbuf_addstr(sb, "<a class=\"mono\" href=\"");
-		ui_href_commit(sb, ui, series, fw_json_str(it, "sha", ""));
+		ui_href_commit(sb, ui, series, it->sha);
 		strbuf_addstr(sb, "\">");
 	}
-	html_txt_short(sb, fw_json_str(it, "sha", ""), 12);
+	html_txt_short(sb, it->sha, 12);
 	strbuf_addstr(sb, linked ? "</a> " : " ");
-	html_txt(sb, fw_json_str(it, "subject", ""));
+	html_txt(sb, it->subject);
 	strbuf_addstr(sb, "</td><td data-label=\"metric\">");
 	/* The metric page of that environment; an all-hosts regression links the series. */
 	s.name = xstrdup(series);
 	s.nenvs = 2;
-	m.workload = xstrdup(fw_json_str(it, "workload", ""));
-	m.variant = xstrdup(fw_json_str(it, "variant", ""));
-	m.metric = xstrdup(fw_json_str(it, "metric", ""));
+	m.workload = xstrdup(it->workload);
+	m.variant = xstrdup(it->variant);
+	m.metric = xstrdup(it->metric);
 	m.env = xstrdup(env);
 	if (linked) {
 		strbuf_addstr(sb, "<a href=\"");
@@ -273,12 +266,12 @@ static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const cJSON *it, 
 	strbuf_addstr(sb, linked ? "</a></td><td data-label=\"environment\">" : "</td><td data-label=\"environment\">");
 	html_txt(sb, ui_env_name(ev, env));
 	strbuf_addstr(sb, "</td><td class=\"num v-reg\" data-label=\"delta\">");
-	if (cJSON_IsNumber(d))
-		strbuf_addf(sb, "%+.2f%%", d->valuedouble);
+	if (!isnan(it->delta_pct))
+		strbuf_addf(sb, "%+.2f%%", it->delta_pct);
 	strbuf_addstr(sb, "</td>");
 	reg_decision(sb, it, row);
 	strbuf_addstr(sb, "<td data-label=\"status\">");
-	html_txt(sb, fw_json_str(it, "status", ""));
+	html_txt(sb, it->status);
 	strbuf_addstr(sb, "</td></tr>\n");
 	free(s.name);
 	free(m.workload);
@@ -287,12 +280,11 @@ static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const cJSON *it, 
 	free(m.env);
 }
 
-void ui_regressions_render(const struct fw_ui *ui, const cJSON *all, const struct ui_reg_filter *f,
+void ui_regressions_render(const struct fw_ui *ui, const struct fw_regs *all, const struct ui_reg_filter *f,
 			   struct strbuf *sb)
 {
 	struct an_cache ac = { 0 };
 	struct ui_envs ev;
-	const cJSON *it;
 	int n = 0;
 
 	ui_envs_load(&ev, ui->db);
@@ -305,8 +297,10 @@ void ui_regressions_render(const struct fw_ui *ui, const cJSON *all, const struc
 
 		filter_links(sb, ui, all, &cur, &ev);
 	}
-	cJSON_ArrayForEach(it, all) {
-		if (!keep(it, f) || !ui_has_series(ui, fw_json_str(it, "series", "")))
+	for (size_t i = 0; all && i < all->n; i++) {
+		const struct fw_reg *it = &all->r[i];
+
+		if (!keep(it, f) || !ui_has_series(ui, it->series))
 			continue;
 		if (!n++)
 			strbuf_addstr(sb, "<table class=\"grid cards\" id=\"regressions\"><thead><tr><th>id</th><th>series</th>"
@@ -335,7 +329,7 @@ enum MHD_Result ui_regressions(struct fw_req *r)
 	struct fw_ui ui = { 0 };
 	struct fw_analysis_opts o;
 	enum MHD_Result ret;
-	cJSON *all = NULL;
+	struct fw_regs *all = NULL;
 	size_t i;
 
 	f.series = arg(r, "series", &a[0]);
@@ -352,14 +346,14 @@ enum MHD_Result ui_regressions(struct fw_req *r)
 	}
 	ui.db = req_db(r);
 	fw_ui_analysis_opts(&o);  /* while a new analysis is computed, the list of the one shown */
-	if (fw_regressions_refresh(ui.db, NULL, &o, &err) || fw_regressions_list(ui.db, NULL, NULL, &all, &err)) {
+	if (fw_regressions_refresh(ui.db, NULL, &o, &err) || fw_regressions_of(ui.db, NULL, NULL, &all, &err)) {
 		ret = reply_error(r, 503, "db_error", NULL, err.buf);
 		goto cleanup;
 	}
 	ui_regressions_render(&ui, all, &f, &sb);
 	ret = reply_buf(r, 200, "text/html; charset=utf-8", &sb, NULL);
 cleanup:
-	cJSON_Delete(all);
+	fw_regs_free(all);
 	for (i = 0; i < 4; i++)
 		strbuf_release(&a[i]);
 	strbuf_release(&err);

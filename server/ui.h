@@ -103,7 +103,7 @@ int ui_index_render(const struct fw_ui *ui, struct strbuf *out);           /* ui
 void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const struct fw_an *an,
 		      struct strbuf *out);                                   /* ui-series.c */
 void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi, const struct fw_an *an,
-		      const cJSON *regs, struct strbuf *out);                /* ui-metric.c */
+		      const struct fw_regs *regs, struct strbuf *out);       /* ui-metric.c */
 int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, const struct fw_an *an,
 		     struct strbuf *out);                                    /* ui-commit.c; -1 DB error */
 
@@ -118,14 +118,14 @@ struct fw_an *ui_compare_analysis(sqlite3 *db, const struct fw_series *bs, const
 struct ui_reg_filter {
 	const char *series, *status, *metric, *env;
 };
-void ui_regressions_render(const struct fw_ui *ui, const cJSON *all, const struct ui_reg_filter *f,
+void ui_regressions_render(const struct fw_ui *ui, const struct fw_regs *all, const struct ui_reg_filter *f,
 			   struct strbuf *out);
 /*
  * The filter values among the regressions a page shows, each once, as
  * [facet, value] pairs (facet: series, status, metric or env): the export
  * writes one page per pair (filtered by ui_reg_filter_of) and links them.
  */
-cJSON *ui_reg_facets(const struct fw_ui *ui, const cJSON *all);
+cJSON *ui_reg_facets(const struct fw_ui *ui, const struct fw_regs *all);
 void ui_reg_filter_of(const cJSON *facet, struct ui_reg_filter *f);
 
 /*
@@ -144,7 +144,7 @@ void fw_ui_analysis_opts(struct fw_analysis_opts *o);
 struct fw_notify;
 void fw_ui_set_notify(struct fw_notify *n);
 struct fw_an *fw_ui_analysis_part(sqlite3 *db, const char *series, int revision, const struct fw_store_cache_part *part);
-cJSON *fw_ui_regressions(sqlite3 *db, const char *series, int revision);
+struct fw_regs *fw_ui_regressions(sqlite3 *db, const char *series, int revision);
 cJSON *fw_series_json(sqlite3 *db, const struct fw_series *s, const struct fw_an *an); /* api-series.c */
 /* The same with only the metrics msel[i] and commits csel[c] set (NULL: all). */
 cJSON *fw_series_json_sel(sqlite3 *db, const struct fw_series *s, const struct fw_an *an, const char *msel,
@@ -160,7 +160,7 @@ cJSON *fw_env_json(sqlite3 *db, const char *fp);
 /* After a verdict: "at 3 boots" or "MDE 3.1%, needs 8 boots", and the floor with the boots it rests on (ui-series.c). */
 void ui_decided(struct strbuf *sb, const struct fw_an_row *row);
 /* A stored regression's status history as a <details> list (ui-history.c). */
-void ui_regression_history(struct strbuf *sb, const cJSON *reg);
+void ui_regression_history(struct strbuf *sb, const struct fw_reg *reg);
 void fw_series_csv(const struct fw_series *s, struct strbuf *out);           /* api-series-csv.c */
 /* api-report.c: the cover-letter table (verbose: the long one), facts as fw_mail_facts gives them or NULL. */
 void fw_series_report(const struct fw_series *s, const struct fw_an *an, const cJSON *facts, int verbose,

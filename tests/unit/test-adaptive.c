@@ -4,6 +4,7 @@
 #include <string.h>
 #include "tap.h"
 #include "adaptive.h"
+#include "analysis-json.h"
 #include "budget.h"
 
 static void budget(void)
@@ -66,7 +67,7 @@ static void jobs(void)
 	struct fw_accel_group g[FW_ACCEL_GROUPS];
 	struct boot_job *j;
 	int ng = fw_accel_plan("split,lazyfree,newthing", "plan", 0, g), n;
-	cJSON *u = cJSON_Parse(
+	struct fw_undecided *u = fw_undecided_from_json(cJSON_Parse(
 		"{\"look\":1,\"commits\":["
 		"{\"sha\":\"aaaa\",\"host\":\"me\",\"accel\":\"icount\",\"workloads\":["
 		"  {\"workload\":\"lazyfree\",\"boots\":3,\"boots_next\":5},{\"workload\":\"split\",\"boots\":3,\"boots_next\":4}]},"
@@ -80,7 +81,10 @@ static void jobs(void)
 		"  {\"workload\":\"lazyfree\",\"boots\":3,\"boots_next\":6}]},"
 		"{\"sha\":\"bbbb\",\"host\":\"me\",\"accel\":\"tcg\",\"workloads\":["
 		"  {\"workload\":\"newthing\",\"boots\":3,\"boots_next\":4},{\"workload\":\"split\",\"boots\":3,\"boots_next\":9}]}"
-		"]}");
+		"]}"));
+
+	ok(u && u->look == 1 && u->ncommits == 6 && u->commits[0].nworkloads == 2 &&
+	   u->commits[0].workloads[0].boots_next == 5, "the answer read, typed");
 
 	n = fw_adaptive_jobs(u, &s, "me", g, ng, 2, &j);
 	is_int(n, 4, "4 boots: base 2 (lazyfree twice, split once), p1 once per accelerator");
@@ -94,7 +98,7 @@ static void jobs(void)
 	}
 	free(j);
 	fw_accel_plan_release(g, ng);
-	cJSON_Delete(u);
+	fw_undecided_free(u);
 	ok(fw_list_has("a,bc,d", "bc") && !fw_list_has("a,bc,d", "b") && !fw_list_has("", "a"), "list lookup by whole name");
 }
 
