@@ -188,6 +188,22 @@ struct fw_undecided {
 	struct fw_und_store *store;     /* private */
 };
 void fw_undecided_free(struct fw_undecided *u);
+
+/* Two commits' kernel profiles side by side (fw_profile_diff), typed. */
+struct fw_prof_variant {
+	const char *variant;
+	int boots_before, boots_after;
+	struct fw_an_function *functions;
+	size_t nfunctions;
+};
+struct fw_prof_diff {
+	const char *env;                /* NULL: no environment where both were profiled */
+	const char *workload;
+	struct fw_prof_variant *variants;
+	size_t nvariants;
+	struct fw_prof_store *store;    /* private */
+};
+void fw_prof_diff_free(struct fw_prof_diff *d);
 /* Keeps the regressions of revision (the list covers every revision of a name); how many are left. */
 size_t fw_regs_keep_revision(struct fw_regs *regs, int revision);
 /* Keeps the rows of sha compared with ref_sha (the others are dropped); how many are left. */

@@ -25,6 +25,8 @@ struct fw_regs *fw_regs_from_json(cJSON *list);
 void fw_reg_read(const cJSON *o, struct fw_reg *g);
 /* The sequential answer typed (it takes u; NULL: out of memory, u freed). */
 struct fw_undecided *fw_undecided_from_json(cJSON *u);
+/* A profile diff (fw_profile_diff's, or an answer built on it) typed; it takes diff (NULL: out of memory). */
+struct fw_prof_diff *fw_prof_diff_from_json(cJSON *diff);
 /* The list, and one entry's object in it; valid while regs lives. */
 const cJSON *fw_regs_json(const struct fw_regs *regs);
 const cJSON *fw_reg_json(const struct fw_regs *regs, const struct fw_reg *g);

@@ -42,6 +42,16 @@ cJSON *fw_profile_answer(struct fw_req *r, struct fw_prof_req *p, struct strbuf 
 	return res;
 }
 
+struct fw_prof_diff *fw_profile_typed(struct fw_req *r, struct fw_prof_req *p, struct strbuf *err)
+{
+	cJSON *res = fw_profile_answer(r, p, err);
+	struct fw_prof_diff *d = res ? fw_prof_diff_from_json(res) : NULL;
+
+	if (res && !d)
+		strbuf_addstr(err, "out of memory reading the profile diff");
+	return d;
+}
+
 enum MHD_Result api_profile(struct fw_req *r)
 {
 	struct strbuf name = STRBUF_INIT, err = STRBUF_INIT;

@@ -7,7 +7,7 @@
  */
 #include <math.h>
 #include <string.h>
-#include "analysis-json.h"
+#include "analysis.h"
 #include "plot.h"
 
 static const char script_fmt[] =
@@ -19,25 +19,23 @@ static const char script_fmt[] =
 	"set xtics rotate by -35 left\nset lmargin 12\nset bmargin %d\n"
 	"plot 'data' index 'deltas' using 0:2:3:xtic(4) with boxes lc rgb variable\n";
 
-int fw_plot_profile(const char *cache_dir, const cJSON *diff, struct strbuf *path, char etag[72], int *rendered,
-		    struct strbuf *err)
+int fw_plot_profile(const char *cache_dir, const struct fw_prof_diff *diff, struct strbuf *path, char etag[72],
+		    int *rendered, struct strbuf *err)
 {
-	const cJSON *v = cJSON_GetArrayItem(cJSON_GetObjectItemCaseSensitive(diff, "variants"), 0), *e;
+	const struct fw_prof_variant *v = diff->nvariants ? &diff->variants[0] : NULL;
 	struct strbuf data = STRBUF_INIT, script = STRBUF_INIT;
 	int n = 0, ret;
 
 	strbuf_addstr(&data, "# deltas\n");
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(v, "functions")) {
-		struct fw_an_function f;
-		double dv;
+	for (size_t i = 0; v && i < v->nfunctions; i++) {
+		const struct fw_an_function *f = &v->functions[i];
+		double dv = fw_attribution_uses_self(f) ? f->delta.self_us : f->delta.time_us;
 
-		fw_an_function_read(e, &f);
-		dv = fw_attribution_uses_self(&f) ? f.delta.self_us : f.delta.time_us;
 		if (n >= FW_PLOT_PROFILE_BARS || !isfinite(dv))
 			continue;
 		strbuf_addf(&data, "%d %.17g %d \"", n, dv, dv > 0 ? 0xc62828 : 0x2e7d32);
-		fw_plot_label(&data, f.function, 48);
-		strbuf_addstr(&data, fw_attribution_uses_self(&f) ? "" : " (total)");
+		fw_plot_label(&data, f->function, 48);
+		strbuf_addstr(&data, fw_attribution_uses_self(f) ? "" : " (total)");
 		strbuf_addstr(&data, "\"\n");
 		n++;
 	}

@@ -96,7 +96,7 @@ int fw_plot_render(const char *cache_dir, const struct strbuf *script, const str
  * 0 ok, 1 nothing to plot, -1 error (err).
  */
 #define FW_PLOT_PROFILE_BARS 15
-int fw_plot_profile(const char *cache_dir, const cJSON *diff, struct strbuf *path, char etag[72], int *rendered,
+int fw_plot_profile(const char *cache_dir, const struct fw_prof_diff *diff, struct strbuf *path, char etag[72], int *rendered,
 		    struct strbuf *err);
 /*
  * server/plot-cache.c. A cache hit refreshes the file's use time; pruning

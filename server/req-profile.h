@@ -22,5 +22,7 @@ int req_profile(struct fw_req *r, const char *series, struct fw_prof_req *p, enu
 void req_profile_free(struct fw_prof_req *p);
 /* fw_profile_diff of a parsed request plus series, revision, head/base sha and subject, limit (api-profile.c). */
 cJSON *fw_profile_answer(struct fw_req *r, struct fw_prof_req *p, struct strbuf *err);
+/* The same answer typed, for the page and its plot (NULL: err, or out of memory). */
+struct fw_prof_diff *fw_profile_typed(struct fw_req *r, struct fw_prof_req *p, struct strbuf *err);
 
 #endif

@@ -51,44 +51,37 @@ static void cell(struct strbuf *sb, double v, int signed_)
 	strbuf_addstr(sb, "</td>");
 }
 
-static void function_row(struct strbuf *sb, const cJSON *e)
+static void function_row(struct strbuf *sb, const struct fw_an_function *f)
 {
-	struct fw_an_function f;
-	int self;
-	double pct;
+	int self = fw_attribution_uses_self(f);
+	double pct = self ? f->delta_pct.self_us : f->delta_pct.time_us;
 
-	fw_an_function_read(e, &f);
-	self = fw_attribution_uses_self(&f);
-	pct = self ? f.delta_pct.self_us : f.delta_pct.time_us;
 	strbuf_addstr(sb, "<tr><td class=\"mono\">");
-	html_txt(sb, f.function);
+	html_txt(sb, f->function);
 	strbuf_addstr(sb, "</td>");
 	for (int side = 0; side < 2; side++) {
-		const struct fw_an_prof_nums *x = side ? &f.after : &f.before;
+		const struct fw_an_prof_nums *x = side ? &f->after : &f->before;
 
 		cell(sb, x->hits, 0);
 		cell(sb, x->time_us, 0);
 		cell(sb, x->self_us, 0);
 	}
-	cell(sb, f.delta.hits, 1);
-	cell(sb, f.delta.time_us, 1);
-	cell(sb, f.delta.self_us, 1);
+	cell(sb, f->delta.hits, 1);
+	cell(sb, f->delta.time_us, 1);
+	cell(sb, f->delta.self_us, 1);
 	strbuf_addstr(sb, "<td class=\"num\">");
 	if (!isnan(pct))
 		strbuf_addf(sb, "%+.1f%% %s", pct, self ? "self" : "total");
 	strbuf_addstr(sb, "</td></tr>\n");
 }
 
-static void variant_table(struct strbuf *sb, const cJSON *v)
+static void variant_table(struct strbuf *sb, const struct fw_prof_variant *v)
 {
-	const cJSON *e;
-
 	strbuf_addstr(sb, "<h2>variant ");
-	html_txt(sb, fw_json_str(v, "variant", ""));
-	strbuf_addf(sb, "</h2>\n<p class=\"muted\">profiled boots: base %.0f, head %.0f (medians over boots; "
-		    "a function missing from a boot counts 0)</p>\n",
-		    fw_json_num(v, "boots_before", 0), fw_json_num(v, "boots_after", 0));
-	if (!cJSON_GetArraySize(cJSON_GetObjectItemCaseSensitive(v, "functions"))) {
+	html_txt(sb, v->variant);
+	strbuf_addf(sb, "</h2>\n<p class=\"muted\">profiled boots: base %d, head %d (medians over boots; "
+		    "a function missing from a boot counts 0)</p>\n", v->boots_before, v->boots_after);
+	if (!v->nfunctions) {
 		strbuf_addstr(sb, "<p>No function matches.</p>\n");
 		return;
 	}
@@ -97,13 +90,13 @@ static void variant_table(struct strbuf *sb, const cJSON *v)
 		      "<th colspan=\"3\">base</th><th colspan=\"3\">head</th><th colspan=\"4\">delta</th></tr>"
 		      "<tr><th>hits</th><th>total us</th><th>self us</th><th>hits</th><th>total us</th>"
 		      "<th>self us</th><th>hits</th><th>total us</th><th>self us</th><th>%</th></tr></thead><tbody>\n");
-	cJSON_ArrayForEach(e, cJSON_GetObjectItemCaseSensitive(v, "functions"))
-		function_row(sb, e);
+	for (size_t i = 0; i < v->nfunctions; i++)
+		function_row(sb, &v->functions[i]);
 	strbuf_addstr(sb, "</tbody></table></div>\n");
 }
 
 /* The filter form: the commits and workload stay, sort/match/limit/variant change. */
-static void filter_form(struct strbuf *sb, const struct fw_prof_req *p, const cJSON *res)
+static void filter_form(struct strbuf *sb, const struct fw_prof_req *p)
 {
 	static const char *const sorts[] = { "self", "total", "hits" };
 
@@ -123,13 +116,12 @@ static void filter_form(struct strbuf *sb, const struct fw_prof_req *p, const cJ
 		strbuf_addf(sb, "<option%s>%s</option>", (int)p->q.sort == i ? " selected" : "", sorts[i]);
 	strbuf_addf(sb, "</select></label> <label>top <input name=\"limit\" size=\"4\" value=\"%d\"></label> "
 		    "<button type=\"submit\">show</button></form>\n", p->q.limit);
-	(void)res;
 }
 
-static void ui_profile_render(const struct fw_ui *ui, const struct fw_prof_req *p, const cJSON *res, struct strbuf *sb)
+static void ui_profile_render(const struct fw_ui *ui, const struct fw_prof_req *p, const struct fw_prof_diff *res,
+			      struct strbuf *sb)
 {
 	const struct fw_commit *h = &p->s.commits[p->head], *b = &p->s.commits[p->base];
-	const cJSON *v, *env = cJSON_GetObjectItemCaseSensitive(res, "env_fingerprint");
 	struct strbuf title = STRBUF_INIT;
 
 	strbuf_addf(&title, "Profile %s: %.12s vs %.12s", p->workload.buf, h->sha, b->sha);
@@ -153,11 +145,11 @@ static void ui_profile_render(const struct fw_ui *ui, const struct fw_prof_req *
 	strbuf_addstr(sb, "\">");
 	html_txt(sb, p->s.name);
 	strbuf_addstr(sb, "</a></li>\n</ul>\n");
-	filter_form(sb, p, res);
-	if (!cJSON_IsString(env))
+	filter_form(sb, p);
+	if (!res->env)
 		strbuf_addstr(sb, "<p>No profiles: the two commits were not both profiled in one environment.</p>\n");
-	cJSON_ArrayForEach(v, cJSON_GetObjectItemCaseSensitive(res, "variants"))
-		variant_table(sb, v);
+	for (size_t i = 0; i < res->nvariants; i++)
+		variant_table(sb, &res->variants[i]);
 	html_page_end(sb);
 	strbuf_release(&title);
 }
@@ -168,20 +160,20 @@ enum MHD_Result ui_profile(struct fw_req *r)
 	struct fw_ui ui = { 0 };
 	struct fw_prof_req p;
 	enum MHD_Result ret;
-	cJSON *res;
+	struct fw_prof_diff *res;
 
 	if (req_profile(r, r->args[0], &p, &ret))
 		return ret;
 	ui.db = req_db(r);
 	ui.revision = req_revision(r);
-	res = fw_profile_answer(r, &p, &err);
+	res = fw_profile_typed(r, &p, &err);
 	if (res) {
 		ui_profile_render(&ui, &p, res, &sb);
 		ret = reply_buf(r, 200, "text/html; charset=utf-8", &sb, NULL);
 	} else {
 		ret = reply_error(r, 503, "db_error", NULL, err.buf);
 	}
-	cJSON_Delete(res);
+	fw_prof_diff_free(res);
 	req_profile_free(&p);
 	strbuf_release(&err);
 	return ret;
@@ -193,13 +185,13 @@ enum MHD_Result ui_profile_plot(struct fw_req *r)
 	struct strbuf path = STRBUF_INIT, err = STRBUF_INIT;
 	struct fw_prof_req p;
 	enum MHD_Result ret;
-	cJSON *res;
+	struct fw_prof_diff *res;
 	char etag[72];
 	int rc = -1, rendered = 0;
 
 	if (req_profile(r, r->args[0], &p, &ret))
 		return ret;
-	res = fw_profile_answer(r, &p, &err);
+	res = fw_profile_typed(r, &p, &err);
 	if (res)
 		rc = fw_plot_profile(r->srv->cache_dir, res, &path, etag, &rendered, &err);
 	if (rc == 0) {
@@ -211,7 +203,7 @@ enum MHD_Result ui_profile_plot(struct fw_req *r)
 		fprintf(stderr, "serve: profile plot: %s\n", err.buf);
 		ret = reply_error(r, 500, "plot_failed", NULL, "could not render the plot");
 	}
-	cJSON_Delete(res);
+	fw_prof_diff_free(res);
 	req_profile_free(&p);
 	strbuf_release(&path);
 	strbuf_release(&err);

@@ -147,16 +147,14 @@ if grep -n 'cJSON' analysis/analysis.h analysis/an-result.h >"$tmp/cj"; then
 	sed 's/^/    /' "$tmp/cj" | head -5
 	fail=1
 fi
-doors='^(fw_an_json|fw_an_row_json|fw_an_from_json|fw_an_function_read|fw_regs_json|fw_reg_json|fw_regs_from_json|fw_reg_read|fw_regressions_list|fw_regression_get|fw_analysis_undecided|fw_profile_diff|fw_profile_attribution)$'
+doors='^(fw_an_json|fw_an_row_json|fw_an_from_json|fw_an_function_read|fw_regs_json|fw_reg_json|fw_regs_from_json|fw_reg_read|fw_prof_diff_from_json|fw_undecided_from_json|fw_regressions_list|fw_regression_get|fw_analysis_undecided|fw_profile_diff|fw_profile_attribution)$'
 json_edge='
 server/api-feed         the Atom feed (stored regressions, as JSON entries)
-server/api-profile      the profile answer (fw_profile_diff JSON)
+server/api-profile      the profile answer (fw_profile_diff JSON), and its typed form for the page and plot
 server/api-regressions  the regressions answers
 server/cmd-regressions  regressions --json (as the API answers)
 server/cmd-undecided    undecided (prints its JSON)
-server/plot-profile     the profile plot (fw_profile_diff functions, read typed entry by entry)
 server/regression-profile the regression answer (copies the row attribution)
-server/ui-profile       the profile page (fw_profile_diff variants)
 '
 for folder in server collector; do
 	for o in $(objs "$folder"); do
