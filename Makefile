@@ -80,10 +80,12 @@ endif
 
 # A tiny static init for testing boots without the real guest (tests/t3*.sh): no sanitizers.
 TEST_INIT := $(BUILD)/tests/fw-test-init
+# The example workload's folder (kernel/workloads/README.md).
+EXAMPLE_WL := $(BUILD)/workloads/lru-contention
 
 .PHONY: FORCE all deps check-layers check-function-length test test-quick test-unit test-asan test-kernel demo bench bench-build fuzz fuzz-smoke clean
 # other-build: the analysis as a foliowatch of another version runs it (t0125).
-all: $(PROGRAMS) $(UNIT_BIN) $(TEST_INIT) $(BUILD)/tests/other-build
+all: $(PROGRAMS) $(UNIT_BIN) $(TEST_INIT) $(BUILD)/tests/other-build $(EXAMPLE_WL)/lru-contention
 
 # Install build, test and demo dependencies when something is missing.
 deps:
@@ -158,6 +160,13 @@ GUEST_CFLAGS = $(INC_guest) -std=gnu11 $(WARN) -O2 -D_GNU_SOURCE
 $(BUILD)/guest/fw-init: $(GUEST_SRC) lib/crc32.c $(wildcard kernel/guest/*.h) lib/crc32.h
 	@mkdir -p $(dir $@)
 	$(call quiet,CC,$@)$(CC) $(GUEST_CFLAGS) -static -o $@ $(GUEST_SRC) lib/crc32.c -lpthread
+
+# The example of your own workload (kernel/workloads/README.md), built as a user would:
+# its folder with the program beside workload.json, static (the guest has no libraries).
+$(EXAMPLE_WL)/lru-contention: kernel/workloads/examples/lru-contention/lru-contention.c kernel/workloads/examples/lru-contention/workload.json
+	@mkdir -p $(dir $@)
+	cp kernel/workloads/examples/lru-contention/workload.json $(dir $@)
+	$(call quiet,CC,$@)$(CC) -std=gnu11 $(WARN) -O2 -static -o $@ $< -lpthread
 
 $(TEST_INIT): tests/data/fw-test-init.c lib/crc32.c lib/crc32.h
 	@mkdir -p $(dir $@)

@@ -11,6 +11,7 @@ int cmd_boot(int argc, char **argv);
 int cmd_run(int argc, char **argv);
 int cmd_watch(int argc, char **argv);
 int cmd_bisect(int argc, char **argv);
+int cmd_workload(int argc, char **argv);
 /* run's options (lib/cmdopt.h): watch accepts and documents most of them too. */
 extern const struct fw_option fw_run_options[];
 

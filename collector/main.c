@@ -12,6 +12,7 @@ static const struct fw_subcommand commands[] = {
 	{ "watch", cmd_watch, "measure the new commits of a branch, continuously or once" },
 	{ "bisect", cmd_bisect, "find the commit where a metric moved between two measured commits" },
 	{ "series", cmd_series, "list the commits a run would measure" },
+	{ "workload", cmd_workload, "check your own workload's folder, or try its program here" },
 };
 
 int main(int argc, char **argv)
