@@ -11,6 +11,7 @@
 #include <unistd.h>
 #include "tap.h"
 #include "analysis-json.h"
+#include "an-typed-check.h"
 #include "fw-db.h"
 #include "ingest.h"
 #include "run-doc.h"
@@ -137,6 +138,11 @@ int main(void)
 		ok(row->per_boot && row->a.boots == 5 && row->b.boots == 5, "... 5 boots a side");
 	}
 	ok(row_for(res, "bw_mib_s", "other") == NULL, "a result with an error is not compared");
+	{
+		size_t rows = 0;
+
+		ok(an_typed_matches(res, &rows) && rows > 0, "the comparison: every typed field is its JSON's");
+	}
 	fw_an_free(res);
 	res = NULL;
 	ok(fw_analysis_compare(db, 1, 1, NULL, &res, &err) && !res, "the same commit twice is refused");

@@ -15,6 +15,7 @@
 #include <unistd.h>
 #include "tap.h"
 #include "analysis-json.h"
+#include "an-typed-check.h"
 #include "analysis-internal.h"
 #include "fw-db.h"
 #include "ingest.h"
@@ -395,18 +396,9 @@ static void test_false_alarm(const char *dir)
 	o.determinism_file = table;
 	ok(!fw_analysis_series(db, "comment", 0, &o, &res, &err), "analysed the comment-only patch");
 	{
-		size_t same = 0;
+		size_t rows = 0;
 
-		for (size_t i = 0; i < res->nrows; i++) {  /* the typed fields are the JSON's */
-			const struct fw_an_row *t = &res->rows[i];
-			const cJSON *j = fw_an_row_json(res, t);
-
-			same += !strcmp(t->verdict, str(j, "verdict")) && !strcmp(t->mode, str(j, "mode")) &&
-				(t->delta_pct == num(j, "delta_pct") || (isnan(t->delta_pct) && isnan(num(j, "delta_pct")))) &&
-				(t->floor_pct == num(j, "floor_pct") || (isnan(t->floor_pct) && isnan(num(j, "floor_pct")))) &&
-				t->b.boots == (int)num(cJSON_GetObjectItem(j, "b"), "boots");
-		}
-		ok(res->nrows > 0 && same == res->nrows, "typed rows carry the JSON's verdict, mode, delta, floor and boots");
+		ok(an_typed_matches(res, &rows) && rows > 0, "every typed field of the analysis is its JSON's (head, rows, change points)");
 	}
 	r = row_of(res, 1, "sys_s");
 	printf("# sys_s %+.2f%%: mode %s (%s), CV %.2f%% from %.0f boots, verdict %s\n", num(r, "delta_pct"),
@@ -442,6 +434,11 @@ static void test_false_alarm(const char *dir)
 	fw_an_free(res);
 
 	ok(!fw_analysis_series(db, "lru", 0, NULL, &res, &err), "analysed the lru patch");
+	{
+		size_t rows = 0;
+
+		ok(an_typed_matches(res, &rows) && rows > 0, "the lru patch: every typed field is its JSON's");
+	}
 	r = row_of(res, 1, "lru_lock_per_fault");
 	is_str(str(r, "verdict"), "regression", "+2% lruvec lock round trips per fault (exact): a regression");
 	ok(fabs(num(r, "floor_pct")) < 1e-9, "... against a floor of 0 (boots of one kernel always agreed)");
@@ -466,6 +463,11 @@ static void test_first_run(void)
 	boot("first", 1, 0, med, 0, 0);
 	env_host = "det-host";
 	ok(!fw_analysis_series(db, "first", 0, NULL, &res, &err), "analysed a first run in a new environment");
+	{
+		size_t rows = 0;
+
+		ok(an_typed_matches(res, &rows) && rows > 0, "a first run: every typed field is its JSON's");
+	}
 	r = row_of(res, 1, "cpu_s");
 	is_str(str(r, "mode"), "deterministic", "first run: cpu_s deterministic");
 	is_str(str(r, "mode_source"), "default table", "... from the default table (no same-kernel boots yet)");
