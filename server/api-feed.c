@@ -153,13 +153,13 @@ static enum MHD_Result feed(struct fw_req *r, const char *series)
 	strbuf_addstr(&sb, "\"/>\n");
 	/* Newest first (the list is in id order, ids grow with time), at most FEED_MAX_ENTRIES. */
 	for (int i = cJSON_GetArraySize(list) - 1; i >= 0 && n < FEED_MAX_ENTRIES; i--, n++) {
-		cJSON *o = fw_regression_json(cJSON_GetArrayItem(list, i));
+		cJSON *o = fw_regression_json_of(cJSON_GetArrayItem(list, i));
 
 		entry(&sb, o);
 		cJSON_Delete(o);
 	}
 	cJSON_ArrayForEach(it, better) {
-		cJSON *o = fw_regression_json(it);
+		cJSON *o = fw_regression_json_of(it);
 
 		entry(&sb, o);
 		cJSON_Delete(o);

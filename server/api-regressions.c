@@ -17,7 +17,7 @@
 #include "fw-db.h"
 #include "routes.h"
 #include "store.h"
-#include "analysis-json.h"
+#include "analysis.h"
 #include "status-body.h"
 #include "xalloc.h"
 #include "run-doc.h"
@@ -26,8 +26,8 @@ enum MHD_Result api_regressions_list(struct fw_req *r)
 {
 	struct strbuf series = STRBUF_INIT, status = STRBUF_INIT, err = STRBUF_INIT;
 	sqlite3 *db = req_db(r);
-	cJSON *list = NULL, *root, *arr;
-	const cJSON *g;
+	struct fw_regs *list = NULL;
+	cJSON *root, *arr;
 	enum MHD_Result ret;
 	int known, has_series = !req_query(r, "series", &series), has_status = !req_query(r, "status", &status);
 
@@ -43,18 +43,17 @@ enum MHD_Result api_regressions_list(struct fw_req *r)
 		goto cleanup;
 	}
 	if (fw_regressions_refresh(db, has_series ? series.buf : NULL, NULL, &err) ||
-	    fw_regressions_list(db, has_series ? series.buf : NULL, has_status ? status.buf : NULL,
-				&list, &err)) {
+	    fw_regressions_of(db, has_series ? series.buf : NULL, has_status ? status.buf : NULL, &list, &err)) {
 		ret = reply_error(r, 503, "db_error", NULL, err.buf);
 		goto cleanup;
 	}
 	root = cJSON_CreateObject();
 	arr = cJSON_AddArrayToObject(root, "regressions");
-	cJSON_ArrayForEach(g, list)
-		cJSON_AddItemToArray(arr, fw_regression_json(g));
+	for (size_t i = 0; i < list->n; i++)
+		cJSON_AddItemToArray(arr, fw_regression_json(&list->r[i]));
 	ret = reply_json(r, 200, root);
 cleanup:
-	cJSON_Delete(list);
+	fw_regs_free(list);
 	strbuf_release(&series);
 	strbuf_release(&status);
 	strbuf_release(&err);
@@ -75,7 +74,8 @@ enum MHD_Result api_regression_get(struct fw_req *r)
 {
 	struct strbuf err = STRBUF_INIT;
 	sqlite3 *db = req_db(r);
-	cJSON *g = NULL, *root;
+	struct fw_regs *one = NULL;
+	cJSON *root;
 	enum MHD_Result ret;
 	long long id;
 	int rc;
@@ -85,13 +85,13 @@ enum MHD_Result api_regression_get(struct fw_req *r)
 		goto cleanup;
 	}
 	/* Refresh its series first, as the list does, so that the status is current. */
-	rc = fw_regression_get(db, id, &g, &err);
+	rc = fw_regression_of(db, id, &one, &err);
 	if (!rc) {
-		char *series = xstrdup(fw_json_str(g, "series", ""));
+		char *series = xstrdup(one->r[0].series);
 
-		cJSON_Delete(g);
-		g = NULL;
-		rc = fw_regressions_refresh(db, series, NULL, &err) ? -1 : fw_regression_get(db, id, &g, &err);
+		fw_regs_free(one);
+		one = NULL;
+		rc = fw_regressions_refresh(db, series, NULL, &err) ? -1 : fw_regression_of(db, id, &one, &err);
 		free(series);
 	}
 	if (rc) {
@@ -99,16 +99,16 @@ enum MHD_Result api_regression_get(struct fw_req *r)
 			     : reply_error(r, 503, "db_error", NULL, err.buf);
 		goto cleanup;
 	}
-	root = fw_regression_json(g);
-	fw_regression_profile(db, g, root);
-	if (fw_json_num(g, "bisect_id", 0) > 0) {
-		cJSON *b = fw_bisect_json(db, (long long)fw_json_num(g, "bisect_id", 0));
+	root = fw_regression_json(&one->r[0]);
+	fw_regression_profile(db, &one->r[0], root);
+	if (one->r[0].bisect_id > 0) {
+		cJSON *b = fw_bisect_json(db, one->r[0].bisect_id);
 		if (b)
 			cJSON_AddItemToObject(root, "bisect", b);
 	}
 	ret = reply_json(r, 200, root);
 cleanup:
-	cJSON_Delete(g);
+	fw_regs_free(one);
 	strbuf_release(&err);
 	return ret;
 }

@@ -9,7 +9,7 @@
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
-#include "analysis-json.h"
+#include "analysis.h"
 #include "store.h"
 #include "cmdopt.h"
 #include "commands.h"
@@ -22,11 +22,10 @@
 static void print_json(const struct fw_regs *list)
 {
 	cJSON *out = cJSON_CreateArray();
-	const cJSON *r;
 	char *text;
 
-	cJSON_ArrayForEach(r, fw_regs_json(list))
-		cJSON_AddItemToArray(out, fw_regression_json(r));
+	for (size_t i = 0; i < list->n; i++)
+		cJSON_AddItemToArray(out, fw_regression_json(&list->r[i]));
 	text = cJSON_Print(out);
 	printf("%s\n", text ? text : "[]");
 	cJSON_free(text);

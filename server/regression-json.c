@@ -1,27 +1,38 @@
 /*
- * A regression as the API and `regressions --json` give it: the analysis
- * code's list entry (fw_regressions_list) with URLs (links.commit, .metric,
+ * A regression as the API and `regressions --json` give it, written from
+ * the typed stored regression (struct fw_reg) with URLs (links.commit, .metric,
  * .plot, .trend, .self) instead of the database's internal ids, and numbers
  * rounded like every answer (json_pct, json_prob).
  */
 #include <math.h>
 #include <string.h>
 #include "routes.h"
-#include "analysis.h"
+#include "analysis-json.h"
 #include "html.h"
-#include "run-doc.h"
 
 /* "?revision=N[&env=FP]": a combined regression has no one environment. */
-static void link_args(struct strbuf *sb, const cJSON *g, char sep)
+static void link_args(struct strbuf *sb, const struct fw_reg *g, char sep)
 {
-	strbuf_addf(sb, "%crevision=%d", sep, fw_json_int(g, "revision", 0));
-	if (strcmp(fw_json_str(g, "env_fingerprint", ""), FW_ENV_COMBINED)) {
+	strbuf_addf(sb, "%crevision=%d", sep, g->revision);
+	if (strcmp(g->env, FW_ENV_COMBINED)) {
 		strbuf_addstr(sb, "&env=");
-		html_url_arg(sb, fw_json_str(g, "env_fingerprint", ""));
+		html_url_arg(sb, g->env);
 	}
 }
 
-static void add_links(cJSON *o, const cJSON *g)
+/* SERIES/WORKLOAD/VARIANT/METRIC path segments, each percent-encoded. */
+static void metric_path(struct strbuf *sb, const struct fw_reg *g, const char *between)
+{
+	html_url_arg(sb, g->series);
+	strbuf_addstr(sb, between);
+	html_url_arg(sb, g->workload);
+	strbuf_addch(sb, '/');
+	html_url_arg(sb, g->variant);
+	strbuf_addch(sb, '/');
+	html_url_arg(sb, g->metric);
+}
+
+static void add_links(cJSON *o, const struct fw_reg *g)
 {
 	static const char *const kinds[] = { "self", "commit", "metric", "plot", "trend" };
 	cJSON *links = cJSON_AddObjectToObject(o, "links");
@@ -30,32 +41,26 @@ static void add_links(cJSON *o, const cJSON *g)
 	for (size_t k = 0; k < sizeof(kinds) / sizeof(kinds[0]); k++) {
 		strbuf_reset(&sb);
 		if (k == 0) {
-			strbuf_addf(&sb, "/api/v1/regressions/%lld", (long long)fw_json_num(g, "id", 0));
+			strbuf_addf(&sb, "/api/v1/regressions/%lld", g->id);
 		} else if (k == 1) {
 			strbuf_addstr(&sb, "/series/");
-			html_url_arg(&sb, fw_json_str(g, "series", ""));
+			html_url_arg(&sb, g->series);
 			strbuf_addstr(&sb, "/commit/");
-			html_url_arg(&sb, fw_json_str(g, "sha", ""));
-			strbuf_addf(&sb, "?revision=%d", fw_json_int(g, "revision", 0));
+			html_url_arg(&sb, g->sha);
+			strbuf_addf(&sb, "?revision=%d", g->revision);
 		} else if (k == 4) {
 			strbuf_addstr(&sb, "/api/v1/trend?series=");
-			html_url_arg(&sb, fw_json_str(g, "series", ""));
+			html_url_arg(&sb, g->series);
 			strbuf_addstr(&sb, "&metric=");
-			html_url_arg(&sb, fw_json_str(g, "workload", ""));
+			html_url_arg(&sb, g->workload);
 			strbuf_addstr(&sb, "%2F");
-			html_url_arg(&sb, fw_json_str(g, "variant", ""));
+			html_url_arg(&sb, g->variant);
 			strbuf_addstr(&sb, "%2F");
-			html_url_arg(&sb, fw_json_str(g, "metric", ""));
+			html_url_arg(&sb, g->metric);
 			link_args(&sb, g, '&');
 		} else {
 			strbuf_addstr(&sb, k == 2 ? "/series/" : "/plot/");
-			html_url_arg(&sb, fw_json_str(g, "series", ""));
-			strbuf_addstr(&sb, k == 2 ? "/metric/" : "/");
-			html_url_arg(&sb, fw_json_str(g, "workload", ""));
-			strbuf_addch(&sb, '/');
-			html_url_arg(&sb, fw_json_str(g, "variant", ""));
-			strbuf_addch(&sb, '/');
-			html_url_arg(&sb, fw_json_str(g, "metric", ""));
+			metric_path(&sb, g, k == 2 ? "/metric/" : "/");
 			if (k == 3)
 				strbuf_addstr(&sb, "/big.svg");
 			link_args(&sb, g, '?');
@@ -65,35 +70,50 @@ static void add_links(cJSON *o, const cJSON *g)
 	strbuf_release(&sb);
 }
 
-cJSON *fw_regression_json(const cJSON *g)
+cJSON *fw_regression_json(const struct fw_reg *g)
 {
-	static const char *const strs[] = { "series", "env_fingerprint", "workload", "variant", "metric",
-		"sha", "subject" };
-	static const char *const tail[] = { "status", "status_by", "status_at", "created_at" };
-	cJSON *o = cJSON_CreateObject();
+	const char *strs[] = { g->env, g->workload, g->variant, g->metric, g->sha, g->subject };
+	static const char *const skeys[] = { "env_fingerprint", "workload", "variant", "metric", "sha", "subject" };
+	const char *tail[] = { g->status, g->status_by, g->status_at, g->created_at, g->status_note };
+	static const char *const tkeys[] = { "status", "status_by", "status_at", "created_at", "status_note" };
+	cJSON *o = cJSON_CreateObject(), *h;
 
-	cJSON_AddNumberToObject(o, "id", fw_json_num(g, "id", 0));
-	cJSON_AddStringToObject(o, "series", fw_json_str(g, "series", ""));
-	cJSON_AddNumberToObject(o, "revision", fw_json_num(g, "revision", 0));
-	for (size_t i = 1; i < sizeof(strs) / sizeof(strs[0]); i++)
-		cJSON_AddStringToObject(o, strs[i], fw_json_str(g, strs[i], ""));
-	json_pct(o, "delta_pct", fw_json_num(g, "delta_pct", NAN));
-	json_prob(o, "p_value", fw_json_num(g, "p_value", NAN));
-	for (size_t i = 0; i < sizeof(tail) / sizeof(tail[0]); i++)
-		cJSON_AddStringToObject(o, tail[i], fw_json_str(g, tail[i], ""));
-	cJSON_AddStringToObject(o, "status_note", fw_json_str(g, "status_note", ""));
+	cJSON_AddNumberToObject(o, "id", (double)g->id);
+	cJSON_AddStringToObject(o, "series", g->series);
+	cJSON_AddNumberToObject(o, "revision", g->revision);
+	for (size_t i = 0; i < sizeof(skeys) / sizeof(skeys[0]); i++)
+		cJSON_AddStringToObject(o, skeys[i], strs[i]);
+	json_pct(o, "delta_pct", g->delta_pct);
+	json_prob(o, "p_value", g->p_value);
+	for (size_t i = 0; i < sizeof(tkeys) / sizeof(tkeys[0]); i++)
+		cJSON_AddStringToObject(o, tkeys[i], tail[i]);
 	/* every status change with who, note and time (regression_history, oldest first) */
-	const cJSON *h = cJSON_GetObjectItemCaseSensitive(g, "history");
-	cJSON_AddItemToObject(o, "history", h ? cJSON_Duplicate(h, 1) : cJSON_CreateArray());
+	h = cJSON_AddArrayToObject(o, "history");
+	for (size_t i = 0; i < g->nhistory; i++) {
+		cJSON *e = cJSON_CreateObject();
+
+		cJSON_AddStringToObject(e, "status", g->history[i].status);
+		cJSON_AddStringToObject(e, "by", g->history[i].by);
+		cJSON_AddStringToObject(e, "note", g->history[i].note);
+		cJSON_AddStringToObject(e, "at", g->history[i].at);
+		cJSON_AddItemToArray(h, e);
+	}
 	add_links(o, g);
-	if (cJSON_IsString(cJSON_GetObjectItemCaseSensitive(g, "found_sha"))) {
+	if (g->found_sha) {
 		/* moved by a bisect to its culprit (sha): where it was found first, and the bisect */
 		struct strbuf sb = STRBUF_INIT;
-		cJSON_AddStringToObject(o, "found_sha", fw_json_str(g, "found_sha", ""));
-		strbuf_addf(&sb, "/api/v1/bisects/%lld", (long long)fw_json_num(g, "bisect_id", 0));
+		cJSON_AddStringToObject(o, "found_sha", g->found_sha);
+		strbuf_addf(&sb, "/api/v1/bisects/%lld", g->bisect_id);
 		cJSON_AddStringToObject(cJSON_GetObjectItemCaseSensitive(o, "links"), "bisect", sb.buf);
 		strbuf_release(&sb);
 	}
 	return o;
 }
 
+cJSON *fw_regression_json_of(const cJSON *g)
+{
+	struct fw_reg reg;
+
+	fw_reg_read(g, &reg);
+	return fw_regression_json(&reg);
+}

@@ -73,19 +73,15 @@ static void profile_section(cJSON *root, const struct fw_an *an, const struct fw
 	strbuf_release(&link);
 }
 
-void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root)
+void fw_regression_profile(sqlite3 *db, const struct fw_reg *g, cJSON *root)
 {
 	static const struct fw_store_cache_part decided = { -1, -1, NULL, 1 };  /* a regression's row is decided */
-	struct fw_reg reg;
-	struct fw_an *an;
-	const struct fw_an_row *row;
+	struct fw_an *an = fw_ui_analysis_part(db, g->series, g->revision, &decided);
+	const struct fw_an_row *row = fw_regression_row(an, g);
 
-	fw_reg_read(g, &reg);
-	an = fw_ui_analysis_part(db, reg.series, reg.revision, &decided);
-	row = fw_regression_row(an, &reg);
 	if (row) {
 		decision(root, row);
-		profile_section(root, an, row, &reg);
+		profile_section(root, an, row, g);
 	}
 	fw_an_free(an);
 }

@@ -122,11 +122,13 @@ void json_pct(cJSON *obj, const char *key, double v);
 double fw_round_fixed(double v, int digits);
 void json_prob(cJSON *obj, const char *key, double v);
 /* A regression of fw_regressions_list as the API gives it: links, rounded numbers (regression-json.c). */
-cJSON *fw_regression_json(const cJSON *g);
+cJSON *fw_regression_json(const struct fw_reg *g);
+/* The same from an entry in the list's JSON shape (a stored event's payload, a feed's improvement). */
+cJSON *fw_regression_json_of(const cJSON *g);
 /* A stored bisect as the API gives it (api-bisects.c), or NULL when there is no such bisect. */
 cJSON *fw_bisect_json(sqlite3 *db, long long id);
 /* Adds "profile" (the regression's kernel function attribution) to its API answer (regression-profile.c). */
-void fw_regression_profile(sqlite3 *db, const cJSON *g, cJSON *root);
+void fw_regression_profile(sqlite3 *db, const struct fw_reg *g, cJSON *root);
 /* The analysis row (against the parent) a stored regression g came from, in series analysis an, or NULL. */
 const struct fw_an_row *fw_regression_row(const struct fw_an *an, const struct fw_reg *g);
 /*

@@ -69,7 +69,7 @@ char *fw_webhook_body(const char *type, const char *event_key, const char *paylo
 
 	if (!g)
 		return NULL;
-	o = fw_regression_json(g);
+	o = fw_regression_json_of(g);
 	cJSON_Delete(g);
 	cJSON_DeleteItemFromObjectCaseSensitive(o, "history");
 	/* the API's "id" and "sha", under the names a receiver of events expects */

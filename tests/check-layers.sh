@@ -151,9 +151,8 @@ doors='^(fw_an_json|fw_an_row_json|fw_an_from_json|fw_an_function_read|fw_regs_j
 json_edge='
 server/api-feed         the Atom feed (stored regressions, as JSON entries)
 server/api-profile      the profile answer (fw_profile_diff JSON), and its typed form for the page and plot
-server/api-regressions  the regressions answers
-server/cmd-regressions  regressions --json (as the API answers)
 server/cmd-undecided    undecided (prints its JSON)
+server/regression-json   a stored event payload or a feed entry (the list JSON shape) into the API regression object
 server/regression-profile the regression answer (copies the row attribution)
 '
 for folder in server collector; do
