@@ -64,7 +64,7 @@ static int mount_at(const char *src, const char *dir, const char *type, unsigned
 static int mkfs_ram0(void)
 {
 	static const char *const mkfs[] = { MKFS, "-f", "-q", "/dev/ram0", NULL };
-	struct spawn sp = { mkfs, NULL, NULL, NULL, 0, 0 };
+	struct spawn sp = { .argv = mkfs };
 
 	if (access(MKFS, X_OK) < 0)
 		return fail("no %s in the guest: the collector packs it with its libraries "

@@ -74,6 +74,7 @@ struct vmstat {
 int vmstat_read(struct vmstat *vs);
 /* Value of one counter, 0 if the kernel does not have it. */
 uint64_t vmstat_get(const struct vmstat *vs, const char *name);
+int vmstat_has(const struct vmstat *vs, const char *name);
 int64_t vmstat_delta(const struct vmstat *a, const struct vmstat *b, const char *name);
 /* Adds every event counter (not nr_* gauges) that moved, plus the always[] ones. */
 void rec_vmstat_delta(struct fw_rec *r, const struct vmstat *a, const struct vmstat *b,
@@ -99,12 +100,16 @@ int mthp_stat(unsigned size_kb, const char *stat, uint64_t *v);
 
 /* ---- child processes (spawn.c) ---- */
 struct spawn {
-	const char *const *argv;   /* argv[0]: absolute path inside root */
+	const char *const *argv;   /* argv[0]: absolute path inside root; NULL-terminated, any length */
+	const char *const *env;    /* up to 8 more NAME=VALUE (NULL-terminated), or NULL */
 	const char *root;          /* chroot here first, or NULL */
 	const char *memcg;         /* join this v1 memcg first, or NULL */
 	char *out;                 /* capture stdout (NUL terminated), or NULL */
 	size_t out_size;
+	double timeout_s;          /* > 0: kill the program's process group after this long */
 	int exit_code;             /* exit status or 128+signal */
+	int timed_out;             /* 1: killed at timeout_s */
+	int truncated;             /* 1: it printed more than out_size - 1 bytes (the rest was read and dropped) */
 };
 int spawn_run(struct spawn *sp);
 
@@ -156,5 +161,8 @@ int wl_split(const struct fw_ctx *ctx);
 int wl_mthp(const struct fw_ctx *ctx);
 int wl_lazyfree(const struct fw_ctx *ctx);
 int wl_filemap(const struct fw_ctx *ctx);
+/* A user's workload (user.c): user_find() selects it if the initramfs has its plan. */
+int wl_user(const struct fw_ctx *ctx);
+workload_fn user_find(const char *name);
 
 #endif

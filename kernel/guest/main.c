@@ -7,7 +7,8 @@
  * icount) fw.tools=HASH (of the packed host programs) and, for tests, fw.filemap_limit_mib=N fw.mthp_fail_pct=N from
  * /proc/cmdline, writes begin, runs each workload
  * in its own child (a crash becomes an error record, not a dead PID 1),
- * writes end and calls reboot() so that QEMU -no-reboot exits.
+ * writes end and calls reboot() so that QEMU -no-reboot exits. A name that
+ * is not built in runs the user workload packed as /fw/wl/NAME.plan (user.c).
  */
 #include <errno.h>
 #include <fcntl.h>
@@ -114,7 +115,7 @@ static workload_fn find_workload(const char *name)
 	for (i = 0; i < N_WL; i++)
 		if (!strcmp(workloads[i].name, name))
 			return workloads[i].fn;
-	return NULL;
+	return user_find(name);
 }
 
 /* Runs fn in a child; a signal or nonzero exit without an error record is reported here. */
@@ -268,7 +269,7 @@ int main(void)
 			workload_fn fn = find_workload(name);
 
 			if (!fn)
-				emit_error(name, "none", "unknown workload");
+				emit_error(name, "none", "unknown workload (neither built in nor packed by --workload-dir)");
 			else
 				run_workload(name, fn, &o.ctx);
 		}

@@ -36,6 +36,14 @@ uint64_t vmstat_get(const struct vmstat *vs, const char *name)
 	return 0;
 }
 
+int vmstat_has(const struct vmstat *vs, const char *name)
+{
+	for (size_t i = 0; i < vs->n; i++)
+		if (!strcmp(vs->name[i], name))
+			return 1;
+	return 0;
+}
+
 int64_t vmstat_delta(const struct vmstat *a, const struct vmstat *b, const char *name)
 {
 	return (int64_t)(vmstat_get(b, name) - vmstat_get(a, name));
