@@ -89,6 +89,35 @@ static void add_mail(cJSON *parent, const char *key, const struct fw_mail *m, in
 }
 
 /* Everything but results; run_id and fingerprint are computed here, never typed in. */
+/* "name@hash,..." as `workload_content`: { name: hash } for the document's own workloads (nothing when none). */
+static void add_workload_content(cJSON *doc, const char *list, const cJSON *workloads)
+{
+	cJSON *o = NULL;
+
+	for (const char *p = list; p && *p;) {
+		size_t len = strcspn(p, ","), at = strcspn(p, "@");
+
+		if (at < len) {
+			char *name = strndup(p, at), *hash = strndup(p + at + 1, len - at - 1);
+			const cJSON *w;
+			int listed = 0;
+
+			if (!name || !hash)
+				abort();
+			/* a boot of a subset (one accelerator's group, --workloads) names only its own */
+			cJSON_ArrayForEach(w, workloads)
+				listed |= cJSON_IsString(w) && !strcmp(w->valuestring, name);
+			if (listed && !o)
+				o = cJSON_AddObjectToObject(doc, "workload_content");
+			if (listed)
+				cJSON_AddStringToObject(o, name, hash);
+			free(name);
+			free(hash);
+		}
+		p += len + (p[len] == ',');
+	}
+}
+
 static cJSON *skeleton(const struct fw_rundoc_facts *f, const char *boot_status)
 {
 	cJSON *doc = cJSON_CreateObject(), *o, *wl;
@@ -172,6 +201,7 @@ static cJSON *skeleton(const struct fw_rundoc_facts *f, const char *boot_status)
 		free(name);
 		p += len + (p[len] == ',');
 	}
+	add_workload_content(doc, f->workload_content, wl);
 	if (f->seq_max_looks > 0) { /* not part of the run id */
 		cJSON *seq = cJSON_AddObjectToObject(doc, "sequential");
 		cJSON_AddNumberToObject(seq, "look", f->seq_look);

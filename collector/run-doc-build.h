@@ -52,6 +52,7 @@ struct fw_rundoc_facts {
 	const char *profile;
 	int boot_index;
 	const char *workloads;     /* requested, comma-separated */
+	const char *workload_content;  /* user workloads' content hashes, "name@sha256,..." or NULL */
 	int seq_look, seq_max_looks;  /* a boot of an adaptive design (`sequential`); max_looks 0: fixed */
 };
 

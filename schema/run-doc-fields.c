@@ -13,7 +13,7 @@
 
 static const struct fw_doc_object objects[] = {
 	{ "", KEYS("format", "run_id", "origin", "created_at", "tree", "series", "commit", "build",
-		   "environment", "boot", "profile", "boot_index", "workloads", "sequential",
+		   "environment", "boot", "profile", "boot_index", "workloads", "workload_content", "sequential",
 		   "results", "profiles", "extensions") },
 	{ "tree", KEYS("name", "url") },
 	{ "series", KEYS("name", "revision", "base", "cover") },

@@ -253,13 +253,19 @@ void fw_doc_expected_run_id(const cJSON *doc, struct strbuf *out)
 	const cJSON *build = cJSON_GetObjectItemCaseSensitive(doc, "build");
 	const cJSON *env = cJSON_GetObjectItemCaseSensitive(doc, "environment");
 	const cJSON *wl = cJSON_GetObjectItemCaseSensitive(doc, "workloads");
+	const cJSON *content = cJSON_GetObjectItemCaseSensitive(doc, "workload_content");
 	struct strbuf wls = STRBUF_INIT;
 	struct fw_run_key k;
 	const cJSON *w;
 
-	cJSON_ArrayForEach(w, wl)
+	cJSON_ArrayForEach(w, wl) {
+		/* a user workload's content: a changed program is a new run, never "measured already" */
+		const char *hash = fw_json_str(content, w->valuestring ? w->valuestring : "", NULL);
+
 		if (cJSON_IsString(w))
-			strbuf_addf(&wls, "%s%s", wls.len ? "," : "", w->valuestring);
+			strbuf_addf(&wls, "%s%s%s%s", wls.len ? "," : "", w->valuestring, hash ? "@" : "",
+				    hash ? hash : "");
+	}
 	k.origin = fw_json_str(doc, "origin", "");
 	k.series = fw_json_str(series, "name", "");
 	k.revision = fw_json_int(series, "revision", 1);

@@ -517,6 +517,39 @@ static int check_sequential(struct ctx *c, const cJSON *doc)
 }
 
 /*
+ * Optional `workload_content`: { name: 64 hex digits } for user workloads
+ * (issue 33), each named in `workloads`; part of the run id.
+ */
+static int check_workload_content(struct ctx *c, const cJSON *doc)
+{
+	const cJSON *wc = cJSON_GetObjectItemCaseSensitive(doc, "workload_content"), *v, *w;
+	const cJSON *wl = cJSON_GetObjectItemCaseSensitive(doc, "workloads");
+	char p[256];
+
+	if (!wc || cJSON_IsNull(wc))
+		return 0;
+	if (!(wc = get_object(c, doc, "", "workload_content")))
+		return -1;
+	cJSON_ArrayForEach(v, wc) {
+		int listed = 0;
+
+		snprintf(p, sizeof(p), "workload_content.%.200s", v->string);
+		cJSON_ArrayForEach(w, wl)
+			listed |= cJSON_IsString(w) && !strcmp(w->valuestring, v->string);
+		if (!listed) {
+			fw_error_set(c->e, p, "not one of the document's workloads");
+			return -1;
+		}
+		if (!cJSON_IsString(v) || strlen(v->valuestring) != 64 ||
+		    strspn(v->valuestring, "0123456789abcdef") != 64) {
+			fw_error_set(c->e, p, "must be a sha256 in 64 lower-case hex digits");
+			return -1;
+		}
+	}
+	return 0;
+}
+
+/*
  * foliowatch-run/2 refuses a key the format does not have (a misspelled field
  * would be lost without a word); /1, which did not, is still accepted for one
  * release with a warning (warn_old_format), so writers can upgrade after the server.
@@ -629,7 +662,7 @@ static int validate_fields(const cJSON *doc, struct fw_error *e)
 		}
 	}
 	if (check_identity(c, doc) || check_build_env_boot(c, doc, &build_failed, &not_run) ||
-	    check_sequential(c, doc) || check_results(c, doc, not_run) || fw_doc_check_profiles(doc, e) ||
+	    check_sequential(c, doc) || check_workload_content(c, doc) || check_results(c, doc, not_run) || fw_doc_check_profiles(doc, e) ||
 	    check_extensions(c, doc))
 		return -1;
 	rid = get_string(c, doc, "", "run_id", REQUIRED, 1, 200, TEXT);

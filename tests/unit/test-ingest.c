@@ -241,6 +241,14 @@ static void m_seq_late(cJSON *d) { m_seq(d, 5, 4); }
 static void m_seq_zero(cJSON *d) { m_seq(d, 1, 0); }
 static void m_seq_float(cJSON *d) { m_seq(d, 1.5, 4); }
 static void m_seq_string(cJSON *d) { cJSON_AddStringToObject(d, "sequential", "look 1 of 4"); }
+#define HASH64 "0123456789abcdef0123456789abcdef0123456789abcdef0123456789abcdef"
+static void m_wc_unlisted(cJSON *d) { cJSON_AddStringToObject(cJSON_AddObjectToObject(d, "workload_content"), "nosuch", HASH64); }
+static void m_wc_short(cJSON *d)
+{
+	const char *first = cJSON_GetArrayItem(cJSON_GetObjectItem(d, "workloads"), 0)->valuestring;
+
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(d, "workload_content"), first, "abc123");
+}
 
 static const struct {
 	const char *name;
@@ -271,6 +279,8 @@ static const struct {
 	{ "no planned looks", m_seq_zero, "sequential.max_looks" },
 	{ "a fractional look", m_seq_float, "sequential.look" },
 	{ "sequential not an object", m_seq_string, "sequential" },
+	{ "content hash of a workload the run does not have", m_wc_unlisted, "workload_content.nosuch" },
+	{ "content hash not a sha256", m_wc_short, "workload_content.split" },
 };
 
 static void expect_invalid(sqlite3 *db, const char *buf, size_t len, const char *field, const char *name)
@@ -308,6 +318,30 @@ static void test_sequential(void)
 	is_int(fw_ingest(db, example.buf, example.len, &info), FW_INGEST_STORED, "a document without it is stored");
 	is_query(db, "SELECT coalesce(look, 'null') || '/' || coalesce(max_looks, 'null') FROM runs", "null/null",
 		 "... as a fixed design");
+	fw_db_close(db);
+}
+
+/* A user workload's content hash is part of the run id: a changed program is a new run. */
+static void test_workload_content(void)
+{
+	sqlite3 *db = open_db("content.db");
+	struct fw_ingest_info info;
+	struct strbuf rid = STRBUF_INIT;
+	cJSON *doc = cJSON_Parse(example.buf);
+	const char *old = cJSON_GetStringValue(cJSON_GetObjectItem(doc, "run_id"));
+	char *txt;
+
+	cJSON_AddStringToObject(cJSON_AddObjectToObject(doc, "workload_content"), "lazyfree", HASH64);
+	fw_doc_expected_run_id(doc, &rid);
+	ok(strcmp(rid.buf, old) != 0, "a content hash changes the run id");
+	cJSON_ReplaceItemInObject(doc, "run_id", cJSON_CreateString(rid.buf));
+	txt = cJSON_PrintUnformatted(doc);
+	is_int(fw_ingest(db, txt, strlen(txt), &info), FW_INGEST_STORED, "a document with a content hash is stored");
+	is_int(fw_ingest(db, example.buf, example.len, &info), FW_INGEST_STORED,
+	       "... and the same boot without it is another run, not a duplicate");
+	free(txt);
+	strbuf_release(&rid);
+	cJSON_Delete(doc);
 	fw_db_close(db);
 }
 
@@ -399,6 +433,7 @@ int main(int argc, char **argv)
 	test_example_roundtrip();
 	test_failed_build();
 	test_sequential();
+	test_workload_content();
 	test_malformed();
 	strbuf_release(&example);
 	{
