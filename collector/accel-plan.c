@@ -23,7 +23,18 @@ static struct fw_accel_group *group_for(struct fw_accel_group *g, int *n, enum f
 	return &g[(*n)++];
 }
 
-int fw_accel_plan(const char *workloads, const char *accel_opt, int kvm_works,
+/* name is an item of the comma-separated list (NULL: none). */
+static int listed(const char *list, const char *name)
+{
+	size_t n = strlen(name);
+
+	for (const char *p = list; p && *p; p += strcspn(p, ",") + (p[strcspn(p, ",")] == ','))
+		if (strcspn(p, ",") == n && !strncmp(p, name, n))
+			return 1;
+	return 0;
+}
+
+int fw_accel_plan(const char *workloads, const char *accel_opt, int kvm_works, const char *icount_also,
 		  struct fw_accel_group groups[FW_ACCEL_GROUPS])
 {
 	int plan = !strcmp(accel_opt, "plan"), n = 0;
@@ -42,7 +53,7 @@ int fw_accel_plan(const char *workloads, const char *accel_opt, int kvm_works,
 		if (len && len < sizeof(name)) {
 			memcpy(name, p, len);
 			name[len] = 0;
-			enum fw_accel a = !plan ? fixed : fw_icount_suits(name) ? FW_ACCEL_ICOUNT : FW_ACCEL_TCG;
+			enum fw_accel a = !plan ? fixed : fw_icount_suits(name) || listed(icount_also, name) ? FW_ACCEL_ICOUNT : FW_ACCEL_TCG;
 			struct fw_accel_group *g = group_for(groups, &n, a);
 			if (g->workloads.len)
 				strbuf_addch(&g->workloads, ',');

@@ -24,10 +24,12 @@ int fw_icount_suits(const char *workload);
 
 /*
  * Splits workloads over accelerators. accel_opt: "plan", "auto", "kvm", "tcg"
- * or "icount"; kvm_works: the KVM probe's verdict (only read for plan/auto).
+ * or "icount"; kvm_works: the KVM probe's verdict (only read for plan/auto);
+ * icount_also: user workloads whose manifest asks for icount (comma-separated,
+ * or NULL): under plan they join the table's, any other user workload gets TCG.
  * Returns the number of groups (>= 1), each with at least one workload.
  */
-int fw_accel_plan(const char *workloads, const char *accel_opt, int kvm_works,
+int fw_accel_plan(const char *workloads, const char *accel_opt, int kvm_works, const char *icount_also,
 		  struct fw_accel_group groups[FW_ACCEL_GROUPS]);
 void fw_accel_plan_release(struct fw_accel_group *groups, int n);
 

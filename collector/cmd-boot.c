@@ -10,6 +10,7 @@
 #include "ingest.h"
 #include "lock.h"
 #include "measure.h"
+#include "workload-dirs.h"
 #include "run-doc-build.h"
 #include <errno.h>
 #include <ftw.h>
@@ -22,13 +23,18 @@
 struct boot_opts {
 	const char *kernel, *series, *commit, *workloads, *profile, *accel, *host, *out, *db;
 	const char *init, *append, *workdir, *tree, *origin;
-	int rounds, vcpus, memory_mib, boot_index, virtfs, keep, fprofile;
+	int rounds, vcpus, memory_mib, boot_index, virtfs, keep, fprofile, workloads_given;
 	double timeout;
+	struct fw_user_workloads user;
+	struct strbuf default_workloads;
 };
 
 static const struct fw_option boot_options[] = {
 	{ "kernel", 0, required_argument, 'k', "bzImage", "required", "the kernel image to boot" },
-	{ "workloads", 0, required_argument, 'w', "LIST", "split,mthp,lazyfree,filemap", "comma-separated workloads" },
+	{ "workloads", 0, required_argument, 'w', "LIST", "split,mthp,lazyfree,filemap and each --workload-dir's",
+	  "comma-separated workloads" },
+	{ "workload-dir", 0, required_argument, 'u', "DIR", "none",
+	  "add your own workload (kernel/workloads/README.md); repeatable" },
 	{ "profile", 0, required_argument, 'p', "NAME", "quick", "workload parameters: quick or seed" },
 	{ "rounds", 0, required_argument, 'r', "N", "2", "samples per workload (1..1000)" },
 	{ "accel", 0, required_argument, 'a', "MODE", "auto", "auto, kvm, tcg or icount (auto: kvm if a test boot works)" },
@@ -81,6 +87,7 @@ static int parse_boot_args(int argc, char **argv, struct boot_opts *o)
 {
 	static const char *const accels[] = { "auto", "kvm", "tcg", "icount", NULL };
 	struct fw_getopt g = FW_GETOPT_INIT(&boot_usage);
+	struct strbuf err = STRBUF_INIT;
 	int opt, bad = 0;
 
 	o->workloads = "split,mthp,lazyfree,filemap";
@@ -96,7 +103,14 @@ static int parse_boot_args(int argc, char **argv, struct boot_opts *o)
 		case 'k': o->kernel = optarg; break;
 		case 's': o->series = optarg; break;
 		case 'c': o->commit = optarg; break;
-		case 'w': o->workloads = optarg; break;
+		case 'w': o->workloads = optarg; o->workloads_given = 1; break;
+		case 'u':
+			if (fw_user_workloads_add(&o->user, optarg, &err)) {
+				fprintf(stderr, "foliowatch-collect boot: %s\n", err.buf);
+				strbuf_release(&err);
+				return 1;
+			}
+			break;
 		case 'p': o->profile = optarg; break;
 		case 'a':
 			o->accel = optarg;
@@ -124,6 +138,10 @@ static int parse_boot_args(int argc, char **argv, struct boot_opts *o)
 	}
 	if (bad)
 		return 2;
+	if (!o->workloads_given && o->user.n) {
+		fw_user_workloads_default(&o->user, &o->default_workloads);
+		o->workloads = o->default_workloads.buf;
+	}
 	/* one message per condition: the first that fails */
 	if (optind != argc)
 		return fw_usage_error(&boot_usage, "unexpected argument '%s'", argv[optind]);
@@ -202,7 +220,7 @@ cleanup:
 
 int cmd_boot(int argc, char **argv)
 {
-	struct boot_opts o = { 0 };
+	struct boot_opts o = { .user = FW_USER_WORKLOADS_INIT, .default_workloads = STRBUF_INIT };
 	struct fw_kfacts k = { 0 };
 	struct fw_hostfacts host;
 	struct fw_measure m = { 0 };
@@ -262,6 +280,10 @@ int cmd_boot(int argc, char **argv)
 	m.timeout = o.timeout;
 	m.fprofile = o.fprofile;
 	m.accel = accel;
+	m.user = o.user.def;
+	m.user_hash = (const char (*)[65])o.user.hash;
+	m.nuser = o.user.n;
+	f.workload_content = o.user.content.len ? o.user.content.buf : NULL;
 	m.facts = &f;
 	fprintf(stderr, "foliowatch-collect boot: %s under %s, workloads %s, profile %s, %d round(s)\n",
 		o.kernel, fw_accel_name(accel), o.workloads, o.profile, o.rounds);
@@ -282,6 +304,8 @@ cleanup:
 		fprintf(stderr, "foliowatch-collect boot: console, channel and initramfs kept in %s\n", work);
 	cJSON_Delete(doc);
 	fw_kfacts_release(&k);
+	fw_user_workloads_release(&o.user);
+	strbuf_release(&o.default_workloads);
 	strbuf_release(&err);
 	strbuf_release(&series);
 	return ret;

@@ -38,6 +38,7 @@
 #include "runcmd.h"
 #include "store.h"
 #include "patchset.h"
+#include "workload-dirs.h"
 #include "sha256.h"
 
 /* not_run documents of failed builds: the highest boot index a document may carry */
@@ -55,6 +56,9 @@ struct run_opts {
 	int first_position;   /* position of the base: watch mode continues a history */
 	double timeout;
 	struct fw_budget bud; /* --budget, parsed */
+	struct fw_user_workloads user;  /* --workload-dir */
+	struct strbuf default_workloads, icount_user;
+	int workloads_given;
 };
 
 /* One built commit: what its boots need. */
@@ -83,7 +87,10 @@ const struct fw_option fw_run_options[] = {
 	{ "first-position", 0, required_argument, 'F', "N", "0",
 	  "position of the base, 0..90000 (watch continues a history)" },
 	{ .help = "How to measure:" },
-	{ "workloads", 0, required_argument, 'w', "LIST", "split,mthp,lazyfree,filemap", "comma-separated workloads" },
+	{ "workloads", 0, required_argument, 'w', "LIST", "split,mthp,lazyfree,filemap and each --workload-dir's",
+	  "comma-separated workloads" },
+	{ "workload-dir", 0, required_argument, 'u', "DIR", "none",
+	  "add your own workload (kernel/workloads/README.md); repeatable" },
 	{ "profile", 0, required_argument, 'p', "NAME", "quick", "workload parameters: quick or seed" },
 	{ "boots", 0, required_argument, 'B', "N", "3", "boots per commit in the first round (1..1000)" },
 	{ "rounds", 0, required_argument, 'R', "N", "2", "samples per workload per boot (1..1000)" },
@@ -285,6 +292,7 @@ static void fill_identity(struct fw_rundoc_facts *f, const struct run_opts *o, c
 	f->position = o->first_position + c->position;
 	f->profile = o->profile;
 	f->workloads = o->workloads;
+	f->workload_content = o->user.content.len ? o->user.content.buf : NULL;
 	f->vcpus = o->vcpus;
 	f->memory_mib = o->memory_mib;
 	f->boot_seconds = -1;
@@ -440,6 +448,37 @@ static int print_report(const struct run_opts *o)
 	return ret;
 }
 
+/* --workload-dir: 0, or 1 (said: the folder is wrong, as `workload check` would say). */
+static int add_workload_dir(struct run_opts *o, const char *dir)
+{
+	struct strbuf err = STRBUF_INIT;
+	int ret = 0;
+
+	if (fw_user_workloads_add(&o->user, dir, &err)) {
+		fprintf(stderr, "foliowatch-collect run: %s\n", err.buf);
+		ret = 1;
+	} else if (o->user.def[o->user.n - 1].icount) {
+		strbuf_addf(&o->icount_user, "%s%s", o->icount_user.len ? "," : "", o->user.def[o->user.n - 1].name);
+	}
+	strbuf_release(&err);
+	return ret;
+}
+
+/* --workloads (the built-ins and each --workload-dir's by default) and --profile: -1 ok, else the usage error. */
+static int check_workloads(struct run_opts *o, const struct fw_usage *u)
+{
+	if (!o->workloads_given && o->user.n) {
+		fw_user_workloads_default(&o->user, &o->default_workloads);
+		o->workloads = o->default_workloads.buf;
+	}
+	if (!fw_plain_list(o->workloads))
+		return fw_usage_error(u, "--workloads must be names (a-z, 0-9, '_', '-') separated by ',', not '%s'",
+				      o->workloads);
+	if (!fw_plain_list(o->profile))
+		return fw_usage_error(u, "--profile must be a name (a-z, 0-9, '_', '-'), not '%s'", o->profile);
+	return -1;
+}
+
 /* -1: go on; else the exit code (help printed, or a usage error named). */
 static int parse_args(int argc, char **argv, struct run_opts *o)
 {
@@ -471,7 +510,11 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		case 'O': o->only = optarg; break;
 		case 'b': o->base = optarg; break;
 		case 'm': o->mbox = optarg; break;
-		case 'w': o->workloads = optarg; break;
+		case 'w': o->workloads = optarg; o->workloads_given = 1; break;
+		case 'u':
+			if (add_workload_dir(o, optarg))
+				return 1;
+			break;
 		case 'p': o->profile = optarg; break;
 		case 'R': bad = fw_opt_int(u, "rounds", optarg, 1, 1000, &o->rounds); break;
 		case 'B': bad = fw_opt_int(u, "boots", optarg, 1, 1000, &o->boots); break;
@@ -530,11 +573,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		return fw_usage_error(u, "--only goes with --range (it picks commits of the range)");
 	if (o->range && o->base)
 		return fw_usage_error(u, "--base goes with --mbox (a --range names its own base)");
-	if (!fw_plain_list(o->workloads))
-		return fw_usage_error(u, "--workloads must be names (a-z, 0-9, '_', '-') separated by ',', not '%s'",
-				      o->workloads);
-	if (!fw_plain_list(o->profile))
-		return fw_usage_error(u, "--profile must be a name (a-z, 0-9, '_', '-'), not '%s'", o->profile);
+	if ((bad = check_workloads(o, u)) != -1)
+		return bad;
 	if (o->post_url && o->db)
 		return fw_usage_error(u, "--post and --db exclude each other: results go to one place");
 	if (o->post_url && !o->token_file)
@@ -722,6 +762,9 @@ static void work_boot(void *ctx, int i)
 	m.timeout = x->o->timeout;
 	m.fprofile = st->job.profile_only || (!x->o->no_profile && st->f.boot_index < x->o->profile_boots);
 	m.accel = x->groups[st->job.group].accel;
+	m.user = x->o->user.def;
+	m.user_hash = (const char (*)[65])x->o->user.hash;
+	m.nuser = x->o->user.n;
 	m.facts = &st->f;
 	st->doc = fw_measure_boot(&m, &st->err);
 	st->status = m.status;
@@ -941,7 +984,7 @@ static int plan_accels(struct run_ctx *x)
 				kvm_works = fw_probe_auto(x->b[i].kb.bzimage.buf) == FW_ACCEL_KVM;
 			break;
 		}
-	x->ngroups = fw_accel_plan(x->o->workloads, x->o->accel, kvm_works, x->groups);
+	x->ngroups = fw_accel_plan(x->o->workloads, x->o->accel, kvm_works, x->o->icount_user.buf, x->groups);
 	x->parallel = x->o->parallel;
 	for (int g = 0; g < x->ngroups; g++) {
 		int par;
@@ -1083,6 +1126,21 @@ static void restore_default_tree(const char *tree, const char *head_ref)
 	strbuf_release(&out);
 }
 
+/* -1: go on; else the usage error's exit code (said). */
+static int parse_shard(const struct run_opts *o, struct run_ctx *x)
+{
+	if (plan_parse_shard(o->shard, &x->shard, &x->shards))
+		return fw_usage_error(&run_usage, "--shard must be K/N with 1 <= K <= N, not '%s'", o->shard);
+	return -1;
+}
+
+static void release_opts(struct run_opts *o)
+{
+	fw_user_workloads_release(&o->user);
+	strbuf_release(&o->default_workloads);
+	strbuf_release(&o->icount_user);
+}
+
 int cmd_run(int argc, char **argv)
 {
 	struct run_opts o = { 0 };
@@ -1097,11 +1155,9 @@ int cmd_run(int argc, char **argv)
 	struct run_ctx x = { 0 };
 	int ret = 1, default_tree = 0;
 
-	if ((ret = parse_args(argc, argv, &o)) != -1)
-		return ret;
+	if ((ret = parse_args(argc, argv, &o)) != -1 || (ret = parse_shard(&o, &x)) != -1)
+		goto cleanup;
 	ret = 1;
-	if (plan_parse_shard(o.shard, &x.shard, &x.shards))
-		return fw_usage_error(&run_usage, "--shard must be K/N with 1 <= K <= N, not '%s'", o.shard);
 	progress_init(&pr, o.quiet);
 	if (o.cache)
 		strbuf_addstr(&cache, o.cache);
@@ -1201,5 +1257,6 @@ cleanup:
 	strbuf_release(&work);
 	strbuf_release(&spool);
 	strbuf_release(&head_ref);
+	release_opts(&o);
 	return ret;
 }

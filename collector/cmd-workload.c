@@ -10,9 +10,9 @@
 #include "cmdopt.h"
 #include "commands.h"
 #include "runcmd.h"
-#include "workload-manifest.h"
+#include "workload-dirs.h"
 
-static const char *const builtin_workloads[] = { "split", "mthp", "lazyfree", "filemap", NULL };
+
 
 static void describe(const struct fw_workload_def *w)
 {
@@ -67,7 +67,7 @@ static int try_one(const char *dir, const char *variant, const char *profile)
 	struct strbuf err = STRBUF_INIT;
 	int ret = 1;
 
-	if (fw_workload_load(dir, builtin_workloads, &w, &err)) {
+	if (fw_workload_load(dir, fw_builtin_workloads, &w, &err)) {
 		fprintf(stderr, "workload: %s\n", err.buf);
 		strbuf_release(&err);
 		return 1;
@@ -129,7 +129,7 @@ int cmd_workload(int argc, char **argv)
 		struct fw_workload_def w;
 		struct strbuf err = STRBUF_INIT;
 
-		if (fw_workload_load(argv[i], builtin_workloads, &w, &err)) {
+		if (fw_workload_load(argv[i], fw_builtin_workloads, &w, &err)) {
 			fprintf(stderr, "workload: %s\n", err.buf);
 			ret = 1;
 		} else {

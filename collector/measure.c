@@ -2,6 +2,7 @@
 #include "measure.h"
 #include "adaptive.h"
 #include "guest-tools.h"
+#include "workload-plan.h"
 #include "boot-phases.h"
 #include "utf8.h"
 #include "initramfs.h"
@@ -133,18 +134,69 @@ void fw_kfacts_release(struct fw_kfacts *k)
 	strbuf_release(&k->config);
 }
 
-/* The boot's initramfs; filemap's mkfs.xfs and its libraries ride in it: nothing of filemap comes over 9p. */
+/*
+ * The boot's initramfs; filemap's mkfs.xfs and its libraries ride in it:
+ * nothing of filemap comes over 9p. So does each user workload the boot
+ * runs: its program, the libraries it loads and its plan (issue 33).
+ */
 static int write_initramfs(const struct fw_measure *m, const char *initrd, const char *init,
 			   struct fw_guest_tools *tools, struct strbuf *err)
 {
+	struct fw_wl_packed *packed = xcalloc((size_t)m->nuser + 1, sizeof(*packed));
+	struct fw_initramfs_file *files = xcalloc((size_t)(m->nuser + 1) * 17, sizeof(*files));
+	int n = 0, ret = -1;
+
 	if (fw_list_has(m->workloads, "filemap") && fw_guest_tools_collect(tools, FW_GUEST_MKFS, err)) {
 		strbuf_addstr(err, " (filemap needs it in the guest: install xfsprogs)");
-		return -1;
+		goto cleanup;
 	}
-	if (fw_initramfs_write(initrd, init, tools->files, tools->n, err)) {
+	for (int i = 0; i < tools->n; i++)
+		files[n++] = tools->files[i];
+	for (int u = 0; u < m->nuser; u++) {
+		struct fw_wl_packed *p = &packed[u];
+
+		if (!fw_list_has(m->workloads, m->user[u].name))
+			continue;
+		if (fw_workload_pack(&m->user[u], m->profile, m->workdir, p, err))
+			goto cleanup;
+		if (m->user_hash && strcmp(p->hash, m->user_hash[u])) {
+			/* the documents carry the hash the run started with: never measure another program under it */
+			strbuf_addf(err, "workload %s changed since the run started (content %.12s, now %.12s): "
+				    "start the run again", m->user[u].name, m->user_hash[u], p->hash);
+			goto cleanup;
+		}
+		for (int i = 0; i < p->tools.n; i++)
+			files[n++] = p->tools.files[i];
+		files[n++] = (struct fw_initramfs_file){ p->plan, p->plan_dst, 0644 };
+	}
+	if (fw_initramfs_write(initrd, init, files, n, err)) {
 		strbuf_addstr(err, " (initramfs)");
-		return -1;
+		goto cleanup;
 	}
+	ret = 0;
+cleanup:
+	free(files);
+	free(packed);
+	return ret;
+}
+
+/* What the user workloads may take by their own timeout_s (the guest kills a run at it), in guest seconds. */
+static double user_time(const struct fw_measure *m)
+{
+	double s = 0;
+
+	for (int u = 0; u < m->nuser; u++)
+		if (fw_list_has(m->workloads, m->user[u].name))
+			s += m->user[u].timeout_s * m->user[u].nvariants * (m->rounds > 0 ? m->rounds : 1);
+	return s;
+}
+
+/* A user workload that needs a block device gets /dev/ram1: brd makes one ramdisk unless told. */
+static int user_needs_block(const struct fw_measure *m)
+{
+	for (int u = 0; u < m->nuser; u++)
+		if (m->user[u].needs.block_device && fw_list_has(m->workloads, m->user[u].name))
+			return 1;
 	return 0;
 }
 
@@ -161,6 +213,8 @@ static void kernel_cmdline(const struct fw_measure *m, const struct fw_guest_too
 		strbuf_addstr(append, " fw.fixed_work=1");
 	if (tools->n)
 		strbuf_addf(append, " fw.tools=%.16s", tools->hash);
+	if (user_needs_block(m))
+		strbuf_addstr(append, " brd.rd_nr=2");
 	if (m->append && *m->append)
 		strbuf_addf(append, " %s", m->append);
 }
@@ -200,7 +254,7 @@ cJSON *fw_measure_boot(struct fw_measure *m, struct strbuf *err)
 	q.console_path = console;
 	q.chan_path = chanp;
 	q.virtfs = m->virtfs;
-	q.timeout_s = m->timeout + (m->fprofile ? FW_PROFILE_HOST_S * count_items(m->workloads) : 0);
+	q.timeout_s = m->timeout + (m->fprofile ? FW_PROFILE_HOST_S * count_items(m->workloads) : 0) + user_time(m);
 	q.phases = &phases;
 
 	/* an icount guest runs on one host thread whatever its vCPUs; TCG and KVM on one per vCPU */

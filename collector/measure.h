@@ -4,6 +4,7 @@
 #include "qemu.h"
 #include "run-doc-build.h"
 #include "strbuf.h"
+#include "workload-manifest.h"
 
 /*
  * One measured boot of a built kernel: initramfs, the host-wide lock, QEMU,
@@ -28,6 +29,9 @@ struct fw_measure {
 	double timeout;            /* the timed part's; a profiled boot adds FW_PROFILE_HOST_S per workload */
 	int fprofile;              /* 1: the profiling round after the timed rounds (fw.fprofile=1) */
 	enum fw_accel accel;
+	const struct fw_workload_def *user;  /* user workloads (--workload-dir); those named in workloads are packed */
+	const char (*user_hash)[65];         /* their content hashes when loaded, or NULL: a changed one is refused */
+	int nuser;
 	/* identity, build and host facts filled by the caller; the boot fields are filled here */
 	struct fw_rundoc_facts *facts;
 	/* results */

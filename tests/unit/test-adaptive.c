@@ -39,22 +39,30 @@ static void plan(void)
 	struct fw_accel_group g[FW_ACCEL_GROUPS];
 	int n;
 
-	n = fw_accel_plan("split,mthp,lazyfree,filemap", "plan", 0, g);
+	n = fw_accel_plan("split,mthp,lazyfree,filemap", "plan", 0, NULL, g);
 	ok(n == 1 && g[0].accel == FW_ACCEL_ICOUNT && !strcmp(g[0].workloads.buf, "split,mthp,lazyfree,filemap"),
 	   "plan without kvm: every measured workload on icount");
 	fw_accel_plan_release(g, n);
-	n = fw_accel_plan("split,newthing,lazyfree", "plan", 0, g);
+	n = fw_accel_plan("split,newthing,lazyfree", "plan", 0, NULL, g);
 	ok(n == 2 && g[0].accel == FW_ACCEL_ICOUNT && !strcmp(g[0].workloads.buf, "split,lazyfree") &&
 		   g[1].accel == FW_ACCEL_TCG && !strcmp(g[1].workloads.buf, "newthing"),
 	   "plan: a workload not measured under icount goes to tcg");
 	fw_accel_plan_release(g, n);
-	n = fw_accel_plan("split,newthing", "plan", 1, g);
+	n = fw_accel_plan("mine,split,yours", "plan", 0, "lru-contention,mine", g);
+	ok(n == 2 && g[0].accel == FW_ACCEL_ICOUNT && !strcmp(g[0].workloads.buf, "mine,split") &&
+		   g[1].accel == FW_ACCEL_TCG && !strcmp(g[1].workloads.buf, "yours"),
+	   "plan: a user workload asking for icount joins the table's, another goes to tcg");
+	fw_accel_plan_release(g, n);
+	n = fw_accel_plan("min,split", "plan", 0, "mine", g);
+	ok(n == 2 && g[0].accel == FW_ACCEL_TCG && !strcmp(g[0].workloads.buf, "min"), "plan: icount_also matches whole names");
+	fw_accel_plan_release(g, n);
+	n = fw_accel_plan("split,newthing", "plan", 1, NULL, g);
 	ok(n == 1 && g[0].accel == FW_ACCEL_KVM && !strcmp(g[0].workloads.buf, "split,newthing"), "plan with kvm: all on kvm");
 	fw_accel_plan_release(g, n);
-	n = fw_accel_plan("split,filemap", "auto", 0, g);
+	n = fw_accel_plan("split,filemap", "auto", 0, NULL, g);
 	ok(n == 1 && g[0].accel == FW_ACCEL_TCG, "auto without kvm: tcg, as before");
 	fw_accel_plan_release(g, n);
-	n = fw_accel_plan("split,filemap", "tcg", 1, g);
+	n = fw_accel_plan("split,filemap", "tcg", 1, NULL, g);
 	ok(n == 1 && g[0].accel == FW_ACCEL_TCG && !strcmp(g[0].workloads.buf, "split,filemap"), "--accel tcg: all on tcg");
 	fw_accel_plan_release(g, n);
 	ok(fw_icount_suits("filemap") && !fw_icount_suits("file"), "the icount table matches whole names");
@@ -66,7 +74,7 @@ static void jobs(void)
 	struct fw_patchset s = { .commits = c, .nr = 3 };
 	struct fw_accel_group g[FW_ACCEL_GROUPS];
 	struct boot_job *j;
-	int ng = fw_accel_plan("split,lazyfree,newthing", "plan", 0, g), n;
+	int ng = fw_accel_plan("split,lazyfree,newthing", "plan", 0, NULL, g), n;
 	struct fw_undecided *u = fw_undecided_from_json(cJSON_Parse(
 		"{\"look\":1,\"commits\":["
 		"{\"sha\":\"aaaa\",\"host\":\"me\",\"accel\":\"icount\",\"workloads\":["

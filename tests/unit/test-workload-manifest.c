@@ -8,6 +8,7 @@
 #include <string.h>
 #include "tap.h"
 #include "workload-manifest.h"
+#include "workload-plan.h"
 
 static const char *const builtin[] = { "split", "mthp", "lazyfree", "filemap", NULL };
 
@@ -150,10 +151,46 @@ static void output(void)
 	strbuf_release(&err);
 }
 
+/* The plan the guest init reads (kernel/guest/user-plan.h), under the quick profile. */
+static void plan(void)
+{
+	struct fw_workload_def w;
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+	static const char *const want[] = {
+		"hash\tabc\n", "timeout_s\t30\n", "need\tthp_enabled\tnever\n", "need\tmthp\t16kB\talways\n",
+		"need\tmemcg\tv1\n", "need\ttmpfs_huge\talways\n", "need\tdebugfs\n",
+		"counter\tmthp/16kB/anon_fault_alloc\n", "metric\tops\tops/s\thigher_is_better\trate\n",
+		"check\tthp_fault_alloc\tmin\t1\n", "check\tmthp/16kB/anon_fault_alloc\tratio\t0.9\tprogram/expected\n",
+		"variant\t16k\nparam\tthreads\t2\nparam\tloops\t4\narg\t/fw/wl/lru-x/prog\narg\t-t\narg\t2\narg\t--loops=4\n",
+	};
+	char *tab;
+
+	if (fw_workload_parse(good, "wl/workload.json", builtin, &w, &err)) {
+		ok(0, "the good manifest parses");
+		return;
+	}
+	ok(!fw_workload_plan_text(&w, "quick", "abc", &text, &err), "the plan is written");
+	for (size_t i = 0; i < sizeof(want) / sizeof(want[0]); i++)
+		ok(strstr(text.buf, want[i]) != NULL, want[i]);
+	fw_workload_release(&w);
+	/* a value with a tab cannot travel in the plan: refused, named */
+	tab = strdup(good);
+	memcpy(strstr(tab, "--loops="), "--loop\\t", 8);
+	strbuf_reset(&text);
+	ok(!fw_workload_parse(tab, "wl/workload.json", builtin, &w, &err) &&
+		   fw_workload_plan_text(&w, "quick", "abc", &text, &err) && strstr(err.buf, "args[2]: holds a tab"),
+	   "an argument holding a tab is refused, named");
+	fw_workload_release(&w);
+	free(tab);
+	strbuf_release(&err);
+	strbuf_release(&text);
+}
+
 int main(void)
 {
 	good_manifest();
 	mistakes();
 	output();
+	plan();
 	return done_testing();
 }
