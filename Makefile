@@ -85,7 +85,7 @@ EXAMPLE_WL := $(BUILD)/workloads/lru-contention
 
 .PHONY: FORCE all deps check-layers check-function-length test test-quick test-unit test-asan test-kernel demo bench bench-build fuzz fuzz-smoke clean
 # other-build: the analysis as a foliowatch of another version runs it (t0125).
-all: $(PROGRAMS) $(UNIT_BIN) $(TEST_INIT) $(BUILD)/tests/other-build $(EXAMPLE_WL)/lru-contention
+all: $(PROGRAMS) $(UNIT_BIN) $(TEST_INIT) $(BUILD)/tests/other-build $(EXAMPLE_WL)/lru-contention $(BUILD)/tests/broken-workload
 
 # Install build, test and demo dependencies when something is missing.
 deps:
@@ -167,6 +167,11 @@ $(EXAMPLE_WL)/lru-contention: kernel/workloads/examples/lru-contention/lru-conte
 	@mkdir -p $(dir $@)
 	cp kernel/workloads/examples/lru-contention/workload.json $(dir $@)
 	$(call quiet,CC,$@)$(CC) -std=gnu11 $(WARN) -O2 -static -o $@ $< -lpthread
+
+# A user workload program that fails on purpose, static as a user's must be (t3110).
+$(BUILD)/tests/broken-workload: tests/data/broken-workload.c
+	@mkdir -p $(dir $@)
+	$(call quiet,CC,$@)$(CC) -std=gnu11 $(WARN) -O2 -static -o $@ $<
 
 $(TEST_INIT): tests/data/fw-test-init.c lib/crc32.c lib/crc32.h
 	@mkdir -p $(dir $@)

@@ -3,7 +3,9 @@
 # a folder (the shipped example passes; mistakes are named), and 'workload
 # try' runs its program here and reads what it printed as a boot would. The
 # four broken programs of the issue (exit 1, a missing metric, garbage, a
-# hang past timeout_s) each fail with their own message.
+# hang past timeout_s) each fail with their own message. And what boot/run
+# --workload-dir refuse before a kernel: a script, cgroup v2, a name twice, a
+# library ldd cannot find.
 . tests/lib/tap.sh
 EX=$PWD/$BUILD/workloads/lru-contention
 [ -x "$EX/lru-contention" ] || bail "no $EX (make all)"
@@ -65,4 +67,31 @@ out=$("$COLLECT" workload try "$EX" --variant nope 2>&1); rc=$?
 is "$rc" 1 "try of a variant the workload has not fails"
 like "$out" "has no variant 'nope'" "... naming it"
 "$COLLECT" workload check 2>/dev/null; is "$?" 2 "no folder: a usage error"
+
+# What --workload-dir refuses before any kernel is built or booted (boot and run load the folders first).
+wd() { "$COLLECT" boot --kernel "$TMP_T/no-kernel" --workload-dir "$@" 2>&1; }
+mk script 'echo metric t 1; echo metric n 2' ''
+out=$(wd "$TMP_T/script"); rc=$?
+is "$rc" 1 "a shell script as the program: refused by boot --workload-dir"
+like "$out" "script/workload.json: program: .*/prog is a script; the guest has no shell" "... saying why"
+mk v2 'true' '"needs": { "memcg": "v2" },'
+cp "$EX/lru-contention" "$TMP_T/v2/prog"
+out=$(wd "$TMP_T/v2"); rc=$?
+is "$rc" 1 "cgroup v2: refused"
+like "$out" "v2/workload.json: needs.memcg: v2 is refused: the guest mounts cgroup v1" "... naming the field and the reason"
+out=$("$COLLECT" run --series t0430 --mbox /dev/null --workload-dir "$EX" --workload-dir "$EX" 2>&1); rc=$?
+is "$rc" 1 "the same workload twice: refused by run --workload-dir"
+like "$out" "name: 'lru-contention' is also the name of" "... naming the clash"
+# a dynamically linked program whose library is gone: ldd cannot find it
+mkdir -p "$TMP_T/lib" "$TMP_T/dyn"
+printf 'int fw_t0430(void) { return 1; }\n' > "$TMP_T/lib/l.c"
+printf 'int fw_t0430(void);\nint main(void) { return fw_t0430() - 1; }\n' > "$TMP_T/lib/m.c"
+cc -shared -fPIC -o "$TMP_T/lib/libfwgone.so" "$TMP_T/lib/l.c" &&
+	cc -o "$TMP_T/dyn/prog" "$TMP_T/lib/m.c" -L"$TMP_T/lib" -lfwgone -Wl,-rpath,"$TMP_T/lib" || bail "cannot build the test program"
+rm "$TMP_T/lib/libfwgone.so"
+sed 's/"name": "v2", "program": "prog", "needs": { "memcg": "v2" },/"name": "dyn", "program": "prog",/' \
+	"$TMP_T/v2/workload.json" > "$TMP_T/dyn/workload.json"
+out=$(wd "$TMP_T/dyn"); rc=$?
+is "$rc" 1 "a program needing a library that is not there: refused"
+like "$out" "ldd .*/dyn/prog: .*libfwgone.so => not found" "... naming the library"
 done_testing
