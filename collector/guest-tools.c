@@ -12,14 +12,20 @@
 /* Adds the file a guest finds at `name`; 0, or -1 with err set. */
 static int add(struct fw_guest_tools *t, const char *name, unsigned mode, struct strbuf *err)
 {
+	return fw_guest_tools_add_as(t, name, name, mode, err);
+}
+
+int fw_guest_tools_add_as(struct fw_guest_tools *t, const char *src, const char *name, unsigned mode,
+			  struct strbuf *err)
+{
 	char real[PATH_MAX];
 
 	if (t->n == (int)(sizeof(t->files) / sizeof(t->files[0]))) {
 		strbuf_addf(err, "more than %d files to pack", t->n);
 		return -1;
 	}
-	if (!realpath(name, real)) {
-		strbuf_addf(err, "cannot pack %s: %s", name, strerror(errno));
+	if (!realpath(src, real)) {
+		strbuf_addf(err, "cannot pack %s: %s", src, strerror(errno));
 		return -1;
 	}
 	if (strlen(real) >= sizeof(t->paths[0][0]) || strlen(name) >= sizeof(t->paths[0][1])) {

@@ -3,7 +3,11 @@
 #include <errno.h>
 #include <stdio.h>
 #include <string.h>
+#include <unistd.h>
 #include "sha256.h"
+
+/* Debian's busybox-static: a user workload's /bin/sh in the guest. */
+#define FW_GUEST_BUSYBOX "/bin/busybox"
 
 /* A plan field travels between tabs and newlines: a value holding one, or an empty one, cannot. */
 static int clean(const char *file, const char *field, const char *v, struct strbuf *err)
@@ -120,21 +124,35 @@ int fw_workload_plan_text(const struct fw_workload_def *w, const char *profile, 
 }
 
 /* A script needs its interpreter in the guest, which has none: say so before a boot. */
-static int not_script(const struct fw_workload_def *w, struct strbuf *err)
+/*
+ * A script runs under Debian's busybox-static, packed as /bin/sh (its
+ * standalone shell runs every applet without links): only "#!/bin/sh". 1: a
+ * script (busybox packed), 0: a compiled program, -1: refused (err set).
+ */
+static int script_shell(const struct fw_workload_def *w, struct fw_guest_tools *t, struct strbuf *err)
 {
-	char head[2] = { 0 };
+	char head[128] = { 0 };
 	FILE *f = fopen(w->program, "rbe");
 
 	if (f) {
-		if (fread(head, 1, 2, f) != 2)
+		if (!fgets(head, sizeof(head), f))
 			head[0] = '\0';
 		fclose(f);
 	}
 	if (head[0] != '#' || head[1] != '!')
 		return 0;
-	strbuf_addf(err, "%s/workload.json: program: %s is a script; the guest has no shell or interpreter "
-		    "(no busybox is packed yet): give a compiled program", w->dir, w->program);
-	return -1;
+	head[strcspn(head, "\r\n")] = '\0';
+	if (strcmp(head + 2 + strspn(head + 2, " "), "/bin/sh")) {
+		strbuf_addf(err, "%s/workload.json: program: %s starts '%.60s': the guest runs scripts with busybox's "
+			    "/bin/sh only (#!/bin/sh), or give a compiled program", w->dir, w->program, head);
+		return -1;
+	}
+	if (access(FW_GUEST_BUSYBOX, X_OK)) {
+		strbuf_addf(err, "%s/workload.json: program: %s is a shell script, which needs %s on this host "
+			    "(Debian's busybox-static; ci/install-deps.sh installs it)", w->dir, w->program, FW_GUEST_BUSYBOX);
+		return -1;
+	}
+	return fw_guest_tools_add_as(t, FW_GUEST_BUSYBOX, "bin/sh", 0755, err) ? -1 : 1;
 }
 
 /* The program's file in the guest: fw/wl/NAME/BASENAME, never its host path (see variant_text). */
@@ -155,9 +173,11 @@ int fw_workload_content_hash(const struct fw_workload_def *w, struct fw_guest_to
 	if (!tools)
 		tools = &scratch;
 	strbuf_addf(&path, "%s/workload.json", w->dir);
-	if (not_script(w, err) || fw_guest_tools_collect(tools, w->program, err))
+	if (fw_guest_tools_collect(tools, w->program, err))
 		goto cleanup;
 	guest_program(w, tools);
+	if (script_shell(w, tools, err) < 0)
+		goto cleanup;
 	if (strbuf_read_file(&all, path.buf, 1 << 20) < 0) {
 		strbuf_addf(err, "cannot read %s: %s", path.buf, strerror(errno));
 		goto cleanup;

@@ -4,7 +4,7 @@
 # try' runs its program here and reads what it printed as a boot would. The
 # four broken programs of the issue (exit 1, a missing metric, garbage, a
 # hang past timeout_s) each fail with their own message. And what boot/run
-# --workload-dir refuse before a kernel: a script, cgroup v2, a name twice, a
+# --workload-dir refuse before a kernel: a script not for /bin/sh, cgroup v2, a name twice, a
 # library ldd cannot find.
 . tests/lib/tap.sh
 EX=$PWD/$BUILD/workloads/lru-contention
@@ -71,9 +71,11 @@ like "$out" "has no variant 'nope'" "... naming it"
 # What --workload-dir refuses before any kernel is built or booted (boot and run load the folders first).
 wd() { "$COLLECT" boot --kernel "$TMP_T/no-kernel" --workload-dir "$@" 2>&1; }
 mk script 'echo metric t 1; echo metric n 2' ''
+sed -i '1s|.*|#!/usr/bin/python3|' "$TMP_T/script/prog"
 out=$(wd "$TMP_T/script"); rc=$?
-is "$rc" 1 "a shell script as the program: refused by boot --workload-dir"
-like "$out" "script/workload.json: program: .*/prog is a script; the guest has no shell" "... saying why"
+is "$rc" 1 "a script for another interpreter: refused by boot --workload-dir"
+like "$out" "script/workload.json: program: .*/prog starts '#!/usr/bin/python3': the guest runs scripts with busybox's /bin/sh only" \
+	"... saying what runs"
 mk v2 'true' '"needs": { "memcg": "v2" },'
 cp "$EX/lru-contention" "$TMP_T/v2/prog"
 out=$(wd "$TMP_T/v2"); rc=$?

@@ -25,6 +25,11 @@ mkwl() { # mkwl <name> <how> [timeout_s]: a workload folder running broken-workl
 JSON
 }
 mkwl good ok
+# a shell script: busybox's /bin/sh and its applets (awk here) in the guest
+mkdir -p "$TMP_T/script"
+printf '#!/bin/sh\necho "metric wall_s $(awk "BEGIN { print 0.5 }")"\necho "counter runs $(seq 1 2 | wc -l)"\n' > "$TMP_T/script/prog"
+chmod +x "$TMP_T/script/prog"
+sed -e 's/"name": "good"/"name": "script"/' -e 's/"how": "ok"/"how": "x"/' "$TMP_T/good/workload.json" > "$TMP_T/script/workload.json"
 mkwl exit1 exit1
 mkwl missing missing
 mkwl garbage garbage
@@ -32,11 +37,11 @@ mkwl hang hang 2
 DOC="$TMP_T/boot.json"
 t=$(date +%s)
 "$COLLECT" boot --kernel "$KERNEL" --accel tcg --rounds 2 --host t3110 \
-	--workloads split,good,exit1,missing,garbage,hang \
+	--workloads split,good,script,exit1,missing,garbage,hang --workload-dir "$TMP_T/script" \
 	--workload-dir "$TMP_T/good" --workload-dir "$TMP_T/exit1" --workload-dir "$TMP_T/missing" \
 	--workload-dir "$TMP_T/garbage" --workload-dir "$TMP_T/hang" --out "$DOC" 2>"$TMP_T/boot.err"
 rc=$?
-diag "one boot, six workloads: $(( $(date +%s) - t )) s"
+diag "one boot, seven workloads: $(( $(date +%s) - t )) s"
 is "$rc" 3 "boot with failed workloads: exit 3 (document written, boot not ok)"
 [ -s "$DOC" ] || { sed 's/^/# /' "$TMP_T/boot.err" | tail -20; bail "no run document"; }
 err() { jq -r --arg w "$1" '[.results[] | select(.workload == $w) | .error // empty] | join("; ")' "$DOC"; }
@@ -44,6 +49,9 @@ n() { jq --arg w "$1" '[.results[] | select(.workload == $w) | .samples // [] | 
 is "$(n split)" 4 "built-in split kept: 2 metrics x 2 rounds"
 is "$(n good)" 2 "healthy user workload kept: 2 rounds of wall_s"
 is "$(err good)" "" "... and no error"
+is "$(n script)" 2 "a #!/bin/sh script runs under busybox: 2 rounds"
+is "$(jq -r '[.results[] | select(.workload == "script") | .samples[0], .counters[0].program_runs] | join(" ")' "$DOC")" "0.5 2" \
+	"... its applets (awk, seq, wc) work"
 is "$(jq -r '.results[] | select(.workload == "good") | "\(.unit) \(.direction) \(.kind)"' "$DOC")" "s lower_is_better time" \
 	"user metric carries the manifest's unit, direction and kind"
 hash=$(jq -r '.workload_content.good' "$DOC")
