@@ -39,8 +39,7 @@ int fw_guest_tools_add_as(struct fw_guest_tools *t, const char *src, const char 
 	return 0;
 }
 
-/* The names and contents of every packed file, hashed: what the params record. */
-static int hash_files(struct fw_guest_tools *t, struct strbuf *err)
+int fw_guest_tools_hash(struct fw_guest_tools *t, struct strbuf *err)
 {
 	struct strbuf all = STRBUF_INIT, one = STRBUF_INIT;
 	int ret = -1;
@@ -99,7 +98,7 @@ int fw_guest_tools_collect(struct fw_guest_tools *t, const char *program, struct
 		if (add(t, path, 0755, err))
 			goto cleanup;
 	}
-	ret = hash_files(t, err);
+	ret = fw_guest_tools_hash(t, err);
 cleanup:
 	strbuf_release(&out);
 	return ret;

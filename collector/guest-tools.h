@@ -26,6 +26,8 @@ struct fw_guest_tools {
  * program missing, or a library ldd cannot find).
  */
 int fw_guest_tools_collect(struct fw_guest_tools *t, const char *program, struct strbuf *err);
+/* t->hash over the packed files' names (as the guest sees them) and contents; after a rename, again. 0, or -1 with err. */
+int fw_guest_tools_hash(struct fw_guest_tools *t, struct strbuf *err);
 /* Adds host file src as `name` in the guest (busybox as /bin/sh). 0, or -1 with err set. */
 int fw_guest_tools_add_as(struct fw_guest_tools *t, const char *src, const char *name, unsigned mode,
 			  struct strbuf *err);

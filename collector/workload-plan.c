@@ -167,7 +167,7 @@ int fw_workload_content_hash(const struct fw_workload_def *w, struct fw_guest_to
 			     struct strbuf *err)
 {
 	static struct fw_guest_tools scratch;
-	struct strbuf all = STRBUF_INIT, one = STRBUF_INIT, path = STRBUF_INIT;
+	struct strbuf all = STRBUF_INIT, path = STRBUF_INIT;
 	int ret = -1;
 
 	if (!tools)
@@ -182,21 +182,14 @@ int fw_workload_content_hash(const struct fw_workload_def *w, struct fw_guest_to
 		strbuf_addf(err, "cannot read %s: %s", path.buf, strerror(errno));
 		goto cleanup;
 	}
-	/* names as the guest sees them: the same folder elsewhere hashes the same */
-	for (int i = 0; i < tools->n; i++) {
-		strbuf_reset(&one);
-		if (strbuf_read_file(&one, tools->files[i].src, 512u << 20) < 0) {
-			strbuf_addf(err, "cannot read %s: %s", tools->files[i].src, strerror(errno));
-			goto cleanup;
-		}
-		strbuf_addf(&all, "\n%s\n", tools->files[i].dst);
-		strbuf_add(&all, one.buf, one.len);
-	}
+	/* again, under the names the guest sees: the same folder elsewhere hashes the same */
+	if (fw_guest_tools_hash(tools, err))
+		goto cleanup;
+	strbuf_addf(&all, "\n%s\n", tools->hash);
 	sha256_hex(all.buf, all.len, hash);
 	ret = 0;
 cleanup:
 	strbuf_release(&all);
-	strbuf_release(&one);
 	strbuf_release(&path);
 	return ret;
 }

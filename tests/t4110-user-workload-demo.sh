@@ -62,7 +62,7 @@ is "$("$PY" - "$TMP_T/api.json" <<'PY'
 import json, sys
 def walk(o):
     if isinstance(o, dict):
-        if o.get("workload") == "lru-contention" and o.get("metric") == "wall_s" and "unit" in o:
+        if o.get("workload") == "lru-contention" and "wall_s" in (o.get("metric"), o.get("name")) and "unit" in o:
             yield o
         for v in o.values():
             yield from walk(v)
