@@ -30,6 +30,25 @@ mkdir -p "$TMP_T/script"
 printf '#!/bin/sh\necho "metric wall_s $(awk "BEGIN { print 0.5 }")"\necho "counter runs $(seq 1 2 | wc -l)"\n' > "$TMP_T/script/prog"
 chmod +x "$TMP_T/script/prog"
 sed -e 's/"name": "good"/"name": "script"/' -e 's/"how": "ok"/"how": "x"/' "$TMP_T/good/workload.json" > "$TMP_T/script/workload.json"
+# what needs sets up, seen from inside: the memcg, the huge tmpfs, the block device, debugfs
+mkdir -p "$TMP_T/needs"
+cat > "$TMP_T/needs/prog" <<'SH'
+#!/bin/sh
+echo "metric wall_s 1"
+grep -q fw-user /proc/self/cgroup && echo "counter in_memcg 1"
+grep -q "$FW_TMPFS tmpfs .*huge=always" /proc/mounts && echo "counter huge_tmpfs 1"
+dd if=/dev/zero of="$FW_BLOCK_DEVICE" bs=1024 count=64 2>/dev/null && echo "counter block_written 1"
+[ -d "$FW_DEBUGFS/tracing" ] || [ -e "$FW_DEBUGFS" ] && echo "counter debugfs 1"
+SH
+chmod +x "$TMP_T/needs/prog"
+cat > "$TMP_T/needs/workload.json" <<'JSON'
+{ "format": "foliowatch-workload/1", "name": "needs", "program": "prog",
+  "variants": [ { "name": "v" } ],
+  "metrics": [ { "name": "wall_s", "unit": "s", "direction": "lower_is_better", "kind": "time" } ],
+  "checks": [ { "counter": "program/in_memcg", "min": 1 }, { "counter": "program/huge_tmpfs", "min": 1 },
+              { "counter": "program/block_written", "min": 1 }, { "counter": "program/debugfs", "min": 1 } ],
+  "needs": { "memcg": "v1", "tmpfs_huge": "always", "block_device": true, "debugfs": true } }
+JSON
 mkwl exit1 exit1
 mkwl missing missing
 mkwl garbage garbage
@@ -37,11 +56,12 @@ mkwl hang hang 2
 DOC="$TMP_T/boot.json"
 t=$(date +%s)
 "$COLLECT" boot --kernel "$KERNEL" --accel tcg --rounds 2 --host t3110 \
-	--workloads split,good,script,exit1,missing,garbage,hang --workload-dir "$TMP_T/script" \
+	--workloads split,good,script,needs,exit1,missing,garbage,hang --workload-dir "$TMP_T/script" \
+	--workload-dir "$TMP_T/needs" \
 	--workload-dir "$TMP_T/good" --workload-dir "$TMP_T/exit1" --workload-dir "$TMP_T/missing" \
 	--workload-dir "$TMP_T/garbage" --workload-dir "$TMP_T/hang" --out "$DOC" 2>"$TMP_T/boot.err"
 rc=$?
-diag "one boot, seven workloads: $(( $(date +%s) - t )) s"
+diag "one boot, eight workloads: $(( $(date +%s) - t )) s"
 is "$rc" 3 "boot with failed workloads: exit 3 (document written, boot not ok)"
 [ -s "$DOC" ] || { sed 's/^/# /' "$TMP_T/boot.err" | tail -20; bail "no run document"; }
 err() { jq -r --arg w "$1" '[.results[] | select(.workload == $w) | .error // empty] | join("; ")' "$DOC"; }
@@ -52,6 +72,9 @@ is "$(err good)" "" "... and no error"
 is "$(n script)" 2 "a #!/bin/sh script runs under busybox: 2 rounds"
 is "$(jq -r '[.results[] | select(.workload == "script") | .samples[0], .counters[0].program_runs] | join(" ")' "$DOC")" "0.5 2" \
 	"... its applets (awk, seq, wc) work"
+is "$(err needs)" "" "needs: the program ran in the memcg, with the huge tmpfs, /dev/ram1 and debugfs (its checks passed)"
+is "$(n needs)" 2 "... 2 rounds"
+like "$(jq -r .boot.kernel_cmdline "$DOC")" "brd.rd_nr=2" "... the block device from brd.rd_nr=2"
 is "$(jq -r '.results[] | select(.workload == "good") | "\(.unit) \(.direction) \(.kind)"' "$DOC")" "s lower_is_better time" \
 	"user metric carries the manifest's unit, direction and kind"
 hash=$(jq -r '.workload_content.good' "$DOC")
