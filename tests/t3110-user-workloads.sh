@@ -5,7 +5,8 @@
 # is a failed workload with its message; split and the healthy one keep
 # their samples, the user metric with the manifest's unit and direction and
 # its content hash in params and run id. Then the example lru-contention
-# workload (kernel/workloads/examples) runs with its mTHP needs and its check.
+# workload (kernel/workloads/examples) runs with its mTHP needs, its check
+# and the profiling round.
 . tests/lib/tap.sh
 . tests/lib/kernel.sh
 find_kernel
@@ -105,12 +106,14 @@ unlike "$(jq -r .run_id "$TMP_T/changed.json")" "^$rid1\$" "... and not the firs
 # The example: 16 KiB mTHP always, the mTHP stats recorded, at least 90% of faults 16 KiB folios.
 EX="$PWD/$BUILD/workloads/lru-contention"
 [ -x "$EX/lru-contention" ] || bail "no $EX (make all)"
-"$COLLECT" boot --kernel "$KERNEL" --accel tcg --rounds 2 --host t3110 --workload-dir "$EX" \
+"$COLLECT" boot --kernel "$KERNEL" --accel tcg --rounds 2 --host t3110 --workload-dir "$EX" --function-profile \
 	--workloads lru-contention --out "$TMP_T/example.json" 2>"$TMP_T/example.err"
 is "$?" 0 "the example workload boots clean"
 is "$(n lru-contention "$TMP_T/example.json")" 2 "example: 2 rounds of wall_s"
 alloc=$(jq -r '.results[] | select(.workload == "lru-contention") | .counters[0].mthp_16kB_anon_fault_alloc' "$TMP_T/example.json")
 ok "$( [ "${alloc:-0}" -gt 0 ] 2>/dev/null; echo $?)" "example: 16 KiB mTHP faults recorded ($alloc)"
+like "$(jq -r '[.profiles[] | select(.workload == "lru-contention") | .function] | join(" ")' "$TMP_T/example.json")" \
+	"(^| )handle_mm_fault( |$)" "example: the profiling round covers it like a built-in (its faults' kernel functions)"
 diag "example wall_s: $(jq -c '[.results[] | select(.workload == "lru-contention") | .samples[]]' "$TMP_T/example.json")"
 
 # No effect is an error, never a fast result: with 16 KiB mTHP off, the example's check fails.
