@@ -105,11 +105,8 @@ static int parse_boot_args(int argc, char **argv, struct boot_opts *o)
 		case 'c': o->commit = optarg; break;
 		case 'w': o->workloads = optarg; o->workloads_given = 1; break;
 		case 'u':
-			if (fw_user_workloads_add(&o->user, optarg, &err)) {
-				fprintf(stderr, "foliowatch-collect boot: %s\n", err.buf);
-				strbuf_release(&err);
-				return 1;
-			}
+			if (fw_user_workloads_queue(&o->user, optarg))
+				bad = fw_usage_error(&boot_usage, "more than %d --workload-dir", FW_WL_DIRS_MAX);
 			break;
 		case 'p': o->profile = optarg; break;
 		case 'a':
@@ -138,6 +135,11 @@ static int parse_boot_args(int argc, char **argv, struct boot_opts *o)
 	}
 	if (bad)
 		return 2;
+	if (fw_user_workloads_load(&o->user, &err)) {
+		fprintf(stderr, "foliowatch-collect boot: %s\n", err.buf);
+		strbuf_release(&err);
+		return 1;
+	}
 	if (!o->workloads_given && o->user.n) {
 		fw_user_workloads_default(&o->user, &o->default_workloads);
 		o->workloads = o->default_workloads.buf;

@@ -448,18 +448,19 @@ static int print_report(const struct run_opts *o)
 	return ret;
 }
 
-/* --workload-dir: 0, or 1 (said: the folder is wrong, as `workload check` would say). */
-static int add_workload_dir(struct run_opts *o, const char *dir)
+/* The --workload-dir folders, loaded once the options parsed: -1, or 1 (said, as `workload check` would). */
+static int load_workload_dirs(struct run_opts *o)
 {
 	struct strbuf err = STRBUF_INIT;
-	int ret = 0;
+	int ret = -1;
 
-	if (fw_user_workloads_add(&o->user, dir, &err)) {
+	if (fw_user_workloads_load(&o->user, &err)) {
 		fprintf(stderr, "foliowatch-collect run: %s\n", err.buf);
 		ret = 1;
-	} else if (o->user.def[o->user.n - 1].icount) {
-		strbuf_addf(&o->icount_user, "%s%s", o->icount_user.len ? "," : "", o->user.def[o->user.n - 1].name);
 	}
+	for (int i = 0; i < o->user.n; i++)
+		if (o->user.def[i].icount)
+			strbuf_addf(&o->icount_user, "%s%s", o->icount_user.len ? "," : "", o->user.def[i].name);
 	strbuf_release(&err);
 	return ret;
 }
@@ -467,6 +468,10 @@ static int add_workload_dir(struct run_opts *o, const char *dir)
 /* --workloads (the built-ins and each --workload-dir's by default) and --profile: -1 ok, else the usage error. */
 static int check_workloads(struct run_opts *o, const struct fw_usage *u)
 {
+	int ret = load_workload_dirs(o);
+
+	if (ret != -1)
+		return ret;
 	if (!o->workloads_given && o->user.n) {
 		fw_user_workloads_default(&o->user, &o->default_workloads);
 		o->workloads = o->default_workloads.buf;
@@ -512,8 +517,8 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		case 'm': o->mbox = optarg; break;
 		case 'w': o->workloads = optarg; o->workloads_given = 1; break;
 		case 'u':
-			if (add_workload_dir(o, optarg))
-				return 1;
+			if (fw_user_workloads_queue(&o->user, optarg))
+				bad = fw_usage_error(u, "more than %d --workload-dir", FW_WL_DIRS_MAX);
 			break;
 		case 'p': o->profile = optarg; break;
 		case 'R': bad = fw_opt_int(u, "rounds", optarg, 1, 1000, &o->rounds); break;

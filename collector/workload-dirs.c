@@ -54,6 +54,22 @@ fail:
 	return -1;
 }
 
+int fw_user_workloads_queue(struct fw_user_workloads *u, const char *dir)
+{
+	if (u->nqueued == FW_WL_DIRS_MAX)
+		return -1;
+	u->queued[u->nqueued++] = dir;
+	return 0;
+}
+
+int fw_user_workloads_load(struct fw_user_workloads *u, struct strbuf *err)
+{
+	for (int i = 0; i < u->nqueued; i++)
+		if (fw_user_workloads_add(u, u->queued[i], err))
+			return -1;
+	return 0;
+}
+
 void fw_user_workloads_default(const struct fw_user_workloads *u, struct strbuf *out)
 {
 	for (int i = 0; fw_builtin_workloads[i]; i++)

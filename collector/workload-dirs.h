@@ -18,6 +18,8 @@ struct fw_user_workloads {
 	int n;
 	struct strbuf content;     /* "name@sha256,..." for the run document (run-doc-build.h) */
 	struct strbuf names;       /* "name,name" */
+	const char *queued[FW_WL_DIRS_MAX];  /* --workload-dir as given, loaded after the options parse */
+	int nqueued;
 };
 #define FW_USER_WORKLOADS_INIT { .content = STRBUF_INIT, .names = STRBUF_INIT }
 
@@ -26,6 +28,12 @@ struct fw_user_workloads {
  * a second workload of that name, cgroup v2, a script, a library ldd cannot find).
  */
 int fw_user_workloads_add(struct fw_user_workloads *u, const char *dir, struct strbuf *err);
+/*
+ * Option parsing queues each --workload-dir (0, or -1: too many), and loads
+ * them once every option is known (a usage error first): 0, or -1 with err.
+ */
+int fw_user_workloads_queue(struct fw_user_workloads *u, const char *dir);
+int fw_user_workloads_load(struct fw_user_workloads *u, struct strbuf *err);
 /* The default --workloads: the built-ins, then each user workload. */
 void fw_user_workloads_default(const struct fw_user_workloads *u, struct strbuf *out);
 void fw_user_workloads_release(struct fw_user_workloads *u);
