@@ -20,9 +20,10 @@ static void describe(const struct fw_workload_def *w)
 	       w->name, w->nvariants, w->nmetrics, w->ncounters, w->nchecks, w->timeout_s,
 	       w->icount ? "icount" : "tcg");
 	for (int i = 0; i < w->nmetrics; i++)
-		printf("  metric %s (%s, %s, %s)\n", w->metrics[i].name, w->metrics[i].unit,
+		printf("  metric %s (%s, %s, %s%s)\n", w->metrics[i].name, w->metrics[i].unit,
 		       w->metrics[i].higher_is_better ? "higher is better" : "lower is better",
-		       w->metrics[i].kind == FW_WL_TIME ? "time" : w->metrics[i].kind == FW_WL_RATE ? "rate" : "count");
+		       w->metrics[i].kind == FW_WL_TIME ? "time" : w->metrics[i].kind == FW_WL_RATE ? "rate" : "count",
+		       w->metrics[i].timed ? ", timed by foliowatch" : "");
 }
 
 /* One run of variant v: its output read as a boot reads it. 0 ok, 1 the program or its output failed. */
@@ -46,6 +47,9 @@ static int try_run(const struct fw_workload_def *w, const struct fw_wl_variant *
 	else if (fw_workload_parse_output(w, out.buf, &o, &err))
 		fprintf(stderr, "workload: %s/%s: its output: %s\n", w->name, v->name, err.buf);
 	else {
+		for (int i = 0; i < w->nmetrics; i++)
+			if (w->metrics[i].timed)
+				o.value[i] = rc.seconds;
 		for (int i = 0; i < w->nmetrics; i++)
 			printf("%s/%s %s %.6g %s\n", w->name, v->name, w->metrics[i].name, o.value[i], w->metrics[i].unit);
 		for (int i = 0; i < o.ncounters; i++)

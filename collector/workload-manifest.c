@@ -230,17 +230,23 @@ static int variant(struct wl_ctx *c, const cJSON *o, struct fw_wl_variant *v)
 
 static int metric(struct wl_ctx *c, const cJSON *o, struct fw_wl_metric *m)
 {
-	static const char *const keys[] = { "name", "unit", "direction", "kind", NULL };
+	static const char *const keys[] = { "name", "unit", "direction", "kind", "timed", NULL };
 	static const char *const dirs[] = { "lower_is_better", "higher_is_better", NULL };
 	static const char *const kinds[] = { "time", "rate", "count", NULL };
 	char *dir = NULL, *kind = NULL;
 	int r = known_keys(c, o, keys) || str_field(c, o, "name", 1, 1, &m->name) ||
 		str_field(c, o, "unit", 1, 0, &m->unit) || choice_field(c, o, "direction", 1, dirs, &dir) ||
-		choice_field(c, o, "kind", 1, kinds, &kind);
+		choice_field(c, o, "kind", 1, kinds, &kind) || bool_field(c, o, "timed", &m->timed);
 
 	if (!r) {
 		m->higher_is_better = !strcmp(dir, "higher_is_better");
 		m->kind = !strcmp(kind, "time") ? FW_WL_TIME : !strcmp(kind, "rate") ? FW_WL_RATE : FW_WL_COUNT;
+	}
+	if (!r && m->timed && (m->kind != FW_WL_TIME || strcmp(m->unit, "s") || m->higher_is_better)) {
+		size_t len = enter(c, "timed", 0);
+
+		r = fail(c, "a timed metric is the run's wall time: kind time, unit s, lower_is_better");
+		leave(c, len);
 	}
 	free(dir);
 	free(kind);

@@ -31,6 +31,7 @@ struct fw_wl_metric {
 	char *name, *unit;
 	int higher_is_better;
 	enum fw_wl_kind kind;
+	int timed;              /* "timed": true: foliowatch times the whole run (s); the program does not print it */
 };
 
 /* "counter grew by at least min" or "counter grew by at least min_ratio x what `of` grew". */

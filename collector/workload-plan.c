@@ -100,9 +100,9 @@ int fw_workload_plan_text(const struct fw_workload_def *w, const char *profile, 
 	for (int i = 0; i < w->ncounters; i++)
 		strbuf_addf(out, "counter\t%s\n", w->counters[i]);
 	for (int i = 0; i < w->nmetrics; i++)
-		strbuf_addf(out, "metric\t%s\t%s\t%s\t%s\n", w->metrics[i].name, w->metrics[i].unit,
+		strbuf_addf(out, "metric\t%s\t%s\t%s\t%s%s\n", w->metrics[i].name, w->metrics[i].unit,
 			    w->metrics[i].higher_is_better ? "higher_is_better" : "lower_is_better",
-			    kind_name(w->metrics[i].kind));
+			    kind_name(w->metrics[i].kind), w->metrics[i].timed ? "\ttimed" : "");
 	for (int i = 0; i < w->nchecks; i++) {
 		const struct fw_wl_check *c = &w->checks[i];
 

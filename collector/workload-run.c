@@ -48,6 +48,10 @@ static int metric_line(const struct fw_workload_def *w, struct fw_wl_output *out
 		strbuf_addf(err, "line %d: metric '%.60s' is not in the manifest", n, name);
 		return -1;
 	}
+	if (w->metrics[m].timed) {
+		strbuf_addf(err, "line %d: metric '%s' is timed by foliowatch (\"timed\": true): do not print it", n, name);
+		return -1;
+	}
 	if (seen[m]) {
 		strbuf_addf(err, "line %d: metric '%s' printed twice (once per run)", n, name);
 		return -1;
@@ -91,7 +95,7 @@ int fw_workload_parse_output(const struct fw_workload_def *w, const char *text, 
 			r = counter_line(out, line, n, err);
 	}
 	for (int m = 0; !r && m < w->nmetrics; m++)
-		if (!seen[m]) {
+		if (!seen[m] && !w->metrics[m].timed) {
 			strbuf_addf(err, "metric '%s' was never printed (a line 'metric %s VALUE')", w->metrics[m].name,
 				    w->metrics[m].name);
 			r = -1;

@@ -80,8 +80,10 @@ static int plan_line(struct uplan *p, char *line)
 		       sizeof(p->need[0]));
 	else if (!strcmp(f[0], "counter") && n == 2 && p->ncounters < UPLAN_MAX)
 		p->counter[p->ncounters++] = f[1];
-	else if (!strcmp(f[0], "metric") && n == 5 && p->nmetrics < UPLAN_MAX)
+	else if (!strcmp(f[0], "metric") && (n == 5 || (n == 6 && !strcmp(f[5], "timed"))) && p->nmetrics < UPLAN_MAX) {
+		p->timed[p->nmetrics] = n == 6;
 		p->metric[p->nmetrics++] = (struct fw_metric){ f[1], f[2], f[3], f[4] };
+	}
 	else if (!strcmp(f[0], "check") && n >= 4 && p->nchecks < UPLAN_MAX)
 		return add_check(p, f, n);
 	else

@@ -9,7 +9,7 @@
  *   need KIND [VALUE [VALUE]]     thp_enabled V, thp_defrag V, mthp SIZE V,
  *                                 memcg v1, tmpfs_huge V, debugfs, block_device
  *   counter NAME                  a /proc/vmstat field or mthp/SIZE/STAT
- *   metric NAME UNIT DIRECTION KIND
+ *   metric NAME UNIT DIRECTION KIND [timed]   timed: the init times the run
  *   check COUNTER min N | check COUNTER ratio R OF
  *   variant NAME                  then its param NAME VALUE and arg A lines
  *
@@ -44,6 +44,7 @@ struct uplan {
 	char *counter[UPLAN_MAX];
 	int ncounters;
 	struct fw_metric metric[UPLAN_MAX];
+	int timed[UPLAN_MAX];
 	int nmetrics;
 	struct uplan_check check[UPLAN_MAX];
 	int nchecks;

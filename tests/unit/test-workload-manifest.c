@@ -120,6 +120,37 @@ static void mistakes(void)
 	refused("{\"format\": \"foliowatch-workload/2\", \"name\": \"x\", \"program\": \"p\"," GOOD_VARIANTS
 		GOOD_METRICS "}", "format: must be \"foliowatch-workload/1\"", "another format");
 	refused("{\"name\": ", "wl/workload.json: not JSON", "not JSON at all");
+	refused("{" GOOD_HEAD GOOD_VARIANTS "\"metrics\": [{\"name\": \"a\", \"unit\": \"ops\", \"direction\": "
+		"\"higher_is_better\", \"kind\": \"rate\", \"timed\": true}]}",
+		"metrics[0].timed: a timed metric is the run's wall time: kind time, unit s, lower_is_better",
+		"a timed metric that is not a time in s");
+}
+
+/* "timed": true: foliowatch times the run; the program must not print it, and need not. */
+static void timed(void)
+{
+	struct fw_workload_def w;
+	struct fw_wl_output o;
+	struct strbuf err = STRBUF_INIT, text = STRBUF_INIT;
+	static const char manifest[] = "{" GOOD_HEAD GOOD_VARIANTS "\"metrics\": [{\"name\": \"run_s\", \"unit\": \"s\", "
+		"\"direction\": \"lower_is_better\", \"kind\": \"time\", \"timed\": true},"
+		"{\"name\": \"ops\", \"unit\": \"ops\", \"direction\": \"higher_is_better\", \"kind\": \"count\"}]}";
+
+	if (fw_workload_parse(manifest, "wl/workload.json", builtin, &w, &err)) {
+		ok(0, "a manifest with a timed metric parses");
+		printf("# %s\n", err.buf);
+		return;
+	}
+	ok(w.metrics[0].timed && !w.metrics[1].timed, "a manifest with a timed metric parses");
+	ok(!fw_workload_parse_output(&w, "metric ops 3\n", &o, &err), "... its output needs no line for the timed one");
+	fw_wl_output_release(&o);
+	ok(fw_workload_parse_output(&w, "metric ops 3\nmetric run_s 1\n", &o, &err) &&
+		   strstr(err.buf, "line 2: metric 'run_s' is timed by foliowatch"), "... and printing it is an error");
+	ok(!fw_workload_plan_text(&w, NULL, "abc", &text, &err) && strstr(text.buf, "metric\trun_s\ts\tlower_is_better\ttime\ttimed\n") &&
+		   strstr(text.buf, "metric\tops\tops\thigher_is_better\tcount\n"), "... the plan marks it timed");
+	fw_workload_release(&w);
+	strbuf_release(&err);
+	strbuf_release(&text);
 }
 
 static void output(void)
@@ -192,5 +223,6 @@ int main(void)
 	mistakes();
 	output();
 	plan();
+	timed();
 	return done_testing();
 }
