@@ -97,6 +97,7 @@ double fw_mad_sigma(const double *x, size_t n)
 struct boot_value {
 	long boot;
 	double v;
+	size_t at;   /* index in the input */
 };
 
 static int cmp_boot_value(const void *pa, const void *pb)
@@ -107,32 +108,52 @@ static int cmp_boot_value(const void *pa, const void *pb)
 	return cmp_double(&a->v, &b->v);
 }
 
+struct boot_median {
+	size_t first;   /* where the boot first appears in the input */
+	double m;
+};
+
+static int cmp_first(const void *pa, const void *pb)
+{
+	const struct boot_median *a = pa, *b = pb;
+	return (a->first > b->first) - (a->first < b->first);
+}
+
 size_t fw_group_medians(const double *values, const long *boot, size_t n, double *out)
 {
 	struct boot_value *bv;
+	struct boot_median *bm;
 	size_t groups = 0, i = 0;
 
 	if (!n)
 		return 0;
 	bv = malloc(n * sizeof(*bv));
-	if (!bv)
+	bm = malloc(n * sizeof(*bm));
+	if (!bv || !bm) {
+		free(bv);
+		free(bm);
 		return 0;
-	for (size_t k = 0; k < n; k++) {
-		bv[k].boot = boot[k];
-		bv[k].v = values[k];
 	}
+	for (size_t k = 0; k < n; k++)
+		bv[k] = (struct boot_value){ boot[k], values[k], k };
 	/* Sorted by (boot, value): each group is a sorted run, its median is direct. */
 	qsort(bv, n, sizeof(*bv), cmp_boot_value);
 	while (i < n) {
-		size_t j = i;
-		while (j < n && bv[j].boot == bv[i].boot)
-			j++;
+		size_t j = i, first = bv[i].at;
+		for (; j < n && bv[j].boot == bv[i].boot; j++)
+			if (bv[j].at < first)
+				first = bv[j].at;
 		size_t len = j - i;
-		out[groups++] = len % 2 ? bv[i + len / 2].v
-					: (bv[i + len / 2 - 1].v + bv[i + len / 2].v) / 2;
+		bm[groups++] = (struct boot_median){ first, len % 2 ? bv[i + len / 2].v
+							    : (bv[i + len / 2 - 1].v + bv[i + len / 2].v) / 2 };
 		i = j;
 	}
+	/* in the input's order of boots: what sums them gives the same bits whatever ids the DB gave */
+	qsort(bm, groups, sizeof(*bm), cmp_first);
+	for (size_t g = 0; g < groups; g++)
+		out[g] = bm[g].m;
 	free(bv);
+	free(bm);
 	return groups;
 }
 

@@ -19,8 +19,8 @@ double fw_harmonic_mean(const double *x, size_t n);   /* rates (mmtests); NaN if
 double fw_mad_sigma(const double *x, size_t n);
 /*
  * Per-boot medians: values[i] belongs to boot[i] (any ids, any order). Writes
- * one median per distinct boot into out (capacity n), ordered by boot id,
- * returns how many.
+ * one median per distinct boot into out (capacity n), in the order the boots
+ * first appear in values, returns how many.
  */
 size_t fw_group_medians(const double *values, const long *boot, size_t n, double *out);
 

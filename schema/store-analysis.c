@@ -242,9 +242,10 @@ int fw_store_scope_commits(sqlite3 *db, const struct fw_store_scope *sc,
 	"FROM samples s JOIN results res ON res.id = s.result_id JOIN runs r ON r.id = res.run_id " \
 	"JOIN commits c ON c.id = r.commit_id JOIN environments e ON e.id = r.env_id " \
 	"WHERE r.boot_status = 'ok' AND res.error IS NULL AND "
+/* boots by their run id, not the row id: the same order (so the same bits) whatever order they came in */
 #define OBS_ORDER \
 	" ORDER BY res.workload, res.variant, res.params, res.metric, e.fingerprint, " \
-	"c.position, c.id, r.id, s.round"
+	"c.position, c.id, r.run_id, s.round"
 
 int fw_store_scope_samples(sqlite3 *db, const struct fw_store_scope *sc,
 			   int (*each)(const struct fw_store_obs *o, void *ctx), void *ctx, struct strbuf *err)

@@ -35,7 +35,7 @@ static void test_descriptive(void)
 	near(fw_harmonic_mean(r, 2), 400.0 / 3, 1e-12, "harmonic mean of rates");
 	near(fw_mad_sigma(x, 5), 1.4826, 1e-12, "scaled MAD");
 	is_int(fw_group_medians(v, boot, 7, out), 3, "three boots");
-	ok(out[0] == 8 && out[1] == 20 && out[2] == 100, "per-boot medians in boot order");
+	ok(out[0] == 20 && out[1] == 8 && out[2] == 100, "per-boot medians in the order the boots come");
 }
 
 static void test_distributions(void)
