@@ -274,6 +274,7 @@ static void head(const cJSON *t, struct fw_an *an)
 	an->looks = whole(t, "looks");
 	an->look = whole(t, "look");
 	an->stale = cJSON_IsTrue(item(t, "stale"));
+	an->watched = cJSON_IsTrue(item(t, "watched"));
 	if (cJSON_IsObject(up)) {
 		commit(up, &an->store->up_to);
 		an->analysed_up_to = &an->store->up_to;

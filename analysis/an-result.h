@@ -129,6 +129,7 @@ struct fw_an {
 	double *alpha_at_looks;         /* the share of alpha of look 1..nalpha_at_looks */
 	size_t nalpha_at_looks;
 	int stale;                      /* an older analysis, shown while a new one is made */
+	int watched;                    /* a history: each commit decided once (README "Deciding") */
 	const struct fw_an_commit *analysed_up_to;   /* stale: the newest commit it saw */
 	struct fw_an_commit *commits;
 	size_t ncommits;

@@ -16,6 +16,7 @@
 #include "analysis-internal.h"
 #include "fw-db.h"
 #include "store-analysis.h"
+#include "history-window.h"
 #include "inflight.h"
 #include "sha256.h"
 #include "stats.h"
@@ -32,15 +33,6 @@ struct key_info {
 	char *workload, *variant, *params, *metric, *unit, *direction, *kind;
 	double min_effect;   /* NaN when no result declared one */
 };
-
-/*
- * The same-kernel evidence is bounded however long the history grows: the
- * newest kernels of an environment until they hold FW_EVIDENCE_BOOTS boots,
- * at most FW_EVIDENCE_KERNELS kernels (512 boots estimate a CV to about 3%
- * of itself; more only costs time).
- */
-#define FW_EVIDENCE_BOOTS 512
-#define FW_EVIDENCE_KERNELS 128
 
 struct env_info {
 	char *fp, *host, *accel;
@@ -66,6 +58,7 @@ struct data {
 	int max_look;        /* largest look recorded (0: none) */
 	long long *sorted_ids;   /* commit ids sorted, with their index below */
 	size_t *sorted_idx;
+	int watched;         /* a history: decided commit by commit (history-window.h) */
 };
 
 static void data_free(struct data *d)
@@ -266,10 +259,12 @@ struct ctx {
 	struct strbuf *err;
 	cJSON *rows, *cps, *determinism;
 	double *p;       /* rank p per row, parallel to rows */
+	int *pos;        /* the row's commit position, parallel to p (a history's BH windows) */
 	size_t np, ap;
 	long *where;     /* commit index -> slice index in the current group, -1 */
 	cJSON *combined;
 	double *cp_p;    /* p per combined row */
+	int *cp_pos;     /* its position */
 	size_t ncp, acp;
 };
 
@@ -335,7 +330,12 @@ static void add_row(struct ctx *x, size_t key, size_t env, const struct slice *s
 		return;
 	}
 	cJSON_AddItemToArray(x->rows, row);
-	FW_ALLOC_GROW(x->p, x->np + 1, x->ap);
+	if (x->np >= x->ap) { /* parallel arrays: one capacity */
+		x->ap = fw_alloc_nr(x->np + 1, x->ap);
+		x->p = xreallocarray(x->p, x->ap, sizeof(*x->p));
+		x->pos = xreallocarray(x->pos, x->ap, sizeof(*x->pos));
+	}
+	x->pos[x->np] = d->c[sb->commit].position;
 	x->p[x->np++] = p;
 }
 
@@ -478,7 +478,12 @@ static void add_combined(struct ctx *x, size_t ks, size_t ke)
 			cJSON_AddNumberToObject(o, "min_effect_pct",
 						isnan(k->min_effect) ? x->o->min_effect_pct : k->min_effect);
 			cJSON_AddItemToArray(x->combined, o);
-			FW_ALLOC_GROW(x->cp_p, x->ncp + 1, x->acp);
+			if (x->ncp >= x->acp) {
+				x->acp = fw_alloc_nr(x->ncp + 1, x->acp);
+				x->cp_p = xreallocarray(x->cp_p, x->acp, sizeof(*x->cp_p));
+				x->cp_pos = xreallocarray(x->cp_pos, x->acp, sizeof(*x->cp_pos));
+			}
+			x->cp_pos[x->ncp] = d->c[ci].position;
 			x->cp_p[x->ncp++] = p;
 		}
 		for (size_t i = 0; i < nu; i++)
@@ -492,6 +497,15 @@ static void add_combined(struct ctx *x, size_t ks, size_t ke)
 	free(ge);
 }
 
+/* BH q of a family: the whole series, or a history's window of commits up to each row's. */
+static void family_q(const struct ctx *x, const double *p, const int *pos, size_t n, double *q)
+{
+	if (x->d->watched)
+		fw_bh_window(pos, p, n, FW_HISTORY_BH_WINDOW, q);
+	else
+		fw_bh_adjust(p, q, n);
+}
+
 /* Combined rows are their own BH family; their verdicts need significance and min effect. */
 static void finish_combined(struct ctx *x, double alpha)
 {
@@ -499,7 +513,7 @@ static void finish_combined(struct ctx *x, double alpha)
 	cJSON *o;
 	size_t i = 0;
 
-	fw_bh_adjust(x->cp_p, q, x->ncp);
+	family_q(x, x->cp_p, x->cp_pos, x->ncp, q);
 	cJSON_ArrayForEach(o, x->combined) {
 		struct fw_verdict_in in = {
 			.higher_is_better = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "higher_is_better")),
@@ -628,28 +642,33 @@ static void env_noise(struct ctx *x, size_t key, size_t env, struct fw_noise *nz
 	free(ks.med);
 }
 
-/* The group's mode: measured evidence first, the determinism table when it is inconclusive. */
-static void classify_group(struct ctx *x, size_t key, size_t env, struct fw_noise *nz, struct fw_row_meta *m)
+/* The group's mode from its evidence nz: measured first, the determinism table when it is inconclusive. */
+static void group_meta(const struct ctx *x, size_t key, size_t env, const struct fw_noise *nz, struct fw_row_meta *m)
 {
 	const struct key_info *k = &x->d->k[key];
-	const struct env_info *e = &x->d->e[env];
 	const char *source;
-	int from_data, def;
-	cJSON *o;
+	int from_data, def = fw_det_table_lookup(x->det, x->d->e[env].accel, k->workload, k->variant, k->metric,
+						 k->kind, &source);
 
-	env_noise(x, key, env, nz);
-	def = fw_det_table_lookup(x->det, e->accel, k->workload, k->variant, k->metric, k->kind, &source);
 	memset(m, 0, sizeof(*m));
 	m->higher_is_better = !strcmp(k->direction, "higher_is_better");
 	m->is_rate = !strcmp(k->kind, "rate");
 	m->mode = fw_classify(nz, !strcmp(k->kind, "count"), def, FW_DETERMINISTIC_CV_PCT, &from_data);
 	m->mode_source = from_data ? "data" : source;
+	m->table_deterministic = def;
 	m->noise = nz;
 	m->looks = 1;
 	m->look = 1;
 	m->min_effect_pct = isnan(k->min_effect) ? x->o->min_effect_pct : k->min_effect;
+}
 
-	o = cJSON_CreateObject();
+/* The determinism section's line of one group (a history's: its newest commit's evidence). */
+static void determinism_entry(struct ctx *x, size_t key, size_t env, const struct fw_row_meta *m)
+{
+	const struct key_info *k = &x->d->k[key];
+	const struct env_info *e = &x->d->e[env];
+	cJSON *o = cJSON_CreateObject();
+
 	cJSON_AddStringToObject(o, "env_fingerprint", e->fp);
 	cJSON_AddStringToObject(o, "host", e->host);
 	cJSON_AddStringToObject(o, "accel", e->accel);
@@ -660,9 +679,79 @@ static void classify_group(struct ctx *x, size_t key, size_t env, struct fw_nois
 	cJSON_AddStringToObject(o, "kind", k->kind);
 	cJSON_AddStringToObject(o, "mode", fw_mode_name(m->mode));
 	cJSON_AddStringToObject(o, "mode_source", m->mode_source);
-	cJSON_AddBoolToObject(o, "table_deterministic", def);
-	fw_noise_json(o, nz);
+	cJSON_AddBoolToObject(o, "table_deterministic", m->table_deterministic);
+	fw_noise_json(o, m->noise);
 	cJSON_AddItemToArray(x->determinism, o);
+}
+
+/* The group's mode over the environment's evidence (any series' newest kernels). */
+static void classify_group(struct ctx *x, size_t key, size_t env, struct fw_noise *nz, struct fw_row_meta *m)
+{
+	env_noise(x, key, env, nz);
+	group_meta(x, key, env, nz, m);
+	determinism_entry(x, key, env, m);
+}
+
+/* The rows of slice i of a group: against its parent's slice (or the one before) and the base. */
+static void slice_rows(struct ctx *x, size_t key, size_t env, const struct slice *sl, size_t i,
+		       const struct fw_row_meta *m)
+{
+	const struct data *d = x->d;
+	size_t ci = sl[i].commit;
+	long par = d->c[ci].parent, pw = par >= 0 ? x->where[par] : -1;
+
+	if ((long)ci == d->base)
+		return;
+	/*
+	 * A parent with no samples of this metric here (not measured: a
+	 * sparse watch, a build that failed, other workloads): the previous
+	 * commit that has them, as a bisect compares its midpoints.
+	 */
+	if (pw < 0 && i > 0)
+		pw = (long)i - 1;
+	/* a history looks back a bounded way: what it compares never depends on older commits */
+	if (pw >= 0 && d->watched && d->c[sl[pw].commit].position < d->c[ci].position - FW_HISTORY_LOOKBACK)
+		pw = -1;
+	if (pw >= 0)
+		add_row(x, key, env, &sl[i], &sl[pw], "parent", m);
+	if (d->base >= 0 && (pw < 0 || (long)sl[pw].commit != d->base) && x->where[d->base] >= 0)
+		add_row(x, key, env, &sl[i], &sl[x->where[d->base]], "base", m);
+}
+
+/* Change points of a group's slices [s, e) (a history: each block of positions alone). */
+static void group_change_points(struct ctx *x, size_t key, size_t env, const struct slice *sl, size_t ns)
+{
+	const struct data *d = x->d;
+
+	for (size_t a = 0, b; a < ns; a = b) {
+		int block = d->c[sl[a].commit].position / FW_HISTORY_CP_BLOCK;
+		for (b = a; b < ns && (!d->watched || d->c[sl[b].commit].position / FW_HISTORY_CP_BLOCK == block); b++)
+			;
+		add_change_points(x, key, env, sl + a, b - a);
+	}
+}
+
+/* A history's group: each commit's mode and floors from its own window of the series' kernels. */
+static void history_group(struct ctx *x, size_t key, size_t env, const struct slice *sl, size_t ns)
+{
+	const struct data *d = x->d;
+	struct fw_kernel_noise *kn = xmalloc((ns + 1) * sizeof(*kn));
+	double *tmp = xmalloc((d->no + 1) * sizeof(*tmp));
+	struct fw_noise nz;
+	struct fw_row_meta m;
+
+	for (size_t i = 0; i < ns; i++)
+		fw_kernel_noise_of(&kn[i], d->c[sl[i].commit].position, d->ob_v + sl[i].start, d->ob_run + sl[i].start,
+				   sl[i].end - sl[i].start, tmp);
+	for (size_t i = 0; i < ns; i++) {
+		fw_history_noise(kn, i, &nz);
+		group_meta(x, key, env, &nz, &m);
+		slice_rows(x, key, env, sl, i, &m);
+		if (i + 1 == ns)
+			determinism_entry(x, key, env, &m);
+	}
+	free(kn);
+	free(tmp);
 }
 
 /*
@@ -677,7 +766,6 @@ static void process_group(struct ctx *x, size_t s, size_t e, int pair_mode)
 	struct fw_row_meta m;
 	struct fw_noise nz;
 
-	classify_group(x, key, env, &nz, &m);
 	for (size_t i = s; i < e; i++) {
 		if (!ns || sl[ns - 1].commit != d->ob_commit[i]) {
 			sl[ns].commit = d->ob_commit[i];
@@ -689,27 +777,17 @@ static void process_group(struct ctx *x, size_t s, size_t e, int pair_mode)
 	for (size_t i = 0; i < ns; i++)
 		x->where[sl[i].commit] = (long)i;
 	if (pair_mode) {
+		classify_group(x, key, env, &nz, &m);
 		if (d->nc == 2 && x->where[0] >= 0 && x->where[1] >= 0)
 			add_row(x, key, env, &sl[x->where[1]], &sl[x->where[0]], "other", &m);
+	} else if (d->watched) {
+		history_group(x, key, env, sl, ns);
+		group_change_points(x, key, env, sl, ns);
 	} else {
-		for (size_t i = 0; i < ns; i++) {
-			size_t ci = sl[i].commit;
-			long par = d->c[ci].parent, pw = par >= 0 ? x->where[par] : -1;
-			if ((long)ci == d->base)
-				continue;
-			/*
-			 * A parent with no samples of this metric here (not measured: a
-			 * sparse watch, a build that failed, other workloads): the previous
-			 * commit that has them, as a bisect compares its midpoints.
-			 */
-			if (pw < 0 && i > 0)
-				pw = (long)i - 1;
-			if (pw >= 0)
-				add_row(x, key, env, &sl[i], &sl[pw], "parent", &m);
-			if (d->base >= 0 && (pw < 0 || (long)sl[pw].commit != d->base) && x->where[d->base] >= 0)
-				add_row(x, key, env, &sl[i], &sl[x->where[d->base]], "base", &m);
-		}
-		add_change_points(x, key, env, sl, ns);
+		classify_group(x, key, env, &nz, &m);
+		for (size_t i = 0; i < ns; i++)
+			slice_rows(x, key, env, sl, i, &m);
+		group_change_points(x, key, env, sl, ns);
 	}
 	for (size_t i = 0; i < ns; i++)
 		x->where[sl[i].commit] = -1;
@@ -817,7 +895,7 @@ static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o
 	if (!pair_mode)
 		finish_combined(&x, fw_alpha_at_look(o->alpha, d->max_look, looks));
 	q = xmalloc((x.np + 1) * sizeof(*q));
-	fw_bh_adjust(x.p, q, x.np);
+	family_q(&x, x.p, x.pos, x.np, q);
 	cJSON_ArrayForEach(row, x.rows) {
 		const cJSON *v;
 		fw_row_finish(row, q[i++], o);
@@ -833,16 +911,25 @@ static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o
 cleanup:
 	free(q);
 	free(x.p);
+	free(x.pos);
 	free(x.cp_p);
+	free(x.cp_pos);
 	free(x.where);
 	fw_store_evidence_close(&x.ev);
 	return ret;
 }
 
-static void opts_json(cJSON *out, const struct fw_analysis_opts *o)
+static void opts_json(cJSON *out, const struct fw_analysis_opts *o, int watched)
 {
 	cJSON_AddNumberToObject(out, "alpha", o->alpha);
-	cJSON_AddStringToObject(out, "fdr", "benjamini-hochberg over all rows of the series");
+	if (watched) {
+		/* a history: README "Deciding", history-window.h */
+		cJSON_AddBoolToObject(out, "watched", 1);
+		cJSON_AddStringToObject(out, "fdr", "benjamini-hochberg over the rows of the newest 50 commits up to "
+					"each commit (a watched series: decided commit by commit)");
+	} else {
+		cJSON_AddStringToObject(out, "fdr", "benjamini-hochberg over all rows of the series");
+	}
 	cJSON_AddNumberToObject(out, "min_effect_pct", o->min_effect_pct);
 	cJSON_AddNumberToObject(out, "noise_floor_pct", o->noise_floor_pct);
 	cJSON_AddNumberToObject(out, "floor_alpha", o->floor_alpha);
@@ -878,7 +965,7 @@ static void commits_json(cJSON *out, const struct data *d)
  * enough), plus the options, the determinism table and the analysis version.
  * A new, replaced or deleted run changes it, whoever wrote it.
  */
-static int data_hash(sqlite3 *db, long long series_id, const struct fw_analysis_opts *o,
+static int data_hash(sqlite3 *db, long long series_id, int watched, const struct fw_analysis_opts *o,
 		     const struct fw_det_table *det, char out[65], struct strbuf *err)
 {
 	struct sha256_ctx h;
@@ -894,6 +981,8 @@ static int data_hash(sqlite3 *db, long long series_id, const struct fw_analysis_
 		 fw_analysis_code, series_id, o->alpha, o->min_effect_pct, o->noise_floor_pct, o->ci_level,
 		 o->floor_alpha, o->max_looks, det->hash);
 	sha256_update(&h, buf, strlen(buf));
+	if (watched)  /* another rule: a patch series' hash stays what it was */
+		sha256_update(&h, "watched\n", 8);
 	if (fw_store_hash_series_runs(db, series_id, &h, err))
 		return -1;
 	sha256_final_hex(&h, out);
@@ -1036,7 +1125,7 @@ static void keep_part(cJSON *res, const struct fw_store_cache_part *part)
 /* What names one series' cached analysis: its id, revision, base, and the data hash. */
 struct fw_series_key {
 	long long sid;
-	int revision;
+	int revision, watched;
 	char *base;
 	char key[64], hash[65];
 	struct fw_det_table det;
@@ -1059,7 +1148,7 @@ void fw_series_key_free(struct fw_series_key *k)
 static int series_key(sqlite3 *db, const char *series, int revision, const struct fw_analysis_opts *o,
 		      struct fw_series_key *k, struct strbuf *err)
 {
-	int found = fw_store_series_ref(db, series, revision, &k->sid, &k->revision, &k->base, err);
+	int found = fw_store_series_ref(db, series, revision, &k->sid, &k->revision, &k->base, &k->watched, err);
 
 	if (found <= 0) {
 		if (!found)
@@ -1067,7 +1156,7 @@ static int series_key(sqlite3 *db, const char *series, int revision, const struc
 		return -1;
 	}
 	snprintf(k->key, sizeof(k->key), "series:%lld", k->sid);
-	return fw_det_table_load(&k->det, o->determinism_file, err) || data_hash(db, k->sid, o, &k->det, k->hash, err)
+	return fw_det_table_load(&k->det, o->determinism_file, err) || data_hash(db, k->sid, k->watched, o, &k->det, k->hash, err)
 		       ? -1 : 0;
 }
 
@@ -1141,6 +1230,7 @@ static cJSON *compute_series(sqlite3 *db, const char *series, struct fw_series_k
 	if (fw_store_scope_commits(db, &sc, add_commit, &d, err))
 		goto cleanup;
 	index_commits(&d, k->base);
+	d.watched = k->watched;
 	if (fw_store_scope_samples(db, &sc, add_obs, &d, err))
 		goto cleanup;
 	res = cJSON_CreateObject();
@@ -1149,7 +1239,7 @@ static cJSON *compute_series(sqlite3 *db, const char *series, struct fw_series_k
 	cJSON_AddNumberToObject(res, "revision", k->revision);
 	cJSON_AddStringToObject(res, "base", k->base);
 	cJSON_AddStringToObject(res, "data_hash", k->hash);
-	opts_json(res, o);
+	opts_json(res, o, k->watched);
 	commits_json(res, &d);
 	if (analyse(db, &d, o, &k->det, res, 0, err)) {
 		cJSON_Delete(res);
@@ -1283,7 +1373,7 @@ int fw_analysis_compare(sqlite3 *db, long long commit_a, long long commit_b,
 	if (fw_store_scope_samples(db, &sc, add_obs, &d, err))
 		goto cleanup;
 	res = cJSON_CreateObject();
-	opts_json(res, o);
+	opts_json(res, o, 0);
 	commits_json(res, &d);
 	if (fw_det_table_load(&det, o->determinism_file, err) || analyse(db, &d, o, &det, res, 1, err))
 		goto cleanup;

@@ -26,6 +26,7 @@ struct fw_row_meta {
 	int is_rate;
 	enum fw_mode mode;          /* rank test, noise floor (deterministic) or exact count */
 	const char *mode_source;    /* what decided the mode: "data", "default table", "table file", ... */
+	int table_deterministic;    /* what the determinism table expects */
 	const struct fw_noise *noise;   /* the environment's same-kernel evidence (NULL: none) */
 	int looks;                  /* planned looks of the data (alpha spending), >= 1 */
 	int look;                   /* the look of the row's newest boot (1..looks) */

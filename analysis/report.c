@@ -8,6 +8,7 @@
 #include <stdio.h>
 #include <string.h>
 #include "analysis-internal.h"
+#include "history-window.h"
 #include "numfmt.h"
 #include "utf8.h"
 
@@ -186,12 +187,18 @@ static void text_head(const struct fw_an *s, struct strbuf *sb)
 		samples_rows += !strcmp(s->rows[i].unit_of_comparison, "samples");
 	}
 	strbuf_addf(sb, "series %s v%.0f, base %.*s\n", s->series, fw_an_whole(s->revision), UTF8_CUT(s->base, 12));
-	strbuf_addf(sb, "p: Mann-Whitney U, two-sided; q: Benjamini-Hochberg over %d tests of this series.\n"
-		    "A change needs q <= %.3g and |delta| >= the metric's minimum effect (default %.3g%%);\n"
+	if (s->watched)
+		strbuf_addf(sb, "A watched history: each commit is decided once, from the commits up to it.\n"
+			    "p: Mann-Whitney U, two-sided; q: Benjamini-Hochberg over the rows of the newest %d\n"
+			    "commits up to each commit (%d tests in all).\n", FW_HISTORY_BH_WINDOW, tests);
+	else
+		strbuf_addf(sb, "p: Mann-Whitney U, two-sided; q: Benjamini-Hochberg over %d tests of this series.\n",
+			    tests);
+	strbuf_addf(sb, "A change needs q <= %.3g and |delta| >= the metric's minimum effect (default %.3g%%);\n"
 		    "deterministic rows (same-kernel boots agree within %.3g%%) compare the delta with a floor\n"
 		    "from the environment's same-kernel noise (at least %.3g%%); exact counts: any difference\n"
 		    "beyond their same-kernel spread.\n",
-		    tests, s->alpha, s->min_effect_pct, s->deterministic_cv_pct, s->noise_floor_pct);
+		    s->alpha, s->min_effect_pct, s->deterministic_cv_pct, s->noise_floor_pct);
 	if (s->looks > 1) {
 		strbuf_addf(sb, "Boots were added over up to %d looks: a rank row tests at the share of alpha of the "
 			    "look of its\nnewest boot (", s->looks);

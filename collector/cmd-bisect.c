@@ -496,7 +496,7 @@ cleanup:
 	return ret;
 }
 
-const char *const fw_bisect_decided[] = { "series", "tree", "range", "only", "mbox", "base", "first-position",
+const char *const fw_bisect_decided[] = { "series", "tree", "range", "only", "mbox", "base", "first-position", "watched",
 					  "workloads", "db", "post", "token-file", "no-report", "decide-metric",
 					  "floor-alpha", NULL };
 

@@ -54,6 +54,7 @@ struct run_opts {
 	int no_profile;       /* --no-profile: no profiling at all */
 	int parallel;         /* --parallel; 0: what the host's CPUs hold (fw_default_parallel) */
 	int first_position;   /* position of the base: watch mode continues a history */
+	int watched;          /* --watched: the series is a history (decided commit by commit) */
 	double timeout;
 	struct fw_budget bud; /* --budget, parsed */
 	struct fw_user_workloads user;  /* --workload-dir */
@@ -86,6 +87,9 @@ const struct fw_option fw_run_options[] = {
 	{ "revision", 0, required_argument, 'V', "N", "1", "revision of the series (a re-post of the patches is 2, ...)" },
 	{ "first-position", 0, required_argument, 'F', "N", "0",
 	  "position of the base, 0..90000 (watch continues a history)" },
+	{ "watched", 0, no_argument, 'W', NULL, "off",
+	  "the series is a watched history: each commit is decided once,\n"
+	  "from the commits up to it (README \"Deciding\"); watch sets it" },
 	{ .help = "How to measure:" },
 	{ "workloads", 0, required_argument, 'w', "LIST", "split,mthp,lazyfree,filemap and each --workload-dir's",
 	  "comma-separated workloads" },
@@ -290,6 +294,7 @@ static void fill_identity(struct fw_rundoc_facts *f, const struct run_opts *o, c
 	/* the first parent (not the set's previous commit: with --only it may not be measured) */
 	f->commit_parent = c->position && c->parent[0] ? c->parent : NULL;
 	f->position = o->first_position + c->position;
+	f->watched = o->watched;
 	f->profile = o->profile;
 	f->workloads = o->workloads;
 	f->workload_content = o->user.content.len ? o->user.content.buf : NULL;
@@ -556,6 +561,7 @@ static int parse_args(int argc, char **argv, struct run_opts *o)
 		case 'M': bad = fw_opt_int(u, "memory", optarg, 64, 1 << 20, &o->memory_mib); break;
 		case 'V': bad = fw_opt_int(u, "revision", optarg, 1, 1000000, &o->revision); break;
 		case 'F': bad = fw_opt_int(u, "first-position", optarg, 0, 90000, &o->first_position); break;
+		case 'W': o->watched = 1; break;
 		case 'q': o->quiet = 1; break;
 		case 'n': o->no_report = 1; break;
 		default: return g.exit;

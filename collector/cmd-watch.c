@@ -98,8 +98,8 @@ cleanup:
 
 /*
  * One look at the branch: what is new since the state file goes to run as a
- * range. run_argv holds "run" and the passed-on options (nrun of them), with
- * room for 11 more. 0: measured or nothing new; 1: run failed (the next pass
+ * range (a watched series: README "Deciding"). run_argv holds "run" and the
+ * passed-on options (nrun of them), with room for 11 more. 0: measured or nothing new; 1: run failed (the next pass
  * retries); -1: the branch or its history cannot be read.
  */
 static int watch_pass(char *tree, const char *branch, char *series, const char *ref, const char *state,
@@ -107,7 +107,7 @@ static int watch_pass(char *tree, const char *branch, char *series, const char *
 {
 	/* run parses a char ** argv: writable copies of the option names */
 	static char o_series[] = "--series", o_tree[] = "--tree", o_range[] = "--range", o_first[] = "--first-position",
-		    o_only[] = "--only";
+		    o_only[] = "--only", o_watched[] = "--watched";
 	const char *head_argv[] = { "git", "rev-parse", "--verify", "-q", "--end-of-options", ref, NULL };
 	struct strbuf out = STRBUF_INIT, range = STRBUF_INIT, pos = STRBUF_INIT, only = STRBUF_INIT;
 	char last[41], head[41];
@@ -153,6 +153,7 @@ static int watch_pass(char *tree, const char *branch, char *series, const char *
 	run_argv[k++] = range.buf;
 	run_argv[k++] = o_first;
 	run_argv[k++] = pos.buf;
+	run_argv[k++] = o_watched;
 	run_argv[k] = NULL;
 	if (only.len) {
 		int m = 1;
@@ -253,7 +254,7 @@ static void pass_on(struct watch *w, int opt, const char *arg, char **owned, int
 int cmd_watch(int argc, char **argv)
 {
 	static const char *const decided[] = { "series", "tree", "range", "only", "mbox", "base", "first-position",
-					       "decide-metric", NULL };
+					       "watched", "decide-metric", NULL };
 	struct watch w = { .sparse = { 1, 0 }, .interval = 300, .bis.db_path = FW_DB_DEFAULT };
 	static char o_run[] = "run";
 	int ret = 1, nowned = 0, opt, post = 0;

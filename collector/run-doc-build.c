@@ -136,6 +136,8 @@ static cJSON *skeleton(const struct fw_rundoc_facts *f, const char *boot_status)
 	cJSON_AddNumberToObject(o, "revision", f->revision > 0 ? f->revision : 1);
 	cJSON_AddStringToObject(o, "base", nz(f->series_base, "unknown"));
 	add_mail(o, "cover", f->cover, 0);
+	if (f->watched)
+		cJSON_AddBoolToObject(o, "watched", 1);
 	o = cJSON_AddObjectToObject(doc, "commit");
 	cJSON_AddStringToObject(o, "sha", nz(f->commit_sha, "unknown"));
 	cJSON_AddStringToObject(o, "key", nz(f->commit_key, nz(f->commit_sha, "unknown")));

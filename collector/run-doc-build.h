@@ -32,6 +32,7 @@ struct fw_rundoc_facts {
 	int revision;              /* 0: 1 */
 	const char *commit_sha, *commit_key, *commit_subject, *commit_author, *commit_parent;
 	int position;
+	int watched;               /* series.watched: a history, decided commit by commit */
 	const struct fw_mail *mail, *cover;  /* from an mbox: the patch's mail, the cover letter (NULL: none) */
 	/* build */
 	int build_failed;

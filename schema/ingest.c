@@ -122,8 +122,13 @@ static int upsert_series(struct tx *t, const cJSON *doc, long long tree_id, long
 		 "ON CONFLICT(name, revision) DO NOTHING"), NULL, "ititt",
 		 tree_id, name, rev, fw_json_str(s, "base", ""), now) < 0)
 		return -1;
-	return stmt(t, FW_CACHED("SELECT id FROM series WHERE name = ? AND revision = ?"), id, "ti",
-		    name, rev) == 1 ? 0 : -1;
+	if (stmt(t, FW_CACHED("SELECT id FROM series WHERE name = ? AND revision = ?"), id, "ti", name, rev) != 1)
+		return -1;
+	/* sticky: one document of the history's says so, and it stays a history */
+	if (cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(s, "watched")) &&
+	    stmt(t, FW_CACHED("UPDATE series SET watched = 1 WHERE id = ? AND watched = 0"), NULL, "i", *id) < 0)
+		return -1;
+	return 0;
 }
 
 static int upsert_commit(struct tx *t, const cJSON *doc, long long series_id, long long *id)

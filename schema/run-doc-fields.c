@@ -16,7 +16,7 @@ static const struct fw_doc_object objects[] = {
 		   "environment", "boot", "profile", "boot_index", "workloads", "workload_content", "sequential",
 		   "results", "profiles", "extensions") },
 	{ "tree", KEYS("name", "url") },
-	{ "series", KEYS("name", "revision", "base", "cover") },
+	{ "series", KEYS("name", "revision", "base", "cover", "watched") },
 	{ "series.cover", KEYS("message_id", "subject") },
 	{ "commit", KEYS("sha", "key", "subject", "author", "position", "parent", "mail") },
 	{ "commit.mail", KEYS("message_id", "from", "to", "cc", "subject") },

@@ -137,6 +137,20 @@ static int get_number(struct ctx *c, const cJSON *obj, const char *parent, const
 #define NUM(obj, parent, key, req, lo, hi, integer, out) \
 	do { if (get_number(c, obj, parent, key, req, lo, hi, integer, out) < 0) return -1; } while (0)
 
+/* An optional true/false: 0, or -1 (said) when it is there and not a boolean. */
+static int opt_bool(struct ctx *c, const cJSON *obj, const char *parent, const char *key)
+{
+	char path[256];
+	const cJSON *v = cJSON_GetObjectItemCaseSensitive(obj, key);
+
+	sub_key(path, sizeof(path), parent, key);
+	if (v && !cJSON_IsBool(v)) {
+		fw_error_set(c->e, path, "must be true or false");
+		return -1;
+	}
+	return 0;
+}
+
 static const cJSON *get_object(struct ctx *c, const cJSON *obj, const char *parent, const char *key)
 {
 	char path[256];
@@ -257,7 +271,7 @@ static int check_identity(struct ctx *c, const cJSON *doc)
 	STR(series, "series", "name", REQUIRED, 1, 200, TEXT);
 	NUM(series, "series", "revision", OPTIONAL, 1, 10000, 1, NULL);
 	STR(series, "series", "base", REQUIRED, 1, 200, TEXT);
-	if (check_mail(c, series, "series", "cover", 0))
+	if (check_mail(c, series, "series", "cover", 0) || opt_bool(c, series, "series", "watched"))
 		return -1;
 	if (!(commit = get_object(c, doc, "", "commit")))
 		return -1;

@@ -22,7 +22,7 @@ int fw_metric_nsamples(const struct fw_series *s, const struct fw_metric *m)
 
 /* ?2 = 0: the newest revision; otherwise exactly that one. */
 static const char sql_series[] =
-	"SELECT id, name, revision, base FROM series WHERE name = ?1 AND (?2 = 0 OR revision = ?2) "
+	"SELECT id, name, revision, base, watched FROM series WHERE name = ?1 AND (?2 = 0 OR revision = ?2) "
 	"ORDER BY revision DESC LIMIT 1";
 /* The worst boot of a commit is the one shown: a non-ok status sorts first. */
 static const char sql_commits[] =
@@ -299,6 +299,7 @@ int fw_series_load_only(sqlite3 *db, const char *name, int revision, int from, i
 	s->name = xstrdup(fw_db_text(st, 1));
 	s->revision = sqlite3_column_int(st, 2);
 	s->base = xstrdup(fw_db_text(st, 3));
+	s->watched = sqlite3_column_int(st, 4);
 	sqlite3_finalize(st);
 	st = NULL;
 	if (load_span(db, s))

@@ -48,6 +48,7 @@ struct fw_series {
 	long long id;
 	char *name, *base;
 	int revision;
+	int watched;          /* a history: each commit decided once (README "Deciding") */
 	struct fw_commit *commits;
 	int ncommits, acommits;
 	struct fw_metric *metrics;

@@ -165,13 +165,13 @@ int fw_store_profile_variants(sqlite3 *db, long long base_commit, long long head
 }
 
 int fw_store_series_ref(sqlite3 *db, const char *name, int revision, long long *id, int *revision_out,
-			char **base, struct strbuf *err)
+			char **base, int *watched, struct strbuf *err)
 {
 	sqlite3_stmt *st = NULL;
 	int rc;
 
 	*base = NULL;
-	if (sqlite3_prepare_v2(db, "SELECT id, revision, base FROM series WHERE name = ?1 AND "
+	if (sqlite3_prepare_v2(db, "SELECT id, revision, base, watched FROM series WHERE name = ?1 AND "
 			       "(revision = ?2 OR ?2 <= 0) ORDER BY revision DESC LIMIT 1", -1, &st, NULL) != SQLITE_OK) {
 		strbuf_addf(err, "finding series: %s", sqlite3_errmsg(db));
 		return -1;
@@ -183,6 +183,7 @@ int fw_store_series_ref(sqlite3 *db, const char *name, int revision, long long *
 		*id = sqlite3_column_int64(st, 0);
 		*revision_out = sqlite3_column_int(st, 1);
 		*base = xstrdup(fw_db_text(st, 2));
+		*watched = sqlite3_column_int(st, 3);
 	} else if (rc != SQLITE_DONE) {
 		strbuf_addf(err, "finding series: %s", sqlite3_errmsg(db));
 	}

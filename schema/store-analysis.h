@@ -41,9 +41,9 @@ int fw_store_profile_variants(sqlite3 *db, long long base_commit, long long head
 			      const char *workload, int (*each)(const char *variant, void *ctx), void *ctx,
 			      struct strbuf *err);
 
-/* A series revision (revision <= 0: the newest): 1 found (base malloc'd), 0 none, -1 with err. */
+/* A series revision (revision <= 0: the newest): 1 found (base malloc'd; watched: decided commit by commit), 0 none, -1 with err. */
 int fw_store_series_ref(sqlite3 *db, const char *name, int revision, long long *id, int *revision_out,
-			char **base, struct strbuf *err);
+			char **base, int *watched, struct strbuf *err);
 
 /* What an analysis reads: a series' commits (series_id > 0), or the two commits a and b (a first). */
 struct fw_store_scope {

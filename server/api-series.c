@@ -188,6 +188,7 @@ cJSON *fw_series_json_sel(sqlite3 *db, const struct fw_series *s, const struct f
 	cJSON_AddStringToObject(so, "name", s->name);
 	cJSON_AddNumberToObject(so, "revision", s->revision);
 	cJSON_AddStringToObject(so, "base", s->base);
+	cJSON_AddBoolToObject(so, "watched", s->watched);
 	cJSON_AddBoolToObject(root, "analysed", an != NULL);
 	if (s->window)
 		window_json(root, s);

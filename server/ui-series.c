@@ -290,6 +290,9 @@ void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const s
 	revisions(sb, ui, s);
 	window_nav(sb, ui, s);
 	ui_stale_note(sb, an);
+	if (s->watched)
+		strbuf_addstr(sb, "<p class=\"note\" id=\"watched\">A watched history: each commit is decided once, "
+			      "from the commits up to it; its verdicts do not move as the history grows.</p>\n");
 	if (an)
 		strbuf_addf(sb, "<p class=\"note\">Each commit against %s: median, delta %%, "
 			    "verdict from a Mann-Whitney U test with a minimum effect (BH-adjusted over the series), or, "

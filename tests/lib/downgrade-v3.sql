@@ -1,6 +1,7 @@
 -- Makes a current DB look like one of schema version 3 (before migration
 -- 0004) for the tests of upgrading an old DB (t1065, t1068): drops what
--- 0011, 0010, 0009, 0008, 0007, 0006, 0005 and 0004 added, newest first. A new migration adds its own drops here.
+-- 0012, 0011, 0010, 0009, 0008, 0007, 0006, 0005 and 0004 added, newest first. A new migration adds its own drops here.
+ALTER TABLE series DROP COLUMN watched;
 DROP TRIGGER outbox_regression_bisected;
 DROP TABLE analysis_rows;
 ALTER TABLE analysis_cache DROP COLUMN regressions_stored;

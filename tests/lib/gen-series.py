@@ -11,6 +11,7 @@ rounds (0.05% and 0.02% in icount mode). Deterministic (seeded). Documents are
 written unsealed: the test runs `foliowatch-server seal` on them.
 With FW_GEN_MAIL=FILE (JSON {"cover": {...}, "patches": {NAME: {...}}}),
 documents carry series.cover and commit.mail as `run --mbox` writes them.
+With FW_GEN_WATCHED set, documents say series.watched (a history, as `watch` writes).
 With FW_GEN_PROFILE set, every document carries profiles[] (issue 13) for
 split/pmd-to-0 and filemap/4k: a fixed call tree of kernel functions (PROFILE_TREE),
 identical on every boot in icount mode, 0.8% noise per boot otherwise. Its
@@ -74,7 +75,8 @@ for spec in sys.argv[5:]:
             "format": "foliowatch-run/2", "origin": "local", "created_at": "2026-11-29T22:00:00Z",
             "tree": {"name": "linux-source-6.12", "url": ""},
             "series": {"name": series, "revision": 1, "base": base_sha,
-                       **({"cover": mail["cover"]} if mail.get("cover") else {})},
+                       **({"cover": mail["cover"]} if mail.get("cover") else {}),
+                       **({"watched": True} if os.environ.get("FW_GEN_WATCHED") else {})},
             "commit": {"sha": sha_of(name), "key": sha_of(name), "subject": f"mm: commit {name}",
                        "author": "A Developer <dev@example.org>", "position": pos,
                        **({"parent": sha_of(parent)} if parent != "-" else {}),
