@@ -59,7 +59,15 @@ struct data {
 	long long *sorted_ids;   /* commit ids sorted, with their index below */
 	size_t *sorted_idx;
 	int watched;         /* a history: decided commit by commit (history-window.h) */
+	int tip;             /* the newest position of the series (a history) */
+	int partial, keep_from, keep_to;  /* partial: only what positions keep_from..keep_to decide is kept */
 };
+
+/* Whether the result keeps what position pos decides (a history computed a part at a time). */
+static int keeps(const struct data *d, int pos)
+{
+	return !d->partial || (pos >= d->keep_from && pos <= d->keep_to);
+}
 
 static void data_free(struct data *d)
 {
@@ -433,7 +441,8 @@ static void add_combined(struct ctx *x, size_t ks, size_t ke)
 		long par = d->c[ci].parent;
 		const struct key_info *k = &d->k[d->ob_key[ks]];
 
-		if ((long)ci == d->base || par < 0)
+		if ((long)ci == d->base || par < 0 ||
+		    (d->watched && d->c[par].position < d->c[ci].position - FW_HISTORY_LOOKBACK))
 			continue;
 		for (size_t e = 0; e < nenv && nst < 16; e++) {
 			const struct slice *a = NULL, *b = NULL;
@@ -514,7 +523,12 @@ static void finish_combined(struct ctx *x, double alpha)
 	size_t i = 0;
 
 	family_q(x, x->cp_p, x->cp_pos, x->ncp, q);
-	cJSON_ArrayForEach(o, x->combined) {
+	for (cJSON *next = (o = x->combined->child) ? o->next : NULL; o; o = next, next = o ? o->next : NULL) {
+		if (!keeps(x->d, x->cp_pos[i])) {
+			cJSON_Delete(cJSON_DetachItemViaPointer(x->combined, o));
+			i++;
+			continue;
+		}
 		struct fw_verdict_in in = {
 			.higher_is_better = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(o, "higher_is_better")),
 			.delta_pct = fw_json_num(o, "delta_pct", NAN),
@@ -727,7 +741,9 @@ static void group_change_points(struct ctx *x, size_t key, size_t env, const str
 		int block = d->c[sl[a].commit].position / FW_HISTORY_CP_BLOCK;
 		for (b = a; b < ns && (!d->watched || d->c[sl[b].commit].position / FW_HISTORY_CP_BLOCK == block); b++)
 			;
-		add_change_points(x, key, env, sl + a, b - a);
+		/* a part recomputes the blocks it touches, whole (its load covers them) */
+		if (!d->partial || (block >= d->keep_from / FW_HISTORY_CP_BLOCK && block <= d->keep_to / FW_HISTORY_CP_BLOCK))
+			add_change_points(x, key, env, sl + a, b - a);
 	}
 }
 
@@ -747,7 +763,8 @@ static void history_group(struct ctx *x, size_t key, size_t env, const struct sl
 		fw_history_noise(kn, i, &nz);
 		group_meta(x, key, env, &nz, &m);
 		slice_rows(x, key, env, sl, i, &m);
-		if (i + 1 == ns)
+		/* the groups measured in the tip's BH window, at their newest commit: within any part that has the tip */
+		if (i + 1 == ns && kn[i].position > d->tip - FW_HISTORY_BH_WINDOW && keeps(d, d->tip))
 			determinism_entry(x, key, env, &m);
 	}
 	free(kn);
@@ -834,6 +851,51 @@ static void sort_rows(cJSON *rows)
 	free(v);
 }
 
+/* A history's change points and combined rows in one order however they were computed (whole or in parts). */
+static int cmp_fields(const cJSON *a, const cJSON *b, const char *const *keys)
+{
+	for (; *keys; keys++) {
+		int c = strcmp(fw_json_str(a, *keys, ""), fw_json_str(b, *keys, ""));
+		if (c)
+			return c;
+	}
+	return (fw_json_num(a, "position", 0) > fw_json_num(b, "position", 0)) -
+	       (fw_json_num(a, "position", 0) < fw_json_num(b, "position", 0));
+}
+
+static int cmp_cps(const void *pa, const void *pb)
+{
+	static const char *const keys[] = { "workload", "variant", "metric", "env_fingerprint", NULL };
+	const cJSON *a = *(const cJSON *const *)pa, *b = *(const cJSON *const *)pb;
+	int c = cmp_fields(a, b, keys);
+	double x = fw_json_num(a, "before", 0), y = fw_json_num(b, "before", 0);
+
+	/* two groups that differ in params only: by their levels */
+	return c ? c : (x > y) - (x < y);
+}
+
+static int cmp_combined(const void *pa, const void *pb)
+{
+	static const char *const keys[] = { "workload", "variant", "params", "metric", NULL };
+	return cmp_fields(*(const cJSON *const *)pa, *(const cJSON *const *)pb, keys);
+}
+
+static void sort_by_key(cJSON *arr, int (*cmp)(const void *, const void *))
+{
+	int n = cJSON_GetArraySize(arr), i = 0;
+	cJSON **v = xmalloc(((size_t)n + 1) * sizeof(*v));
+
+	for (cJSON *c = arr->child; c; c = c->next)
+		v[i++] = c;
+	qsort(v, (size_t)n, sizeof(*v), cmp);
+	arr->child = NULL;
+	for (i = 0; i < n; i++) {
+		v[i]->next = v[i]->prev = NULL;
+		cJSON_AddItemToArray(arr, v[i]);
+	}
+	free(v);
+}
+
 /* Runs every group, then the BH adjustment over the whole family and the verdicts. */
 /*
  * Driven from the environment's runs of the newest kernels (runs_by_env_build),
@@ -896,8 +958,13 @@ static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o
 		finish_combined(&x, fw_alpha_at_look(o->alpha, d->max_look, looks));
 	q = xmalloc((x.np + 1) * sizeof(*q));
 	family_q(&x, x.p, x.pos, x.np, q);
-	cJSON_ArrayForEach(row, x.rows) {
+	for (cJSON *next = (row = x.rows->child) ? row->next : NULL; row; row = next, next = row ? row->next : NULL) {
 		const cJSON *v;
+		if (!keeps(d, x.pos[i])) {  /* computed for the BH windows of the part's rows only */
+			cJSON_Delete(cJSON_DetachItemViaPointer(x.rows, row));
+			i++;
+			continue;
+		}
 		fw_row_finish(row, q[i++], o);
 		v = cJSON_GetObjectItemCaseSensitive(row, "verdict");
 		/* The counters explain a change; for rows without one they are noise. */
@@ -907,6 +974,11 @@ static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o
 			goto cleanup;
 	}
 	sort_rows(x.rows);
+	if (d->watched) {
+		sort_by_key(x.cps, cmp_cps);
+		if (x.combined)
+			sort_by_key(x.combined, cmp_combined);
+	}
 	ret = 0;
 cleanup:
 	free(q);
@@ -966,9 +1038,9 @@ static void commits_json(cJSON *out, const struct data *d)
  * A new, replaced or deleted run changes it, whoever wrote it.
  */
 static int data_hash(sqlite3 *db, long long series_id, int watched, const struct fw_analysis_opts *o,
-		     const struct fw_det_table *det, char out[65], struct strbuf *err)
+		     const struct fw_det_table *det, char out[65], char rule[65], struct strbuf *err)
 {
-	struct sha256_ctx h;
+	struct sha256_ctx h, r;
 	char buf[384];
 
 	sha256_init(&h);
@@ -983,6 +1055,9 @@ static int data_hash(sqlite3 *db, long long series_id, int watched, const struct
 	sha256_update(&h, buf, strlen(buf));
 	if (watched)  /* another rule: a patch series' hash stays what it was */
 		sha256_update(&h, "watched\n", 8);
+	/* the rule without the data: a history's stored part is reused only under the same one */
+	r = h;
+	sha256_final_hex(&r, rule);
 	if (fw_store_hash_series_runs(db, series_id, &h, err))
 		return -1;
 	sha256_final_hex(&h, out);
@@ -1127,7 +1202,7 @@ struct fw_series_key {
 	long long sid;
 	int revision, watched;
 	char *base;
-	char key[64], hash[65];
+	char key[64], hash[65], rule[65];
 	struct fw_det_table det;
 };
 
@@ -1156,7 +1231,7 @@ static int series_key(sqlite3 *db, const char *series, int revision, const struc
 		return -1;
 	}
 	snprintf(k->key, sizeof(k->key), "series:%lld", k->sid);
-	return fw_det_table_load(&k->det, o->determinism_file, err) || data_hash(db, k->sid, k->watched, o, &k->det, k->hash, err)
+	return fw_det_table_load(&k->det, o->determinism_file, err) || data_hash(db, k->sid, k->watched, o, &k->det, k->hash, k->rule, err)
 		       ? -1 : 0;
 }
 
@@ -1220,6 +1295,307 @@ static int page_leaves_it(sqlite3 *db, const struct fw_series_key *k, const stru
 	return o->page && fw_store_cache_compute_ms(db, k->key) > FW_PAGE_COMPUTE_MAX_MS;
 }
 
+/*
+ * A history a part at a time (history-window.h): what positions a..b decide
+ * needs the samples of the 305 positions before a (their BH windows and
+ * evidence), of the change-point blocks a..b touch, and of the base.
+ */
+#define FW_HISTORY_BEFORE (FW_HISTORY_LOOKBACK + FW_HISTORY_BH_WINDOW - 1)
+/* The first analysis of a history goes this many positions at a time: memory by the part, not the history. */
+#define FW_HISTORY_CHUNK 1024
+
+/* What a part adds to the result being assembled. */
+struct history_acc {
+	cJSON *rows, *cps, *combined, *determinism;
+	int looks, look;
+};
+
+static int history_part(sqlite3 *db, struct fw_series_key *k, const struct fw_analysis_opts *o, int a, int b,
+			struct history_acc *acc, struct strbuf *err)
+{
+	struct data d = { 0 };
+	struct fw_store_scope sc = { .series_id = k->sid, .span = 1, .also = -1 };
+	cJSON *out = cJSON_CreateObject();
+	int ret = -1;
+
+	if (fw_store_scope_commits(db, &sc, add_commit, &d, err))
+		goto cleanup;
+	index_commits(&d, k->base);
+	d.watched = 1;
+	d.partial = 1;
+	d.keep_from = a;
+	d.keep_to = b;
+	for (size_t i = 0; i < d.nc; i++)
+		d.tip = i ? (d.c[i].position > d.tip ? d.c[i].position : d.tip) : d.c[i].position;
+	sc.from = a - FW_HISTORY_BEFORE;
+	sc.to = (b / FW_HISTORY_CP_BLOCK + 1) * FW_HISTORY_CP_BLOCK - 1;
+	sc.also = d.base >= 0 ? d.c[d.base].id : -1;
+	if (fw_store_scope_samples(db, &sc, add_obs, &d, err) || analyse(db, &d, o, &k->det, out, 0, err))
+		goto cleanup;
+	acc->looks = fmax(acc->looks, fw_json_num(out, "looks", 1));
+	acc->look = fmax(acc->look, fw_json_num(out, "look", 0));
+	for (cJSON *it; (it = cJSON_DetachItemFromArray(cJSON_GetObjectItemCaseSensitive(out, "rows"), 0));)
+		cJSON_AddItemToArray(acc->rows, it);
+	for (cJSON *it; (it = cJSON_DetachItemFromArray(cJSON_GetObjectItemCaseSensitive(out, "change_points"), 0));)
+		cJSON_AddItemToArray(acc->cps, it);
+	for (cJSON *it; (it = cJSON_DetachItemFromArray(cJSON_GetObjectItemCaseSensitive(out, "combined"), 0));)
+		cJSON_AddItemToArray(acc->combined, it);
+	if (keeps(&d, d.tip)) {
+		cJSON_Delete(acc->determinism);
+		acc->determinism = cJSON_DetachItemFromObject(out, "determinism");
+	}
+	ret = 0;
+cleanup:
+	cJSON_Delete(out);
+	data_free(&d);
+	return ret;
+}
+
+/* Whether position pos (of a row, a combined row: block 0; of a change point: block 1) lies in a range. */
+static int in_ranges(const int *r, size_t n, int pos, int block)
+{
+	for (size_t i = 0; i < n; i++) {
+		int lo = r[2 * i], hi = r[2 * i + 1];
+		if (block ? pos / FW_HISTORY_CP_BLOCK >= lo / FW_HISTORY_CP_BLOCK &&
+				    pos / FW_HISTORY_CP_BLOCK <= hi / FW_HISTORY_CP_BLOCK
+			  : pos >= lo && pos <= hi)
+			return 1;
+	}
+	return 0;
+}
+
+/* prev's items (change points or combined rows) that no range recomputed, into to. */
+static void keep_outside(const cJSON *prev, const char *name, const int *r, size_t n, int block, cJSON *to)
+{
+	const cJSON *it;
+
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(prev, name))
+		if (!in_ranges(r, n, (int)fw_json_num(it, "position", 0), block))
+			cJSON_AddItemToArray(to, cJSON_Duplicate(it, 1));
+}
+
+/*
+ * A history's result: the parts ranges[] computed anew, the rest of prev (its
+ * stored head; NULL: every position is in a range). *rows gets the parts'
+ * rows (sorted); the head has "rows" empty. NULL with err on an error.
+ */
+static cJSON *history_compute(sqlite3 *db, const char *series, struct fw_series_key *k,
+			      const struct fw_analysis_opts *o, const cJSON *prev, const int *ranges, size_t n,
+			      long long runs[2], cJSON **rows, struct strbuf *err)
+{
+	struct history_acc acc = { cJSON_CreateArray(), cJSON_CreateArray(), cJSON_CreateArray(), NULL, 1, 0 };
+	struct data d = { 0 };
+	struct fw_store_scope sc = { .series_id = k->sid };
+	cJSON *res = NULL, *h;
+
+	if (prev) {
+		acc.looks = (int)fw_json_num(prev, "looks", 1);
+		acc.look = (int)fw_json_num(prev, "look", 0);
+		acc.determinism = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(prev, "determinism"), 1);
+		keep_outside(prev, "change_points", ranges, n, 1, acc.cps);
+		keep_outside(prev, "combined", ranges, n, 0, acc.combined);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (history_part(db, k, o, ranges[2 * i], ranges[2 * i + 1], &acc, err))
+			goto cleanup;
+	if (fw_store_scope_commits(db, &sc, add_commit, &d, err))
+		goto cleanup;
+	index_commits(&d, k->base);
+	sort_by_key(acc.cps, cmp_cps);
+	sort_by_key(acc.combined, cmp_combined);
+	res = cJSON_CreateObject();
+	cJSON_AddStringToObject(res, "series", series);
+	cJSON_AddNumberToObject(res, "series_id", (double)k->sid);
+	cJSON_AddNumberToObject(res, "revision", k->revision);
+	cJSON_AddStringToObject(res, "base", k->base);
+	cJSON_AddStringToObject(res, "data_hash", k->hash);
+	opts_json(res, o, 1);
+	commits_json(res, &d);
+	cJSON_AddNumberToObject(res, "looks", acc.looks);
+	cJSON_AddNumberToObject(res, "look", acc.look);
+	h = cJSON_AddArrayToObject(res, "alpha_at_looks");
+	for (int i = 1; i <= acc.looks; i++)
+		cJSON_AddItemToArray(h, cJSON_CreateNumber(fw_alpha_at_look(o->alpha, i, acc.looks)));
+	cJSON_AddItemToObject(res, "determinism", acc.determinism ? acc.determinism : cJSON_CreateArray());
+	acc.determinism = NULL;
+	cJSON_AddArrayToObject(res, "rows");
+	cJSON_AddItemToObject(res, "change_points", acc.cps);
+	cJSON_AddItemToObject(res, "combined", acc.combined);
+	acc.cps = acc.combined = NULL;
+	/* what the next analysis starts from: the runs this one saw */
+	h = cJSON_AddObjectToObject(res, "history");
+	cJSON_AddNumberToObject(h, "runs", (double)runs[0]);
+	cJSON_AddNumberToObject(h, "max_run", (double)runs[1]);
+	cJSON_AddStringToObject(h, "rule", k->rule);
+	/* what this analysis computed anew (the rest came from the stored one) */
+	h = cJSON_AddArrayToObject(h, "computed");
+	for (size_t i = 0; i < n; i++) {
+		cJSON *pair = cJSON_CreateArray();
+		cJSON_AddItemToArray(pair, cJSON_CreateNumber(ranges[2 * i]));
+		cJSON_AddItemToArray(pair, cJSON_CreateNumber(ranges[2 * i + 1]));
+		cJSON_AddItemToArray(h, pair);
+	}
+	*rows = acc.rows;
+	acc.rows = NULL;
+cleanup:
+	cJSON_Delete(acc.rows);
+	cJSON_Delete(acc.cps);
+	cJSON_Delete(acc.combined);
+	cJSON_Delete(acc.determinism);
+	data_free(&d);
+	return res;
+}
+
+/* The positions a history's runs newer than a mark touch, and its span. */
+struct history_dirty {
+	int *pos;
+	size_t n, alloc;
+};
+
+static int dirty_add(int position, void *ctx)
+{
+	struct history_dirty *dd = ctx;
+
+	FW_ALLOC_GROW(dd->pos, dd->n + 1, dd->alloc);
+	dd->pos[dd->n++] = position;
+	return 0;
+}
+
+/* The first and last positions of the series (*lo > *hi: none) and the base's (-1: none). */
+static int history_span(sqlite3 *db, const struct fw_series_key *k, int *lo, int *hi, int *base, struct strbuf *err)
+{
+	struct data d = { 0 };
+	struct fw_store_scope sc = { .series_id = k->sid };
+
+	if (fw_store_scope_commits(db, &sc, add_commit, &d, err))
+		return -1;
+	index_commits(&d, k->base);
+	*lo = d.nc ? d.c[0].position : 1;
+	*hi = d.nc ? d.c[d.nc - 1].position : 0;
+	*base = d.base >= 0 ? d.c[d.base].position : -1;
+	data_free(&d);
+	return 0;
+}
+
+/* Ranges [x, x + FW_HISTORY_BEFORE] of each dirty x (sorted) and of the tip, merged, clipped to hi. */
+static size_t dirty_ranges(const struct history_dirty *dd, int hi, int *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i <= dd->n; i++) {
+		int x = i < dd->n ? dd->pos[i] : hi, end = x + FW_HISTORY_BEFORE < hi ? x + FW_HISTORY_BEFORE : hi;
+		if (n && x <= r[2 * n - 1] + 1)
+			r[2 * n - 1] = end > r[2 * n - 1] ? end : r[2 * n - 1];
+		else
+			r[2 * n] = x, r[2 * n + 1] = end, n++;
+	}
+	return n;
+}
+
+/* Chunks of the whole span lo..hi (the first analysis). */
+static size_t chunk_ranges(int lo, int hi, int **r)
+{
+	size_t n = lo > hi ? 0 : (size_t)((hi - lo) / FW_HISTORY_CHUNK + 1);
+
+	*r = xmalloc((2 * n + 1) * sizeof(**r));
+	for (size_t i = 0; i < n; i++) {
+		(*r)[2 * i] = lo + (int)i * FW_HISTORY_CHUNK;
+		(*r)[2 * i + 1] = lo + (int)(i + 1) * FW_HISTORY_CHUNK - 1 < hi ? lo + (int)(i + 1) * FW_HISTORY_CHUNK - 1 : hi;
+	}
+	return n;
+}
+
+/* A history analysed whole, a chunk at a time: the result with its rows. */
+static cJSON *history_whole(sqlite3 *db, const char *series, struct fw_series_key *k,
+			    const struct fw_analysis_opts *o, struct strbuf *err)
+{
+	struct history_dirty none = { 0 };
+	long long runs[2] = { 0, 0 }, upto;
+	int lo, hi, base, *r = NULL;
+	size_t n;
+	cJSON *res = NULL, *rows = NULL;
+
+	if (fw_store_series_runs_since(db, k->sid, 0, &runs[0], &runs[1], &upto, dirty_add, &none, err) ||
+	    history_span(db, k, &lo, &hi, &base, err))
+		goto cleanup;
+	n = chunk_ranges(lo, hi, &r);
+	if ((res = history_compute(db, series, k, o, NULL, r, n, runs, &rows, err)))
+		cJSON_ReplaceItemInObjectCaseSensitive(res, "rows", rows);
+cleanup:
+	free(none.pos);
+	free(r);
+	return res;
+}
+
+/* The stored head of a history made under k's rule (its rows not read), else NULL. */
+static cJSON *history_prev(sqlite3 *db, const struct fw_series_key *k)
+{
+	static const struct fw_store_cache_part no_rows = { 1, 0, NULL, 0 };
+	cJSON *prev = cache_get(db, k->key, NULL, &no_rows);
+
+	if (prev && (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(prev, "watched")) ||
+		     strcmp(fw_json_str(cJSON_GetObjectItemCaseSensitive(prev, "history"), "rule", ""), k->rule))) {
+		cJSON_Delete(prev);
+		prev = NULL;
+	}
+	return prev;
+}
+
+/*
+ * A history's new data analysed where it decides something: the positions of
+ * runs newer than the stored analysis saw, each with the 305 after it (whose
+ * windows reach back to it), and the tip; patched into the cache. NULL when
+ * that cannot be done (nothing stored, a run deleted or replaced, a new boot
+ * of the base, a writer in between): the caller analyses the whole.
+ */
+static cJSON *history_update(sqlite3 *db, const char *series, struct fw_series_key *k,
+			     const struct fw_analysis_opts *o, const struct fw_store_cache_part *part, double t0)
+{
+	struct history_dirty dd = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	struct put_iter it = { 0 };
+	long long runs[2], upto;
+	int lo, hi, base, *r = NULL;
+	size_t n = 0;
+	cJSON *prev = history_prev(db, k), *res = NULL, *rows = NULL, *hist;
+	char *head = NULL, now[32];
+
+	if (!prev)
+		return NULL;
+	hist = cJSON_GetObjectItemCaseSensitive(prev, "history");
+	if (fw_store_series_runs_since(db, k->sid, (long long)fw_json_num(hist, "max_run", 0), &runs[0], &runs[1],
+				       &upto, dirty_add, &dd, &err) ||
+	    upto != (long long)fw_json_num(hist, "runs", -1) || history_span(db, k, &lo, &hi, &base, &err))
+		goto cleanup;
+	for (size_t i = 0; i < dd.n; i++)
+		if (dd.pos[i] == base)
+			goto cleanup;  /* every row compares with the base */
+	r = xmalloc((2 * dd.n + 3) * sizeof(*r));
+	n = lo <= hi ? dirty_ranges(&dd, hi, r) : 0;
+	if (!(res = history_compute(db, series, k, o, prev, r, n, runs, &rows, &err)))
+		goto cleanup;
+	head = cJSON_PrintUnformatted(res);
+	it.next = rows->child;
+	fw_now_iso(now);
+	if (head && !fw_store_cache_patch(db, k->key, fw_json_str(prev, "data_hash", ""), k->hash, head, now,
+					  (long long)((seconds_now() - t0) * 1000), r, n, put_next, &it)) {
+		cJSON_Delete(res);
+		res = cache_get(db, k->key, k->hash, part);
+	} else {
+		cJSON_Delete(res);
+		res = NULL;
+	}
+cleanup:
+	free(it.body);
+	free(head);
+	cJSON_Delete(rows);
+	cJSON_Delete(prev);
+	free(dd.pos);
+	free(r);
+	strbuf_release(&err);
+	return res;
+}
+
 static cJSON *compute_series(sqlite3 *db, const char *series, struct fw_series_key *k,
 			     const struct fw_analysis_opts *o, struct strbuf *err)
 {
@@ -1227,10 +1603,11 @@ static cJSON *compute_series(sqlite3 *db, const char *series, struct fw_series_k
 	struct fw_store_scope sc = { .series_id = k->sid };
 	cJSON *res = NULL;
 
+	if (k->watched)
+		return history_whole(db, series, k, o, err);
 	if (fw_store_scope_commits(db, &sc, add_commit, &d, err))
 		goto cleanup;
 	index_commits(&d, k->base);
-	d.watched = k->watched;
 	if (fw_store_scope_samples(db, &sc, add_obs, &d, err))
 		goto cleanup;
 	res = cJSON_CreateObject();
@@ -1277,6 +1654,9 @@ static cJSON *series_keyed(sqlite3 *db, const char *series, struct fw_series_key
 			break;
 	}
 	t0 = seconds_now();
+	/* a history computes what its new data decide, when its stored part allows */
+	if (k->watched && o->use_cache && (res = history_update(db, series, k, o, part, t0)))
+		goto cleanup;
 	res = compute_series(db, series, k, o, err);
 	if (res && o->use_cache)
 		cache_put(db, k->key, k->hash, res, seconds_now() - t0);

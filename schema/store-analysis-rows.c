@@ -170,3 +170,76 @@ long long fw_store_cache_compute_ms(sqlite3 *db, const char *key)
 	sqlite3_finalize(st);
 	return ms;
 }
+
+int fw_store_cache_patch(sqlite3 *db, const char *key, const char *old_hash, const char *new_hash,
+			 const char *head, const char *now, long long compute_ms, const int *ranges, size_t n,
+			 int (*next)(struct fw_store_cache_row *row, void *ctx), void *ctx)
+{
+	sqlite3_stmt *st = NULL, *del = NULL;
+	int own, ok = 0;
+
+	if (begin_own(db, &own))
+		return -1;
+	/* compare and swap: another writer may have stored a newer analysis since it was read */
+	if (sqlite3_prepare_v2(db, "UPDATE analysis_cache SET data_hash = ?3, body = ?4, computed_at = ?5, "
+			       "compute_ms = ?6, regressions_stored = 0 WHERE key = ?1 AND data_hash = ?2",
+			       -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "DELETE FROM analysis_rows WHERE key = ?1 AND position BETWEEN ?2 AND ?3",
+			       -1, &del, NULL) != SQLITE_OK)
+		goto done;
+	sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 2, old_hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 3, new_hash, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 4, head, -1, SQLITE_STATIC);
+	sqlite3_bind_text(st, 5, now, -1, SQLITE_STATIC);
+	sqlite3_bind_int64(st, 6, compute_ms);
+	if (sqlite3_step(st) != SQLITE_DONE || sqlite3_changes(db) != 1)
+		goto done;
+	for (size_t i = 0; i < n; i++) {
+		sqlite3_bind_text(del, 1, key, -1, SQLITE_STATIC);
+		sqlite3_bind_int(del, 2, ranges[2 * i]);
+		sqlite3_bind_int(del, 3, ranges[2 * i + 1]);
+		if (sqlite3_step(del) != SQLITE_DONE)
+			goto done;
+		sqlite3_reset(del);
+	}
+	ok = !put_rows(db, key, next, ctx);
+done:
+	sqlite3_finalize(del);
+	sqlite3_finalize(st);
+	if (own)
+		fw_db_end(db, ok, NULL);
+	return ok ? 0 : -1;
+}
+
+int fw_store_series_runs_since(sqlite3 *db, long long series_id, long long upto, long long *count,
+			       long long *max_id, long long *count_upto, int (*each)(int position, void *ctx),
+			       void *ctx, struct strbuf *err)
+{
+	sqlite3_stmt *st = NULL, *pos = NULL;
+	int rc = SQLITE_ERROR;
+
+	if (sqlite3_prepare_v2(db, "SELECT count(*), coalesce(max(r.id), 0), coalesce(sum(r.id <= ?2), 0) "
+			       "FROM commits c JOIN runs r ON r.commit_id = c.id WHERE c.series_id = ?1",
+			       -1, &st, NULL) != SQLITE_OK ||
+	    sqlite3_prepare_v2(db, "SELECT DISTINCT c.position FROM runs r JOIN commits c ON c.id = r.commit_id "
+			       "WHERE r.id > ?2 AND c.series_id = ?1 ORDER BY c.position", -1, &pos, NULL) != SQLITE_OK)
+		goto done;
+	sqlite3_bind_int64(st, 1, series_id);
+	sqlite3_bind_int64(st, 2, upto);
+	if ((rc = sqlite3_step(st)) != SQLITE_ROW)
+		goto done;
+	*count = sqlite3_column_int64(st, 0);
+	*max_id = sqlite3_column_int64(st, 1);
+	*count_upto = sqlite3_column_int64(st, 2);
+	sqlite3_bind_int64(pos, 1, series_id);
+	sqlite3_bind_int64(pos, 2, upto);
+	while ((rc = sqlite3_step(pos)) == SQLITE_ROW && !each(sqlite3_column_int(pos, 0), ctx))
+		;
+done:
+	if (rc != SQLITE_DONE)
+		strbuf_addf(err, "reading the series' runs: %s", sqlite3_errmsg(db));
+	sqlite3_finalize(st);
+	sqlite3_finalize(pos);
+	return rc == SQLITE_DONE ? 0 : -1;
+}

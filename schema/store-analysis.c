@@ -251,12 +251,19 @@ int fw_store_scope_commits(sqlite3 *db, const struct fw_store_scope *sc,
 int fw_store_scope_samples(sqlite3 *db, const struct fw_store_scope *sc,
 			   int (*each)(const struct fw_store_obs *o, void *ctx), void *ctx, struct strbuf *err)
 {
-	sqlite3_stmt *st = prep_scope(db, sc, OBS_SELECT "c.series_id = ?1" OBS_ORDER,
+	sqlite3_stmt *st = prep_scope(db, sc, sc->span ?
+				      OBS_SELECT "c.series_id = ?1 AND (c.position BETWEEN ?3 AND ?4 OR c.id = ?5)"
+				      OBS_ORDER : OBS_SELECT "c.series_id = ?1" OBS_ORDER,
 				      OBS_SELECT "c.id IN (?1, ?2)" OBS_ORDER, "loading samples", err);
 	int rc;
 
 	if (!st)
 		return -1;
+	if (sc->series_id > 0 && sc->span) {
+		sqlite3_bind_int(st, 3, sc->from);
+		sqlite3_bind_int(st, 4, sc->to);
+		sqlite3_bind_int64(st, 5, sc->also);
+	}
 	while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
 		struct fw_store_obs o = {
 			.commit_id = sqlite3_column_int64(st, 0), .env_fingerprint = fw_db_text(st, 1),

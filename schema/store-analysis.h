@@ -48,6 +48,9 @@ int fw_store_series_ref(sqlite3 *db, const char *name, int revision, long long *
 /* What an analysis reads: a series' commits (series_id > 0), or the two commits a and b (a first). */
 struct fw_store_scope {
 	long long series_id, commit_a, commit_b;
+	/* span: the series' samples of positions from..to and of commit also only (a history's part) */
+	int span, from, to;
+	long long also;
 };
 /* One commit: by position (a series) or a, b (a pair); parent_sha NULL when none was declared. */
 struct fw_store_commit_row {
@@ -120,6 +123,23 @@ struct fw_store_cache_part {
  */
 void fw_store_cache_put(sqlite3 *db, const char *key, const char *hash, const char *head, const char *now,
 			long long compute_ms, int (*next)(struct fw_store_cache_row *row, void *ctx), void *ctx);
+/*
+ * Replaces the rows of key at positions ranges[2i]..ranges[2i+1] (n ranges)
+ * with the rows next() gives and the head with head, only when the cache is
+ * still at data old_hash; new_hash is the data it is at then. 0 done, -1 not
+ * (changed meanwhile, or an error: the caller computes the whole instead).
+ */
+int fw_store_cache_patch(sqlite3 *db, const char *key, const char *old_hash, const char *new_hash,
+			 const char *head, const char *now, long long compute_ms, const int *ranges, size_t n,
+			 int (*next)(struct fw_store_cache_row *row, void *ctx), void *ctx);
+/*
+ * A series' runs as a history's analysis tracks them: *count and *max_id of
+ * all its runs, *count_upto of those with id <= upto, and each() gets the
+ * position of every commit with a run newer than upto. 0, or -1 with err.
+ */
+int fw_store_series_runs_since(sqlite3 *db, long long series_id, long long upto, long long *count,
+			       long long *max_id, long long *count_upto, int (*each)(int position, void *ctx),
+			       void *ctx, struct strbuf *err);
 /* How long key's cached analysis took to compute (whatever its data), -1 when none is cached. */
 long long fw_store_cache_compute_ms(sqlite3 *db, const char *key);
 /*
