@@ -54,6 +54,7 @@ static const char *const workloads[] = { "split", "mthp", "lazyfree", "filemap" 
 struct doc_spec {
 	const char *series, *sha_prefix, *accel;
 	int commit, boot, nres, nsamp, counters;
+	int watched;   /* series.watched: a history (the branch `watch` measures) */
 	/* The value of result r at commit c before noise (NULL: 100 + r + c/100 + noise()). */
 	double (*level)(int c, int r, void *ctx);
 	/* The boot's and the round's relative noise of result r. */
@@ -77,6 +78,8 @@ static void add_header(cJSON *d, const struct doc_spec *s)
 	cJSON_AddStringToObject(o, "name", "linux-source-6.12");
 	cJSON_AddStringToObject(o, "url", "");
 	o = cJSON_AddObjectToObject(d, "series");
+	if (s->watched)
+		cJSON_AddBoolToObject(o, "watched", 1);
 	cJSON_AddStringToObject(o, "name", s->series);
 	cJSON_AddNumberToObject(o, "revision", 1);
 	cJSON_AddStringToObject(o, "base", base);
@@ -311,7 +314,8 @@ static char *hist_doc(struct hist_series *h, int c, int boot)
 {
 	struct doc_spec s = { .series = h->name, .sha_prefix = h->prefix, .accel = "icount", .commit = c,
 			      .boot = boot, .nres = HIST_METRICS, .nsamp = HIST_ROUNDS, .counters = 2,
-			      .level = hist_level, .spread = hist_spread, .ctx = h };
+			      .level = hist_level, .spread = hist_spread, .ctx = h,
+			      .watched = !strcmp(h->name, "mm-watch") };
 
 	return make_doc_spec(&s);
 }
