@@ -831,26 +831,6 @@ static int cmp_rows(const void *pa, const void *pb)
 	return 0;
 }
 
-static void sort_rows(cJSON *rows)
-{
-	int n = cJSON_GetArraySize(rows), i = 0;
-	cJSON **v = xmalloc(((size_t)n + 1) * sizeof(*v));
-
-	/*
-	 * One walk of the list, then relinked in order: detaching by index walks
-	 * the list each time (quadratic: 22% of the CPU at 600 commits).
-	 */
-	for (cJSON *c = rows->child; c; c = c->next)
-		v[i++] = c;
-	qsort(v, (size_t)n, sizeof(*v), cmp_rows);
-	rows->child = NULL;
-	for (i = 0; i < n; i++) {
-		v[i]->next = v[i]->prev = NULL;
-		cJSON_AddItemToArray(rows, v[i]);
-	}
-	free(v);
-}
-
 /* A history's change points and combined rows in one order however they were computed (whole or in parts). */
 static int cmp_fields(const cJSON *a, const cJSON *b, const char *const *keys)
 {
@@ -880,6 +860,10 @@ static int cmp_combined(const void *pa, const void *pb)
 	return cmp_fields(*(const cJSON *const *)pa, *(const cJSON *const *)pb, keys);
 }
 
+/*
+ * One walk of the list, then relinked in order: detaching by index walks the
+ * list each time (quadratic: 22% of the CPU at 600 commits).
+ */
 static void sort_by_key(cJSON *arr, int (*cmp)(const void *, const void *))
 {
 	int n = cJSON_GetArraySize(arr), i = 0;
@@ -973,7 +957,7 @@ static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o
 		    (fw_analysis_counters(db, row, err) || fw_profile_attribution(db, row, err)))
 			goto cleanup;
 	}
-	sort_rows(x.rows);
+	sort_by_key(x.rows, cmp_rows);
 	if (d->watched) {
 		sort_by_key(x.cps, cmp_cps);
 		if (x.combined)
