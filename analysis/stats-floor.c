@@ -57,7 +57,26 @@ double fw_chi2_cdf(double x, double df)
 	return gamma_p(df / 2, x / 2);
 }
 
-double fw_chi2_ppf(double p, double df)
+/*
+ * The quantiles are asked for the same few (p, df) pairs thousands of times
+ * per analysis (every row's noise bounds): a bisection over an incomplete
+ * gamma or beta each time was a quarter of an incremental analysis. A small
+ * per-thread memo returns the very same double, so results keep their bits.
+ */
+#define QUANTILE_MEMO 64
+struct quantile_memo {
+	double p, df, q;
+	int used;
+};
+
+static struct quantile_memo *memo_slot(struct quantile_memo *m, double p, double df)
+{
+	unsigned h = (unsigned)fmod(df * 31.0 + p * 1e6, 1e9);
+
+	return &m[h % QUANTILE_MEMO];
+}
+
+static double chi2_ppf_search(double p, double df)
 {
 	double lo = 0, hi = df > 1 ? df : 1;
 
@@ -75,7 +94,35 @@ double fw_chi2_ppf(double p, double df)
 	return (lo + hi) / 2;
 }
 
+double fw_chi2_ppf(double p, double df)
+{
+	static _Thread_local struct quantile_memo memo[QUANTILE_MEMO];
+	struct quantile_memo *e;
+
+	if (!(p > 0 && p < 1) || !(df > 0) || !isfinite(df))
+		return chi2_ppf_search(p, df);
+	e = memo_slot(memo, p, df);
+	if (!e->used || e->p != p || e->df != df)
+		*e = (struct quantile_memo){ p, df, chi2_ppf_search(p, df), 1 };
+	return e->q;
+}
+
+static double t_ppf_search(double p, double df);
+
 double fw_t_ppf(double p, double df)
+{
+	static _Thread_local struct quantile_memo memo[QUANTILE_MEMO];
+	struct quantile_memo *e;
+
+	if (!(p > 0 && p < 1) || !(df > 0) || !isfinite(df))
+		return t_ppf_search(p, df);
+	e = memo_slot(memo, p, df);
+	if (!e->used || e->p != p || e->df != df)
+		*e = (struct quantile_memo){ p, df, t_ppf_search(p, df), 1 };
+	return e->q;
+}
+
+static double t_ppf_search(double p, double df)
 {
 	double target, lo = 0, hi = 1;
 
@@ -84,7 +131,7 @@ double fw_t_ppf(double p, double df)
 	if (p == 0.5)
 		return 0;
 	if (p < 0.5)
-		return -fw_t_ppf(1 - p, df);
+		return -t_ppf_search(1 - p, df);
 	/* fw_t_two_sided_p falls as t grows: find t with two-sided p = 2 (1 - p). */
 	target = 2 * (1 - p);
 	while (fw_t_two_sided_p(hi, df) > target && hi < 1e15)
