@@ -14,7 +14,7 @@
 # Targets (issue 31, at 10,000 commits): first analysis <= 60 s, cold <= 1 s,
 # warm p99 <= 100 ms, CSV >= 50 MB/s, peak RSS <= 150 MB, back under 1 s
 # within 5 s of the new tip.
-set -eu
+set -euo pipefail
 BUILD=${BUILD:-build}
 N=${HISTORY_COMMITS:-1000}
 GETS=${HISTORY_GETS:-20}
