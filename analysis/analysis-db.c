@@ -8,6 +8,7 @@
  * come from stats.h/analysis-row.c.
  */
 #include <math.h>
+#include <limits.h>
 #include <stdint.h>
 #include <stdio.h>
 #include <stdlib.h>
@@ -1526,6 +1527,27 @@ static cJSON *history_prev(sqlite3 *db, const struct fw_series_key *k)
 }
 
 /*
+ * Where the detection must look again for regressions in a patched history
+ * (fw_analysis_regressions_from): the lowest position recomputed since the
+ * last analysis whose regressions were stored; the rows below are those it
+ * already stored from. Absent (every row) when no stored one is known.
+ */
+static void regressions_from(sqlite3 *db, const struct fw_series_key *k, const cJSON *prev, const int *r, size_t n,
+			     cJSON *res)
+{
+	const cJSON *ph = cJSON_GetObjectItemCaseSensitive(prev, "history");
+	int from = n ? r[0] : INT_MAX, before;
+
+	if (!fw_store_cache_regressions_stored(db, k->key, fw_json_str(prev, "data_hash", ""))) {
+		before = (int)fw_json_num(ph, "regressions_from", -1);
+		if (before < 0)
+			return;  /* the one before was not a patch whose rows were stored either */
+		from = before < from ? before : from;
+	}
+	cJSON_AddNumberToObject(cJSON_GetObjectItemCaseSensitive(res, "history"), "regressions_from", from);
+}
+
+/*
  * A history's new data analysed where it decides something: the positions of
  * runs newer than the stored analysis saw, each with the 305 after it (whose
  * windows reach back to it), and the tip; patched into the cache. NULL when
@@ -1558,6 +1580,7 @@ static cJSON *history_update(sqlite3 *db, const char *series, struct fw_series_k
 	n = lo <= hi ? dirty_ranges(&dd, hi, r) : 0;
 	if (!(res = history_compute(db, series, k, o, prev, r, n, runs, &rows, &err)))
 		goto cleanup;
+	regressions_from(db, k, prev, r, n, res);
 	head = cJSON_PrintUnformatted(res);
 	it.next = rows->child;
 	fw_now_iso(now);
@@ -1685,6 +1708,32 @@ int fw_analysis_series_at(sqlite3 *db, const char *series, struct fw_series_key 
 
 	o = opts_or_default(o, &defaults);
 	return typed(series_keyed(db, series, k, o, NULL, err), out, err);
+}
+
+int fw_analysis_series_head(sqlite3 *db, const char *series, struct fw_series_key *k,
+			    const struct fw_analysis_opts *o, struct fw_an **out, struct strbuf *err)
+{
+	static const struct fw_store_cache_part no_rows = { 1, 0, NULL, 0 };
+	struct fw_analysis_opts defaults;
+
+	o = opts_or_default(o, &defaults);
+	return typed(series_keyed(db, series, k, o, &no_rows, err), out, err);
+}
+
+int fw_analysis_rows_each(sqlite3 *db, const struct fw_an *head, const struct fw_store_cache_part *part,
+			  int (*each)(const char *body, void *ctx), void *ctx)
+{
+	char key[64];
+
+	snprintf(key, sizeof(key), "series:%lld", head->series_id);
+	return fw_store_cache_get(db, key, head->data_hash, part, NULL, each, ctx);
+}
+
+int fw_analysis_regressions_from(const struct fw_an *head)
+{
+	const cJSON *h = cJSON_GetObjectItemCaseSensitive(fw_an_json(head), "history");
+
+	return (int)fw_json_num(h, "regressions_from", -1);
 }
 
 int fw_analysis_series(sqlite3 *db, const char *series, int revision,

@@ -131,6 +131,21 @@ struct fw_series_key;
 int fw_series_key_get(sqlite3 *db, const char *series, const struct fw_analysis_opts *o,
 		      struct fw_series_key **out, struct strbuf *err);
 void fw_series_key_free(struct fw_series_key *k);
+/*
+ * The head of the series' analysis under k (computed when not cached): no
+ * rows; read them with fw_analysis_rows_each() from the same data hash.
+ */
+int fw_analysis_series_head(sqlite3 *db, const char *series, struct fw_series_key *k,
+			    const struct fw_analysis_opts *o, struct fw_an **out, struct strbuf *err);
+/*
+ * The rows of part of head's analysis, each body (JSON) to each() in position
+ * order (it returns nonzero to stop): 1 read, 0 not (that analysis is no
+ * longer the stored one, or a callback stopped).
+ */
+int fw_analysis_rows_each(sqlite3 *db, const struct fw_an *head, const struct fw_store_cache_part *part,
+			  int (*each)(const char *body, void *ctx), void *ctx);
+/* Below which position head's rows are those a stored refresh already saw (-1: none, read every row). */
+int fw_analysis_regressions_from(const struct fw_an *head);
 /* fw_analysis_series() of the series and revision k names. */
 int fw_analysis_series_at(sqlite3 *db, const char *series, struct fw_series_key *k,
 			  const struct fw_analysis_opts *o, struct fw_an **out, struct strbuf *err);

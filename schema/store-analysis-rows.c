@@ -111,13 +111,15 @@ int fw_store_cache_get(sqlite3 *db, const char *key, const char *hash, const str
 	/* head and rows from one snapshot: a writer may replace both in between */
 	if (own && fw_db_exec(db, "BEGIN", NULL))
 		return 0;
-	if (sqlite3_prepare_v2(db, "SELECT body FROM analysis_cache WHERE key = ?1 AND (?2 IS NULL OR data_hash = ?2)",
+	if (sqlite3_prepare_v2(db, head ? "SELECT body FROM analysis_cache WHERE key = ?1 AND (?2 IS NULL OR data_hash = ?2)"
+				   : "SELECT 1 FROM analysis_cache WHERE key = ?1 AND (?2 IS NULL OR data_hash = ?2)",
 			       -1, &st, NULL) == SQLITE_OK) {
 		sqlite3_bind_text(st, 1, key, -1, SQLITE_STATIC);
 		if (hash)
 			sqlite3_bind_text(st, 2, hash, -1, SQLITE_STATIC);
 		if (sqlite3_step(st) == SQLITE_ROW) {
-			strbuf_addstr(head, fw_db_text(st, 0));
+			if (head)
+				strbuf_addstr(head, fw_db_text(st, 0));
 			found = 1;
 		}
 	}

@@ -144,7 +144,7 @@ int fw_store_series_runs_since(sqlite3 *db, long long series_id, long long upto,
 long long fw_store_cache_compute_ms(sqlite3 *db, const char *key);
 /*
  * When key's cache was computed from data hash (NULL: whatever data): 1, its head appended to head
- * and the rows of part (all when part is NULL) given to each() in table order,
+ * (unless head is NULL) and the rows of part (all when part is NULL) given to each() in table order,
  * all read in one snapshot; 0 when not cached (or each() stopped).
  */
 int fw_store_cache_get(sqlite3 *db, const char *key, const char *hash, const struct fw_store_cache_part *part,
