@@ -4,8 +4,9 @@
  * each commit with its parent and with the base, adjusts p-values across the
  * series (Benjamini-Hochberg), finds change points along the history, and
  * caches the result keyed by a hash of the runs it came from.
- * What it reads comes from the store (schema/store-analysis.c); statistics
- * come from stats.h/analysis-row.c.
+ * What it reads comes from the store (schema/store-analysis.c), loaded by
+ * analysis-data.c; statistics come from stats.h/analysis-row.c; the cache's
+ * rows from analysis-cache.c; a history a part at a time from analysis-history.c.
  */
 #include <math.h>
 #include <limits.h>
@@ -14,6 +15,7 @@
 #include <stdlib.h>
 #include <string.h>
 #include <time.h>
+#include "analysis-data.h"
 #include "analysis-internal.h"
 #include "fw-db.h"
 #include "store-analysis.h"
@@ -22,236 +24,6 @@
 #include "sha256.h"
 #include "stats.h"
 #include "xalloc.h"
-
-struct commit_info {
-	long long id;
-	char *sha, *key, *subject, *parent_sha;
-	int position;
-	long parent;   /* index of the parent commit in the series, -1 none */
-};
-
-struct key_info {
-	char *workload, *variant, *params, *metric, *unit, *direction, *kind;
-	double min_effect;   /* NaN when no result declared one */
-};
-
-struct env_info {
-	char *fp, *host, *accel;
-	long long cutoff;    /* oldest build of the newest FW_EVIDENCE_KERNELS here; -1 not looked up */
-};
-
-/* Observations in parallel arrays: v/run can then be handed to stats as-is. */
-struct data {
-	struct commit_info *c;
-	size_t nc, ac;
-	long base;           /* index of the base commit, -1 none */
-	struct key_info *k;
-	size_t nk, ak;
-	struct env_info *e;
-	size_t ne, ae;
-	size_t *ob_key, *ob_env, *ob_commit;
-	long *ob_run;
-	int *ob_looks;       /* planned looks of the boot (sequential.max_looks; 1: fixed design) */
-	int *ob_look;        /* the boot's look (sequential.look; 1 when not recorded) */
-	double *ob_v;
-	size_t no, ao;
-	long max_run;        /* newest run read: the same-kernel evidence stops there */
-	int max_look;        /* largest look recorded (0: none) */
-	long long *sorted_ids;   /* commit ids sorted, with their index below */
-	size_t *sorted_idx;
-	int watched;         /* a history: decided commit by commit (history-window.h) */
-	int tip;             /* the newest position of the series (a history) */
-	int partial, keep_from, keep_to;  /* partial: only what positions keep_from..keep_to decide is kept */
-};
-
-/* Whether the result keeps what position pos decides (a history computed a part at a time). */
-static int keeps(const struct data *d, int pos)
-{
-	return !d->partial || (pos >= d->keep_from && pos <= d->keep_to);
-}
-
-static void data_free(struct data *d)
-{
-	for (size_t i = 0; i < d->nc; i++) {
-		free(d->c[i].sha);
-		free(d->c[i].key);
-		free(d->c[i].subject);
-		free(d->c[i].parent_sha);
-	}
-	for (size_t i = 0; i < d->nk; i++) {
-		free(d->k[i].workload);
-		free(d->k[i].variant);
-		free(d->k[i].params);
-		free(d->k[i].metric);
-		free(d->k[i].unit);
-		free(d->k[i].direction);
-		free(d->k[i].kind);
-	}
-	for (size_t i = 0; i < d->ne; i++) {
-		free(d->e[i].fp);
-		free(d->e[i].host);
-		free(d->e[i].accel);
-	}
-	free(d->c);
-	free(d->k);
-	free(d->e);
-	free(d->ob_key);
-	free(d->ob_env);
-	free(d->ob_commit);
-	free(d->ob_run);
-	free(d->ob_looks);
-	free(d->ob_look);
-	free(d->ob_v);
-	free(d->sorted_ids);
-	free(d->sorted_idx);
-	memset(d, 0, sizeof(*d));
-}
-
-static int cmp_ll_idx(const void *pa, const void *pb, void *arg)
-{
-	const long long *ids = arg;
-	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
-	return (ids[a] > ids[b]) - (ids[a] < ids[b]);
-}
-
-/* Index of commit id, by binary search over the sorted copy. */
-static long commit_index(const struct data *d, long long id)
-{
-	size_t lo = 0, hi = d->nc;
-
-	while (lo < hi) {
-		size_t mid = (lo + hi) / 2;
-		if (d->sorted_ids[mid] == id)
-			return (long)d->sorted_idx[mid];
-		if (d->sorted_ids[mid] < id)
-			lo = mid + 1;
-		else
-			hi = mid;
-	}
-	return -1;
-}
-
-static void index_commits(struct data *d, const char *base_sha)
-{
-	long long *ids = xmalloc((d->nc + 1) * sizeof(*ids));
-	size_t *idx = xmalloc((d->nc + 1) * sizeof(*idx));
-
-	for (size_t i = 0; i < d->nc; i++) {
-		ids[i] = d->c[i].id;
-		idx[i] = i;
-	}
-	qsort_r(idx, d->nc, sizeof(*idx), cmp_ll_idx, ids);
-	d->sorted_idx = idx;
-	d->sorted_ids = xmalloc((d->nc + 1) * sizeof(*ids));
-	for (size_t i = 0; i < d->nc; i++)
-		d->sorted_ids[i] = ids[idx[i]];
-	free(ids);
-
-	d->base = -1;
-	for (size_t i = 0; i < d->nc; i++)
-		if (base_sha && !strcmp(d->c[i].sha, base_sha))
-			d->base = (long)i;
-	/*
-	 * The parent is the series commit whose sha is the declared parent; a
-	 * commit whose parent was not measured falls back to the one before it
-	 * (and, per metric, to the previous commit with samples: process_group).
-	 */
-	for (size_t i = 0; i < d->nc; i++) {
-		d->c[i].parent = -1;
-		for (size_t j = 0; j < d->nc; j++)
-			if (j != i && d->c[i].parent_sha && !strcmp(d->c[j].sha, d->c[i].parent_sha))
-				d->c[i].parent = (long)j;
-		if (d->c[i].parent < 0 && (long)i != d->base && i > 0)
-			d->c[i].parent = (long)i - 1;
-	}
-}
-
-static int add_commit(const struct fw_store_commit_row *r, void *ctx)
-{
-	struct data *d = ctx;
-	struct commit_info *c;
-
-	FW_ALLOC_GROW(d->c, d->nc + 1, d->ac);
-	c = &d->c[d->nc++];
-	c->id = r->id;
-	c->sha = xstrdup(r->sha);
-	c->key = xstrdup(r->key);
-	c->subject = xstrdup(r->subject);
-	c->position = r->position;
-	c->parent_sha = r->parent_sha ? xstrdup(r->parent_sha) : NULL;
-	return 0;
-}
-
-static int same_key(const struct key_info *k, const struct fw_store_obs *o)
-{
-	return !strcmp(k->workload, o->workload) && !strcmp(k->variant, o->variant) &&
-	       !strcmp(k->params, o->params) && !strcmp(k->metric, o->metric);
-}
-
-/* Index of the environment of fingerprint fp, added when new. */
-static size_t env_of(struct data *d, const struct fw_store_obs *o)
-{
-	size_t ei;
-
-	for (ei = 0; ei < d->ne; ei++)
-		if (!strcmp(d->e[ei].fp, o->env_fingerprint))
-			return ei;
-	FW_ALLOC_GROW(d->e, d->ne + 1, d->ae);
-	d->e[d->ne].fp = xstrdup(o->env_fingerprint);
-	d->e[d->ne].host = xstrdup(o->host);
-	d->e[d->ne].accel = xstrdup(o->accel);
-	d->e[d->ne].cutoff = -1;
-	return d->ne++;
-}
-
-/* The observations come sorted by key then environment: a new key starts when it differs from the last. */
-static int add_obs(const struct fw_store_obs *o, void *ctx)
-{
-	struct data *d = ctx;
-	long ci = commit_index(d, o->commit_id);
-	size_t ei;
-
-	if (ci < 0)
-		return 0;
-	if (!d->nk || !same_key(&d->k[d->nk - 1], o)) {
-		FW_ALLOC_GROW(d->k, d->nk + 1, d->ak);
-		struct key_info *k = &d->k[d->nk++];
-		k->workload = xstrdup(o->workload);
-		k->variant = xstrdup(o->variant);
-		k->params = xstrdup(o->params);
-		k->metric = xstrdup(o->metric);
-		k->unit = xstrdup(o->unit);
-		k->direction = xstrdup(o->direction);
-		k->kind = xstrdup(o->kind);
-		k->min_effect = NAN;
-	}
-	if (!isnan(o->min_effect_pct))
-		d->k[d->nk - 1].min_effect = o->min_effect_pct;
-	ei = env_of(d, o);
-	if (d->no >= d->ao) { /* parallel arrays: one capacity, FW_ALLOC_GROW's policy */
-		d->ao = fw_alloc_nr(d->no + 1, d->ao);
-		d->ob_key = xreallocarray(d->ob_key, d->ao, sizeof(*d->ob_key));
-		d->ob_env = xreallocarray(d->ob_env, d->ao, sizeof(*d->ob_env));
-		d->ob_commit = xreallocarray(d->ob_commit, d->ao, sizeof(*d->ob_commit));
-		d->ob_run = xreallocarray(d->ob_run, d->ao, sizeof(*d->ob_run));
-		d->ob_looks = xreallocarray(d->ob_looks, d->ao, sizeof(*d->ob_looks));
-		d->ob_look = xreallocarray(d->ob_look, d->ao, sizeof(*d->ob_look));
-		d->ob_v = xreallocarray(d->ob_v, d->ao, sizeof(*d->ob_v));
-	}
-	d->ob_key[d->no] = d->nk - 1;
-	d->ob_env[d->no] = ei;
-	d->ob_commit[d->no] = (size_t)ci;
-	d->ob_run[d->no] = (long)o->run_id;
-	d->ob_v[d->no] = o->value;
-	d->ob_looks[d->no] = o->max_looks >= 1 ? o->max_looks : 1;  /* 0: not recorded */
-	d->ob_look[d->no] = o->look ? o->look : 1;
-	if (o->look && o->look > d->max_look)
-		d->max_look = o->look;
-	if (d->ob_run[d->no] > d->max_run)
-		d->max_run = d->ob_run[d->no];
-	d->no++;
-	return 0;
-}
 
 /* The slices of one (key, env) group: per commit present, its [start, end) in the obs arrays. */
 struct slice {
@@ -525,7 +297,7 @@ static void finish_combined(struct ctx *x, double alpha)
 
 	family_q(x, x->cp_p, x->cp_pos, x->ncp, q);
 	for (cJSON *next = (o = x->combined->child) ? o->next : NULL; o; o = next, next = o ? o->next : NULL) {
-		if (!keeps(x->d, x->cp_pos[i])) {
+		if (!fw_data_keeps(x->d, x->cp_pos[i])) {
 			cJSON_Delete(cJSON_DetachItemViaPointer(x->combined, o));
 			i++;
 			continue;
@@ -765,7 +537,7 @@ static void history_group(struct ctx *x, size_t key, size_t env, const struct sl
 		group_meta(x, key, env, &nz, &m);
 		slice_rows(x, key, env, sl, i, &m);
 		/* the groups measured in the tip's BH window, at their newest commit: within any part that has the tip */
-		if (i + 1 == ns && kn[i].position > d->tip - FW_HISTORY_BH_WINDOW && keeps(d, d->tip))
+		if (i + 1 == ns && kn[i].position > d->tip - FW_HISTORY_BH_WINDOW && fw_data_keeps(d, d->tip))
 			determinism_entry(x, key, env, &m);
 	}
 	free(kn);
@@ -881,6 +653,13 @@ static void sort_by_key(cJSON *arr, int (*cmp)(const void *, const void *))
 	free(v);
 }
 
+void fw_an_sort_history(cJSON *cps, cJSON *combined)
+{
+	sort_by_key(cps, cmp_cps);
+	if (combined)
+		sort_by_key(combined, cmp_combined);
+}
+
 /* Runs every group, then the BH adjustment over the whole family and the verdicts. */
 /*
  * Driven from the environment's runs of the newest kernels (runs_by_env_build),
@@ -897,7 +676,7 @@ static int data_looks(const struct data *d, const struct fw_analysis_opts *o)
 	return k;
 }
 
-static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o,
+int fw_analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o,
 		   const struct fw_det_table *det, cJSON *out, int pair_mode, struct strbuf *err)
 {
 	struct ctx x = { .db = db, .o = o, .d = d, .det = det, .err = err };
@@ -945,7 +724,7 @@ static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o
 	family_q(&x, x.p, x.pos, x.np, q);
 	for (cJSON *next = (row = x.rows->child) ? row->next : NULL; row; row = next, next = row ? row->next : NULL) {
 		const cJSON *v;
-		if (!keeps(d, x.pos[i])) {  /* computed for the BH windows of the part's rows only */
+		if (!fw_data_keeps(d, x.pos[i])) {  /* computed for the BH windows of the part's rows only */
 			cJSON_Delete(cJSON_DetachItemViaPointer(x.rows, row));
 			i++;
 			continue;
@@ -959,11 +738,8 @@ static int analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o
 			goto cleanup;
 	}
 	sort_by_key(x.rows, cmp_rows);
-	if (d->watched) {
-		sort_by_key(x.cps, cmp_cps);
-		if (x.combined)
-			sort_by_key(x.combined, cmp_combined);
-	}
+	if (d->watched)
+		fw_an_sort_history(x.cps, x.combined);
 	ret = 0;
 cleanup:
 	free(q);
@@ -976,7 +752,7 @@ cleanup:
 	return ret;
 }
 
-static void opts_json(cJSON *out, const struct fw_analysis_opts *o, int watched)
+void fw_an_opts_json(cJSON *out, const struct fw_analysis_opts *o, int watched)
 {
 	cJSON_AddNumberToObject(out, "alpha", o->alpha);
 	if (watched) {
@@ -997,7 +773,7 @@ static void opts_json(cJSON *out, const struct fw_analysis_opts *o, int watched)
 	cJSON_AddStringToObject(out, "analysis", FW_ANALYSIS_VERSION);
 }
 
-static void commits_json(cJSON *out, const struct data *d)
+void fw_an_commits_json(cJSON *out, const struct data *d)
 {
 	cJSON *arr = cJSON_AddArrayToObject(out, "commits");
 
@@ -1049,147 +825,11 @@ static int data_hash(sqlite3 *db, long long series_id, int watched, const struct
 	return 0;
 }
 
-/* Rows read back from the cache: each parsed into the result's "rows". */
-static int cache_add_row(const char *body, void *ctx)
-{
-	cJSON *row = cJSON_Parse(body);
-
-	if (!row)
-		return 1;  /* a damaged row: not cached */
-	cJSON_AddItemToArray(ctx, row);
-	return 0;
-}
-
-static cJSON *cache_get(sqlite3 *db, const char *key, const char *hash, const struct fw_store_cache_part *part)
-{
-	struct strbuf head = STRBUF_INIT;
-	cJSON *rows = cJSON_CreateArray(), *out = NULL;
-
-	if (fw_store_cache_get(db, key, hash, part, &head, cache_add_row, rows) && (out = cJSON_Parse(head.buf))) {
-		/* the head keeps an empty "rows" where the rows go, so the keys keep their order */
-		if (cJSON_HasObjectItem(out, "rows"))
-			cJSON_ReplaceItemInObjectCaseSensitive(out, "rows", rows);
-		else
-			cJSON_AddItemToObject(out, "rows", rows);
-		rows = NULL;
-	}
-	cJSON_Delete(rows);
-	strbuf_release(&head);
-	return out;
-}
-
-/* What one row is selected by (fw_store_cache_row), and whether part keeps it. */
-struct row_sel {
-	char metric_key[3 * FW_DOC_MAX_NAME + 3];
-	int position, decided;
-};
-
-static void row_sel(const cJSON *row, struct row_sel *rs)
-{
-	const char *v = fw_json_str(row, "verdict", "");
-
-	snprintf(rs->metric_key, sizeof(rs->metric_key), "%s/%s/%s", fw_json_str(row, "workload", ""),
-		 fw_json_str(row, "variant", ""), fw_json_str(row, "metric", ""));
-	rs->position = (int)fw_json_num(row, "position", 0);
-	rs->decided = !strcmp(v, "regression") || !strcmp(v, "improvement");
-}
-
-static int part_keeps(const struct fw_store_cache_part *p, const cJSON *row)
-{
-	struct row_sel rs;
-
-	if (!p)
-		return 1;
-	row_sel(row, &rs);
-	return (p->from < 0 || rs.position >= p->from) && (p->to < 0 || rs.position <= p->to) &&
-	       (!p->metric_key || !strcmp(p->metric_key, rs.metric_key)) && (!p->decided_only || rs.decided);
-}
-
-struct put_iter {
-	const cJSON *next;
-	char *body;
-	struct row_sel rs;
-};
-
-static int put_next(struct fw_store_cache_row *row, void *ctx)
-{
-	struct put_iter *it = ctx;
-
-	free(it->body);
-	it->body = NULL;
-	if (!it->next || !(it->body = cJSON_PrintUnformatted(it->next)))
-		return 0;
-	row_sel(it->next, &it->rs);
-	row->position = it->rs.position;
-	row->metric_key = it->rs.metric_key;
-	row->decided = it->rs.decided;
-	row->body = it->body;
-	it->next = it->next->next;
-	return 1;
-}
-
-/* A cache that cannot be written (read-only DB, busy) only costs time: errors are ignored. */
-static void cache_put(sqlite3 *db, const char *key, const char *hash, cJSON *body, double seconds)
-{
-	cJSON *rows = cJSON_GetObjectItemCaseSensitive(body, "rows"), *first = rows ? rows->child : NULL;
-	struct put_iter it = { .next = first };
-	char *head, now[32];
-
-	/* the head without its rows: they are stored one by one */
-	if (rows)
-		rows->child = NULL;
-	head = cJSON_PrintUnformatted(body);
-	if (rows)
-		rows->child = first;
-	fw_now_iso(now);
-	if (head)
-		fw_store_cache_put(db, key, hash, head, now, (long long)(seconds * 1000), put_next, &it);
-	free(it.body);
-	free(head);
-}
-
-/* An analysis of older data than hash: "stale", and the newest commit it saw. */
-static void mark_stale(cJSON *res, const char *hash)
-{
-	const cJSON *commits = cJSON_GetObjectItemCaseSensitive(res, "commits"), *c, *last = NULL;
-
-	if (!strcmp(fw_json_str(res, "data_hash", ""), hash))
-		return;  /* written meanwhile: current after all */
-	cJSON_ArrayForEach(c, commits)
-		last = c;
-	cJSON_AddBoolToObject(res, "stale", 1);
-	if (last)
-		cJSON_AddItemToObject(res, "analysed_up_to", cJSON_Duplicate(last, 1));
-}
-
-/* Drops the rows part does not keep from a freshly computed result. */
-static void keep_part(cJSON *res, const struct fw_store_cache_part *part)
-{
-	cJSON *rows = cJSON_GetObjectItemCaseSensitive(res, "rows"), *r, *next;
-
-	if (!part || !rows)
-		return;
-	for (r = rows->child; r; r = next) {
-		next = r->next;
-		if (!part_keeps(part, r))
-			cJSON_Delete(cJSON_DetachItemViaPointer(rows, r));
-	}
-}
-
 /*
  * A page (opts page) whose series took longer than this to analyse
  * last time shows that analysis rather than computing the new one itself.
  */
 #define FW_PAGE_COMPUTE_MAX_MS 1000
-
-/* What names one series' cached analysis: its id, revision, base, and the data hash. */
-struct fw_series_key {
-	long long sid;
-	int revision, watched;
-	char *base;
-	char key[64], hash[65], rule[65];
-	struct fw_det_table det;
-};
 
 static void series_key_release(struct fw_series_key *k)
 {
@@ -1251,7 +891,7 @@ int fw_series_key_get(sqlite3 *db, const char *series, const struct fw_analysis_
 static cJSON *older(sqlite3 *db, const struct fw_series_key *k, const struct fw_analysis_opts *o,
 		    const struct fw_store_cache_part *part)
 {
-	cJSON *res = cache_get(db, k->key, NULL, part);
+	cJSON *res = fw_an_cache_get(db, k->key, NULL, part);
 
 	if (res && (fw_json_num(res, "alpha", NAN) != o->alpha ||
 		    fw_json_num(res, "min_effect_pct", NAN) != o->min_effect_pct ||
@@ -1263,11 +903,11 @@ static cJSON *older(sqlite3 *db, const struct fw_series_key *k, const struct fw_
 		return NULL;
 	}
 	if (res)
-		mark_stale(res, k->hash);
+		fw_an_mark_stale(res, k->hash);
 	return res;
 }
 
-static double seconds_now(void)
+double fw_an_seconds_now(void)
 {
 	struct timespec ts;
 
@@ -1280,329 +920,6 @@ static int page_leaves_it(sqlite3 *db, const struct fw_series_key *k, const stru
 	return o->page && fw_store_cache_compute_ms(db, k->key) > FW_PAGE_COMPUTE_MAX_MS;
 }
 
-/*
- * A history a part at a time (history-window.h): what positions a..b decide
- * needs the samples of the 305 positions before a (their BH windows and
- * evidence), of the change-point blocks a..b touch, and of the base.
- */
-#define FW_HISTORY_BEFORE (FW_HISTORY_LOOKBACK + FW_HISTORY_BH_WINDOW - 1)
-/* The first analysis of a history goes this many positions at a time: memory by the part, not the history. */
-#define FW_HISTORY_CHUNK 1024
-
-/* What a part adds to the result being assembled. */
-struct history_acc {
-	cJSON *rows, *cps, *combined, *determinism;
-	int looks, look;
-};
-
-static int history_part(sqlite3 *db, struct fw_series_key *k, const struct fw_analysis_opts *o, int a, int b,
-			struct history_acc *acc, struct strbuf *err)
-{
-	struct data d = { 0 };
-	struct fw_store_scope sc = { .series_id = k->sid, .span = 1, .also = -1 };
-	cJSON *out = cJSON_CreateObject();
-	int ret = -1;
-
-	if (fw_store_scope_commits(db, &sc, add_commit, &d, err))
-		goto cleanup;
-	index_commits(&d, k->base);
-	d.watched = 1;
-	d.partial = 1;
-	d.keep_from = a;
-	d.keep_to = b;
-	for (size_t i = 0; i < d.nc; i++)
-		d.tip = i ? (d.c[i].position > d.tip ? d.c[i].position : d.tip) : d.c[i].position;
-	sc.from = a - FW_HISTORY_BEFORE;
-	sc.to = (b / FW_HISTORY_CP_BLOCK + 1) * FW_HISTORY_CP_BLOCK - 1;
-	sc.also = d.base >= 0 ? d.c[d.base].id : -1;
-	if (fw_store_scope_samples(db, &sc, add_obs, &d, err) || analyse(db, &d, o, &k->det, out, 0, err))
-		goto cleanup;
-	acc->looks = fmax(acc->looks, fw_json_num(out, "looks", 1));
-	acc->look = fmax(acc->look, fw_json_num(out, "look", 0));
-	for (cJSON *it; (it = cJSON_DetachItemFromArray(cJSON_GetObjectItemCaseSensitive(out, "rows"), 0));)
-		cJSON_AddItemToArray(acc->rows, it);
-	for (cJSON *it; (it = cJSON_DetachItemFromArray(cJSON_GetObjectItemCaseSensitive(out, "change_points"), 0));)
-		cJSON_AddItemToArray(acc->cps, it);
-	for (cJSON *it; (it = cJSON_DetachItemFromArray(cJSON_GetObjectItemCaseSensitive(out, "combined"), 0));)
-		cJSON_AddItemToArray(acc->combined, it);
-	if (keeps(&d, d.tip)) {
-		cJSON_Delete(acc->determinism);
-		acc->determinism = cJSON_DetachItemFromObject(out, "determinism");
-	}
-	ret = 0;
-cleanup:
-	cJSON_Delete(out);
-	data_free(&d);
-	return ret;
-}
-
-/* Whether position pos (of a row, a combined row: block 0; of a change point: block 1) lies in a range. */
-static int in_ranges(const int *r, size_t n, int pos, int block)
-{
-	for (size_t i = 0; i < n; i++) {
-		int lo = r[2 * i], hi = r[2 * i + 1];
-		if (block ? pos / FW_HISTORY_CP_BLOCK >= lo / FW_HISTORY_CP_BLOCK &&
-				    pos / FW_HISTORY_CP_BLOCK <= hi / FW_HISTORY_CP_BLOCK
-			  : pos >= lo && pos <= hi)
-			return 1;
-	}
-	return 0;
-}
-
-/* prev's items (change points or combined rows) that no range recomputed, into to. */
-static void keep_outside(const cJSON *prev, const char *name, const int *r, size_t n, int block, cJSON *to)
-{
-	const cJSON *it;
-
-	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(prev, name))
-		if (!in_ranges(r, n, (int)fw_json_num(it, "position", 0), block))
-			cJSON_AddItemToArray(to, cJSON_Duplicate(it, 1));
-}
-
-/*
- * A history's result: the parts ranges[] computed anew, the rest of prev (its
- * stored head; NULL: every position is in a range). *rows gets the parts'
- * rows (sorted); the head has "rows" empty. NULL with err on an error.
- */
-static cJSON *history_compute(sqlite3 *db, const char *series, struct fw_series_key *k,
-			      const struct fw_analysis_opts *o, const cJSON *prev, const int *ranges, size_t n,
-			      long long runs[2], cJSON **rows, struct strbuf *err)
-{
-	struct history_acc acc = { cJSON_CreateArray(), cJSON_CreateArray(), cJSON_CreateArray(), NULL, 1, 0 };
-	struct data d = { 0 };
-	struct fw_store_scope sc = { .series_id = k->sid };
-	cJSON *res = NULL, *h;
-
-	if (prev) {
-		acc.looks = (int)fw_json_num(prev, "looks", 1);
-		acc.look = (int)fw_json_num(prev, "look", 0);
-		acc.determinism = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(prev, "determinism"), 1);
-		keep_outside(prev, "change_points", ranges, n, 1, acc.cps);
-		keep_outside(prev, "combined", ranges, n, 0, acc.combined);
-	}
-	for (size_t i = 0; i < n; i++)
-		if (history_part(db, k, o, ranges[2 * i], ranges[2 * i + 1], &acc, err))
-			goto cleanup;
-	if (fw_store_scope_commits(db, &sc, add_commit, &d, err))
-		goto cleanup;
-	index_commits(&d, k->base);
-	sort_by_key(acc.cps, cmp_cps);
-	sort_by_key(acc.combined, cmp_combined);
-	res = cJSON_CreateObject();
-	cJSON_AddStringToObject(res, "series", series);
-	cJSON_AddNumberToObject(res, "series_id", (double)k->sid);
-	cJSON_AddNumberToObject(res, "revision", k->revision);
-	cJSON_AddStringToObject(res, "base", k->base);
-	cJSON_AddStringToObject(res, "data_hash", k->hash);
-	opts_json(res, o, 1);
-	commits_json(res, &d);
-	cJSON_AddNumberToObject(res, "looks", acc.looks);
-	cJSON_AddNumberToObject(res, "look", acc.look);
-	h = cJSON_AddArrayToObject(res, "alpha_at_looks");
-	for (int i = 1; i <= acc.looks; i++)
-		cJSON_AddItemToArray(h, cJSON_CreateNumber(fw_alpha_at_look(o->alpha, i, acc.looks)));
-	cJSON_AddItemToObject(res, "determinism", acc.determinism ? acc.determinism : cJSON_CreateArray());
-	acc.determinism = NULL;
-	cJSON_AddArrayToObject(res, "rows");
-	cJSON_AddItemToObject(res, "change_points", acc.cps);
-	cJSON_AddItemToObject(res, "combined", acc.combined);
-	acc.cps = acc.combined = NULL;
-	/* what the next analysis starts from: the runs this one saw */
-	h = cJSON_AddObjectToObject(res, "history");
-	cJSON_AddNumberToObject(h, "runs", (double)runs[0]);
-	cJSON_AddNumberToObject(h, "max_run", (double)runs[1]);
-	cJSON_AddStringToObject(h, "rule", k->rule);
-	/* what this analysis computed anew (the rest came from the stored one) */
-	h = cJSON_AddArrayToObject(h, "computed");
-	for (size_t i = 0; i < n; i++) {
-		cJSON *pair = cJSON_CreateArray();
-		cJSON_AddItemToArray(pair, cJSON_CreateNumber(ranges[2 * i]));
-		cJSON_AddItemToArray(pair, cJSON_CreateNumber(ranges[2 * i + 1]));
-		cJSON_AddItemToArray(h, pair);
-	}
-	*rows = acc.rows;
-	acc.rows = NULL;
-cleanup:
-	cJSON_Delete(acc.rows);
-	cJSON_Delete(acc.cps);
-	cJSON_Delete(acc.combined);
-	cJSON_Delete(acc.determinism);
-	data_free(&d);
-	return res;
-}
-
-/* The positions a history's runs newer than a mark touch, and its span. */
-struct history_dirty {
-	int *pos;
-	size_t n, alloc;
-};
-
-static int dirty_add(int position, void *ctx)
-{
-	struct history_dirty *dd = ctx;
-
-	FW_ALLOC_GROW(dd->pos, dd->n + 1, dd->alloc);
-	dd->pos[dd->n++] = position;
-	return 0;
-}
-
-/* The first and last positions of the series (*lo > *hi: none) and the base's (-1: none). */
-static int history_span(sqlite3 *db, const struct fw_series_key *k, int *lo, int *hi, int *base, struct strbuf *err)
-{
-	struct data d = { 0 };
-	struct fw_store_scope sc = { .series_id = k->sid };
-
-	if (fw_store_scope_commits(db, &sc, add_commit, &d, err))
-		return -1;
-	index_commits(&d, k->base);
-	*lo = d.nc ? d.c[0].position : 1;
-	*hi = d.nc ? d.c[d.nc - 1].position : 0;
-	*base = d.base >= 0 ? d.c[d.base].position : -1;
-	data_free(&d);
-	return 0;
-}
-
-/* Ranges [x, x + FW_HISTORY_BEFORE] of each dirty x (sorted) and of the tip, merged, clipped to hi. */
-static size_t dirty_ranges(const struct history_dirty *dd, int hi, int *r)
-{
-	size_t n = 0;
-
-	for (size_t i = 0; i <= dd->n; i++) {
-		int x = i < dd->n ? dd->pos[i] : hi, end = x + FW_HISTORY_BEFORE < hi ? x + FW_HISTORY_BEFORE : hi;
-		if (n && x <= r[2 * n - 1] + 1)
-			r[2 * n - 1] = end > r[2 * n - 1] ? end : r[2 * n - 1];
-		else
-			r[2 * n] = x, r[2 * n + 1] = end, n++;
-	}
-	return n;
-}
-
-/* Chunks of the whole span lo..hi (the first analysis). */
-static size_t chunk_ranges(int lo, int hi, int **r)
-{
-	size_t n = lo > hi ? 0 : (size_t)((hi - lo) / FW_HISTORY_CHUNK + 1);
-
-	*r = xmalloc((2 * n + 1) * sizeof(**r));
-	for (size_t i = 0; i < n; i++) {
-		(*r)[2 * i] = lo + (int)i * FW_HISTORY_CHUNK;
-		(*r)[2 * i + 1] = lo + (int)(i + 1) * FW_HISTORY_CHUNK - 1 < hi ? lo + (int)(i + 1) * FW_HISTORY_CHUNK - 1 : hi;
-	}
-	return n;
-}
-
-/* A history analysed whole, a chunk at a time: the result with its rows. */
-static cJSON *history_whole(sqlite3 *db, const char *series, struct fw_series_key *k,
-			    const struct fw_analysis_opts *o, struct strbuf *err)
-{
-	struct history_dirty none = { 0 };
-	long long runs[2] = { 0, 0 }, upto;
-	int lo, hi, base, *r = NULL;
-	size_t n;
-	cJSON *res = NULL, *rows = NULL;
-
-	if (fw_store_series_runs_since(db, k->sid, 0, &runs[0], &runs[1], &upto, dirty_add, &none, err) ||
-	    history_span(db, k, &lo, &hi, &base, err))
-		goto cleanup;
-	n = chunk_ranges(lo, hi, &r);
-	if ((res = history_compute(db, series, k, o, NULL, r, n, runs, &rows, err)))
-		cJSON_ReplaceItemInObjectCaseSensitive(res, "rows", rows);
-cleanup:
-	free(none.pos);
-	free(r);
-	return res;
-}
-
-/* The stored head of a history made under k's rule (its rows not read), else NULL. */
-static cJSON *history_prev(sqlite3 *db, const struct fw_series_key *k)
-{
-	static const struct fw_store_cache_part no_rows = { 1, 0, NULL, 0 };
-	cJSON *prev = cache_get(db, k->key, NULL, &no_rows);
-
-	if (prev && (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(prev, "watched")) ||
-		     strcmp(fw_json_str(cJSON_GetObjectItemCaseSensitive(prev, "history"), "rule", ""), k->rule))) {
-		cJSON_Delete(prev);
-		prev = NULL;
-	}
-	return prev;
-}
-
-/*
- * Where the detection must look again for regressions in a patched history
- * (fw_analysis_regressions_from): the lowest position recomputed since the
- * last analysis whose regressions were stored; the rows below are those it
- * already stored from. Absent (every row) when no stored one is known.
- */
-static void regressions_from(sqlite3 *db, const struct fw_series_key *k, const cJSON *prev, const int *r, size_t n,
-			     cJSON *res)
-{
-	const cJSON *ph = cJSON_GetObjectItemCaseSensitive(prev, "history");
-	int from = n ? r[0] : INT_MAX, before;
-
-	if (!fw_store_cache_regressions_stored(db, k->key, fw_json_str(prev, "data_hash", ""))) {
-		before = (int)fw_json_num(ph, "regressions_from", -1);
-		if (before < 0)
-			return;  /* the one before was not a patch whose rows were stored either */
-		from = before < from ? before : from;
-	}
-	cJSON_AddNumberToObject(cJSON_GetObjectItemCaseSensitive(res, "history"), "regressions_from", from);
-}
-
-/*
- * A history's new data analysed where it decides something: the positions of
- * runs newer than the stored analysis saw, each with the 305 after it (whose
- * windows reach back to it), and the tip; patched into the cache. NULL when
- * that cannot be done (nothing stored, a run deleted or replaced, a new boot
- * of the base, a writer in between): the caller analyses the whole.
- */
-static cJSON *history_update(sqlite3 *db, const char *series, struct fw_series_key *k,
-			     const struct fw_analysis_opts *o, const struct fw_store_cache_part *part, double t0)
-{
-	struct history_dirty dd = { 0 };
-	struct strbuf err = STRBUF_INIT;
-	struct put_iter it = { 0 };
-	long long runs[2], upto;
-	int lo, hi, base, *r = NULL;
-	size_t n = 0;
-	cJSON *prev = history_prev(db, k), *res = NULL, *rows = NULL, *hist;
-	char *head = NULL, now[32];
-
-	if (!prev)
-		return NULL;
-	hist = cJSON_GetObjectItemCaseSensitive(prev, "history");
-	if (fw_store_series_runs_since(db, k->sid, (long long)fw_json_num(hist, "max_run", 0), &runs[0], &runs[1],
-				       &upto, dirty_add, &dd, &err) ||
-	    upto != (long long)fw_json_num(hist, "runs", -1) || history_span(db, k, &lo, &hi, &base, &err))
-		goto cleanup;
-	for (size_t i = 0; i < dd.n; i++)
-		if (dd.pos[i] == base)
-			goto cleanup;  /* every row compares with the base */
-	r = xmalloc((2 * dd.n + 3) * sizeof(*r));
-	n = lo <= hi ? dirty_ranges(&dd, hi, r) : 0;
-	if (!(res = history_compute(db, series, k, o, prev, r, n, runs, &rows, &err)))
-		goto cleanup;
-	regressions_from(db, k, prev, r, n, res);
-	head = cJSON_PrintUnformatted(res);
-	it.next = rows->child;
-	fw_now_iso(now);
-	if (head && !fw_store_cache_patch(db, k->key, fw_json_str(prev, "data_hash", ""), k->hash, head, now,
-					  (long long)((seconds_now() - t0) * 1000), r, n, put_next, &it)) {
-		cJSON_Delete(res);
-		res = cache_get(db, k->key, k->hash, part);
-	} else {
-		cJSON_Delete(res);
-		res = NULL;
-	}
-cleanup:
-	free(it.body);
-	free(head);
-	cJSON_Delete(rows);
-	cJSON_Delete(prev);
-	free(dd.pos);
-	free(r);
-	strbuf_release(&err);
-	return res;
-}
-
 static cJSON *compute_series(sqlite3 *db, const char *series, struct fw_series_key *k,
 			     const struct fw_analysis_opts *o, struct strbuf *err)
 {
@@ -1611,11 +928,11 @@ static cJSON *compute_series(sqlite3 *db, const char *series, struct fw_series_k
 	cJSON *res = NULL;
 
 	if (k->watched)
-		return history_whole(db, series, k, o, err);
-	if (fw_store_scope_commits(db, &sc, add_commit, &d, err))
+		return fw_history_whole(db, series, k, o, err);
+	if (fw_store_scope_commits(db, &sc, fw_data_add_commit, &d, err))
 		goto cleanup;
-	index_commits(&d, k->base);
-	if (fw_store_scope_samples(db, &sc, add_obs, &d, err))
+	fw_data_index_commits(&d, k->base);
+	if (fw_store_scope_samples(db, &sc, fw_data_add_obs, &d, err))
 		goto cleanup;
 	res = cJSON_CreateObject();
 	cJSON_AddStringToObject(res, "series", series);
@@ -1623,14 +940,14 @@ static cJSON *compute_series(sqlite3 *db, const char *series, struct fw_series_k
 	cJSON_AddNumberToObject(res, "revision", k->revision);
 	cJSON_AddStringToObject(res, "base", k->base);
 	cJSON_AddStringToObject(res, "data_hash", k->hash);
-	opts_json(res, o, k->watched);
-	commits_json(res, &d);
-	if (analyse(db, &d, o, &k->det, res, 0, err)) {
+	fw_an_opts_json(res, o, k->watched);
+	fw_an_commits_json(res, &d);
+	if (fw_analyse(db, &d, o, &k->det, res, 0, err)) {
 		cJSON_Delete(res);
 		res = NULL;
 	}
 cleanup:
-	data_free(&d);
+	fw_data_free(&d);
 	return res;
 }
 
@@ -1647,7 +964,7 @@ static cJSON *series_keyed(sqlite3 *db, const char *series, struct fw_series_key
 	snprintf(flight, sizeof(flight), "%s@%s", k->key, k->hash);
 	/* a miss computes once per process: a second asker waits, then reads the cache */
 	while (o->use_cache) {
-		if ((res = cache_get(db, k->key, k->hash, part)))
+		if ((res = fw_an_cache_get(db, k->key, k->hash, part)))
 			goto cleanup;
 		/* a page does not compute a slow analysis itself: the older one, and the detection is told */
 		if (leave < 0)
@@ -1660,14 +977,14 @@ static cJSON *series_keyed(sqlite3 *db, const char *series, struct fw_series_key
 		if ((owned = fw_inflight_begin(flight)))
 			break;
 	}
-	t0 = seconds_now();
+	t0 = fw_an_seconds_now();
 	/* a history computes what its new data decide, when its stored part allows */
-	if (k->watched && o->use_cache && (res = history_update(db, series, k, o, part, t0)))
+	if (k->watched && o->use_cache && (res = fw_history_update(db, series, k, o, part, t0)))
 		goto cleanup;
 	res = compute_series(db, series, k, o, err);
 	if (res && o->use_cache)
-		cache_put(db, k->key, k->hash, res, seconds_now() - t0);
-	keep_part(res, part);
+		fw_an_cache_put(db, k->key, k->hash, res, fw_an_seconds_now() - t0);
+	fw_an_keep_part(res, part);
 cleanup:
 	if (owned)
 		fw_inflight_end(flight);
@@ -1776,19 +1093,19 @@ int fw_analysis_compare(sqlite3 *db, long long commit_a, long long commit_b,
 	*out = NULL;
 	o = opts_or_default(o, &defaults);
 	/* Ordered so that a is index 0 and b index 1, whatever their positions. */
-	if (fw_store_scope_commits(db, &sc, add_commit, &d, err))
+	if (fw_store_scope_commits(db, &sc, fw_data_add_commit, &d, err))
 		goto cleanup;
 	if (d.nc != 2) {
 		strbuf_addstr(err, "no such commit (need two different commit ids)");
 		goto cleanup;
 	}
-	index_commits(&d, NULL);
-	if (fw_store_scope_samples(db, &sc, add_obs, &d, err))
+	fw_data_index_commits(&d, NULL);
+	if (fw_store_scope_samples(db, &sc, fw_data_add_obs, &d, err))
 		goto cleanup;
 	res = cJSON_CreateObject();
-	opts_json(res, o, 0);
-	commits_json(res, &d);
-	if (fw_det_table_load(&det, o->determinism_file, err) || analyse(db, &d, o, &det, res, 1, err))
+	fw_an_opts_json(res, o, 0);
+	fw_an_commits_json(res, &d);
+	if (fw_det_table_load(&det, o->determinism_file, err) || fw_analyse(db, &d, o, &det, res, 1, err))
 		goto cleanup;
 	ret = 0;
 cleanup:
@@ -1796,7 +1113,7 @@ cleanup:
 		cJSON_Delete(res);
 		res = NULL;
 	}
-	data_free(&d);
+	fw_data_free(&d);
 	fw_det_table_free(&det);
 	return ret ? ret : typed(res, out, err);
 }

@@ -1,0 +1,193 @@
+/*
+ * A series' samples as the analysis holds them: commits (with base and
+ * parents), keys (workload, variant, params, metric), environments, and the
+ * observations in parallel arrays, loaded from the store's callbacks.
+ */
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis-data.h"
+#include "xalloc.h"
+
+void fw_data_free(struct data *d)
+{
+	for (size_t i = 0; i < d->nc; i++) {
+		free(d->c[i].sha);
+		free(d->c[i].key);
+		free(d->c[i].subject);
+		free(d->c[i].parent_sha);
+	}
+	for (size_t i = 0; i < d->nk; i++) {
+		free(d->k[i].workload);
+		free(d->k[i].variant);
+		free(d->k[i].params);
+		free(d->k[i].metric);
+		free(d->k[i].unit);
+		free(d->k[i].direction);
+		free(d->k[i].kind);
+	}
+	for (size_t i = 0; i < d->ne; i++) {
+		free(d->e[i].fp);
+		free(d->e[i].host);
+		free(d->e[i].accel);
+	}
+	free(d->c);
+	free(d->k);
+	free(d->e);
+	free(d->ob_key);
+	free(d->ob_env);
+	free(d->ob_commit);
+	free(d->ob_run);
+	free(d->ob_looks);
+	free(d->ob_look);
+	free(d->ob_v);
+	free(d->sorted_ids);
+	free(d->sorted_idx);
+	memset(d, 0, sizeof(*d));
+}
+
+static int cmp_ll_idx(const void *pa, const void *pb, void *arg)
+{
+	const long long *ids = arg;
+	size_t a = *(const size_t *)pa, b = *(const size_t *)pb;
+	return (ids[a] > ids[b]) - (ids[a] < ids[b]);
+}
+
+/* Index of commit id, by binary search over the sorted copy. */
+static long commit_index(const struct data *d, long long id)
+{
+	size_t lo = 0, hi = d->nc;
+
+	while (lo < hi) {
+		size_t mid = (lo + hi) / 2;
+		if (d->sorted_ids[mid] == id)
+			return (long)d->sorted_idx[mid];
+		if (d->sorted_ids[mid] < id)
+			lo = mid + 1;
+		else
+			hi = mid;
+	}
+	return -1;
+}
+
+void fw_data_index_commits(struct data *d, const char *base_sha)
+{
+	long long *ids = xmalloc((d->nc + 1) * sizeof(*ids));
+	size_t *idx = xmalloc((d->nc + 1) * sizeof(*idx));
+
+	for (size_t i = 0; i < d->nc; i++) {
+		ids[i] = d->c[i].id;
+		idx[i] = i;
+	}
+	qsort_r(idx, d->nc, sizeof(*idx), cmp_ll_idx, ids);
+	d->sorted_idx = idx;
+	d->sorted_ids = xmalloc((d->nc + 1) * sizeof(*ids));
+	for (size_t i = 0; i < d->nc; i++)
+		d->sorted_ids[i] = ids[idx[i]];
+	free(ids);
+
+	d->base = -1;
+	for (size_t i = 0; i < d->nc; i++)
+		if (base_sha && !strcmp(d->c[i].sha, base_sha))
+			d->base = (long)i;
+	/*
+	 * The parent is the series commit whose sha is the declared parent; a
+	 * commit whose parent was not measured falls back to the one before it
+	 * (and, per metric, to the previous commit with samples: process_group).
+	 */
+	for (size_t i = 0; i < d->nc; i++) {
+		d->c[i].parent = -1;
+		for (size_t j = 0; j < d->nc; j++)
+			if (j != i && d->c[i].parent_sha && !strcmp(d->c[j].sha, d->c[i].parent_sha))
+				d->c[i].parent = (long)j;
+		if (d->c[i].parent < 0 && (long)i != d->base && i > 0)
+			d->c[i].parent = (long)i - 1;
+	}
+}
+
+int fw_data_add_commit(const struct fw_store_commit_row *r, void *ctx)
+{
+	struct data *d = ctx;
+	struct commit_info *c;
+
+	FW_ALLOC_GROW(d->c, d->nc + 1, d->ac);
+	c = &d->c[d->nc++];
+	c->id = r->id;
+	c->sha = xstrdup(r->sha);
+	c->key = xstrdup(r->key);
+	c->subject = xstrdup(r->subject);
+	c->position = r->position;
+	c->parent_sha = r->parent_sha ? xstrdup(r->parent_sha) : NULL;
+	return 0;
+}
+
+static int same_key(const struct key_info *k, const struct fw_store_obs *o)
+{
+	return !strcmp(k->workload, o->workload) && !strcmp(k->variant, o->variant) &&
+	       !strcmp(k->params, o->params) && !strcmp(k->metric, o->metric);
+}
+
+/* Index of the environment of fingerprint fp, added when new. */
+static size_t env_of(struct data *d, const struct fw_store_obs *o)
+{
+	size_t ei;
+
+	for (ei = 0; ei < d->ne; ei++)
+		if (!strcmp(d->e[ei].fp, o->env_fingerprint))
+			return ei;
+	FW_ALLOC_GROW(d->e, d->ne + 1, d->ae);
+	d->e[d->ne].fp = xstrdup(o->env_fingerprint);
+	d->e[d->ne].host = xstrdup(o->host);
+	d->e[d->ne].accel = xstrdup(o->accel);
+	d->e[d->ne].cutoff = -1;
+	return d->ne++;
+}
+
+/* The observations come sorted by key then environment: a new key starts when it differs from the last. */
+int fw_data_add_obs(const struct fw_store_obs *o, void *ctx)
+{
+	struct data *d = ctx;
+	long ci = commit_index(d, o->commit_id);
+	size_t ei;
+
+	if (ci < 0)
+		return 0;
+	if (!d->nk || !same_key(&d->k[d->nk - 1], o)) {
+		FW_ALLOC_GROW(d->k, d->nk + 1, d->ak);
+		struct key_info *k = &d->k[d->nk++];
+		k->workload = xstrdup(o->workload);
+		k->variant = xstrdup(o->variant);
+		k->params = xstrdup(o->params);
+		k->metric = xstrdup(o->metric);
+		k->unit = xstrdup(o->unit);
+		k->direction = xstrdup(o->direction);
+		k->kind = xstrdup(o->kind);
+		k->min_effect = NAN;
+	}
+	if (!isnan(o->min_effect_pct))
+		d->k[d->nk - 1].min_effect = o->min_effect_pct;
+	ei = env_of(d, o);
+	if (d->no >= d->ao) { /* parallel arrays: one capacity, FW_ALLOC_GROW's policy */
+		d->ao = fw_alloc_nr(d->no + 1, d->ao);
+		d->ob_key = xreallocarray(d->ob_key, d->ao, sizeof(*d->ob_key));
+		d->ob_env = xreallocarray(d->ob_env, d->ao, sizeof(*d->ob_env));
+		d->ob_commit = xreallocarray(d->ob_commit, d->ao, sizeof(*d->ob_commit));
+		d->ob_run = xreallocarray(d->ob_run, d->ao, sizeof(*d->ob_run));
+		d->ob_looks = xreallocarray(d->ob_looks, d->ao, sizeof(*d->ob_looks));
+		d->ob_look = xreallocarray(d->ob_look, d->ao, sizeof(*d->ob_look));
+		d->ob_v = xreallocarray(d->ob_v, d->ao, sizeof(*d->ob_v));
+	}
+	d->ob_key[d->no] = d->nk - 1;
+	d->ob_env[d->no] = ei;
+	d->ob_commit[d->no] = (size_t)ci;
+	d->ob_run[d->no] = (long)o->run_id;
+	d->ob_v[d->no] = o->value;
+	d->ob_looks[d->no] = o->max_looks >= 1 ? o->max_looks : 1;  /* 0: not recorded */
+	d->ob_look[d->no] = o->look ? o->look : 1;
+	if (o->look && o->look > d->max_look)
+		d->max_look = o->look;
+	if (d->ob_run[d->no] > d->max_run)
+		d->max_run = d->ob_run[d->no];
+	d->no++;
+	return 0;
+}

@@ -1,0 +1,335 @@
+/*
+ * A history (a watched series) analysed a part at a time (README "Deciding",
+ * history-window.h): the first analysis in chunks, and after new boots only
+ * the positions they decide, the rest kept from the stored result.
+ */
+#include <limits.h>
+#include <math.h>
+#include <stdlib.h>
+#include <string.h>
+#include "analysis-data.h"
+#include "fw-db.h"
+#include "history-window.h"
+#include "xalloc.h"
+
+/*
+ * A history a part at a time (history-window.h): what positions a..b decide
+ * needs the samples of the 305 positions before a (their BH windows and
+ * evidence), of the change-point blocks a..b touch, and of the base.
+ */
+#define FW_HISTORY_BEFORE (FW_HISTORY_LOOKBACK + FW_HISTORY_BH_WINDOW - 1)
+/* The first analysis of a history goes this many positions at a time: memory by the part, not the history. */
+#define FW_HISTORY_CHUNK 1024
+
+/* What a part adds to the result being assembled. */
+struct history_acc {
+	cJSON *rows, *cps, *combined, *determinism;
+	int looks, look;
+};
+
+static int history_part(sqlite3 *db, struct fw_series_key *k, const struct fw_analysis_opts *o, int a, int b,
+			struct history_acc *acc, struct strbuf *err)
+{
+	struct data d = { 0 };
+	struct fw_store_scope sc = { .series_id = k->sid, .span = 1, .also = -1 };
+	cJSON *out = cJSON_CreateObject();
+	int ret = -1;
+
+	if (fw_store_scope_commits(db, &sc, fw_data_add_commit, &d, err))
+		goto cleanup;
+	fw_data_index_commits(&d, k->base);
+	d.watched = 1;
+	d.partial = 1;
+	d.keep_from = a;
+	d.keep_to = b;
+	for (size_t i = 0; i < d.nc; i++)
+		d.tip = i ? (d.c[i].position > d.tip ? d.c[i].position : d.tip) : d.c[i].position;
+	sc.from = a - FW_HISTORY_BEFORE;
+	sc.to = (b / FW_HISTORY_CP_BLOCK + 1) * FW_HISTORY_CP_BLOCK - 1;
+	sc.also = d.base >= 0 ? d.c[d.base].id : -1;
+	if (fw_store_scope_samples(db, &sc, fw_data_add_obs, &d, err) || fw_analyse(db, &d, o, &k->det, out, 0, err))
+		goto cleanup;
+	acc->looks = fmax(acc->looks, fw_json_num(out, "looks", 1));
+	acc->look = fmax(acc->look, fw_json_num(out, "look", 0));
+	for (cJSON *it; (it = cJSON_DetachItemFromArray(cJSON_GetObjectItemCaseSensitive(out, "rows"), 0));)
+		cJSON_AddItemToArray(acc->rows, it);
+	for (cJSON *it; (it = cJSON_DetachItemFromArray(cJSON_GetObjectItemCaseSensitive(out, "change_points"), 0));)
+		cJSON_AddItemToArray(acc->cps, it);
+	for (cJSON *it; (it = cJSON_DetachItemFromArray(cJSON_GetObjectItemCaseSensitive(out, "combined"), 0));)
+		cJSON_AddItemToArray(acc->combined, it);
+	if (fw_data_keeps(&d, d.tip)) {
+		cJSON_Delete(acc->determinism);
+		acc->determinism = cJSON_DetachItemFromObject(out, "determinism");
+	}
+	ret = 0;
+cleanup:
+	cJSON_Delete(out);
+	fw_data_free(&d);
+	return ret;
+}
+
+/* Whether position pos (of a row, a combined row: block 0; of a change point: block 1) lies in a range. */
+static int in_ranges(const int *r, size_t n, int pos, int block)
+{
+	for (size_t i = 0; i < n; i++) {
+		int lo = r[2 * i], hi = r[2 * i + 1];
+		if (block ? pos / FW_HISTORY_CP_BLOCK >= lo / FW_HISTORY_CP_BLOCK &&
+				    pos / FW_HISTORY_CP_BLOCK <= hi / FW_HISTORY_CP_BLOCK
+			  : pos >= lo && pos <= hi)
+			return 1;
+	}
+	return 0;
+}
+
+/* prev's items (change points or combined rows) that no range recomputed, into to. */
+static void keep_outside(const cJSON *prev, const char *name, const int *r, size_t n, int block, cJSON *to)
+{
+	const cJSON *it;
+
+	cJSON_ArrayForEach(it, cJSON_GetObjectItemCaseSensitive(prev, name))
+		if (!in_ranges(r, n, (int)fw_json_num(it, "position", 0), block))
+			cJSON_AddItemToArray(to, cJSON_Duplicate(it, 1));
+}
+
+/*
+ * A history's result: the parts ranges[] computed anew, the rest of prev (its
+ * stored head; NULL: every position is in a range). *rows gets the parts'
+ * rows (sorted); the head has "rows" empty. NULL with err on an error.
+ */
+static cJSON *history_compute(sqlite3 *db, const char *series, struct fw_series_key *k,
+			      const struct fw_analysis_opts *o, const cJSON *prev, const int *ranges, size_t n,
+			      long long runs[2], cJSON **rows, struct strbuf *err)
+{
+	struct history_acc acc = { cJSON_CreateArray(), cJSON_CreateArray(), cJSON_CreateArray(), NULL, 1, 0 };
+	struct data d = { 0 };
+	struct fw_store_scope sc = { .series_id = k->sid };
+	cJSON *res = NULL, *h;
+
+	if (prev) {
+		acc.looks = (int)fw_json_num(prev, "looks", 1);
+		acc.look = (int)fw_json_num(prev, "look", 0);
+		acc.determinism = cJSON_Duplicate(cJSON_GetObjectItemCaseSensitive(prev, "determinism"), 1);
+		keep_outside(prev, "change_points", ranges, n, 1, acc.cps);
+		keep_outside(prev, "combined", ranges, n, 0, acc.combined);
+	}
+	for (size_t i = 0; i < n; i++)
+		if (history_part(db, k, o, ranges[2 * i], ranges[2 * i + 1], &acc, err))
+			goto cleanup;
+	if (fw_store_scope_commits(db, &sc, fw_data_add_commit, &d, err))
+		goto cleanup;
+	fw_data_index_commits(&d, k->base);
+	fw_an_sort_history(acc.cps, acc.combined);
+	res = cJSON_CreateObject();
+	cJSON_AddStringToObject(res, "series", series);
+	cJSON_AddNumberToObject(res, "series_id", (double)k->sid);
+	cJSON_AddNumberToObject(res, "revision", k->revision);
+	cJSON_AddStringToObject(res, "base", k->base);
+	cJSON_AddStringToObject(res, "data_hash", k->hash);
+	fw_an_opts_json(res, o, 1);
+	fw_an_commits_json(res, &d);
+	cJSON_AddNumberToObject(res, "looks", acc.looks);
+	cJSON_AddNumberToObject(res, "look", acc.look);
+	h = cJSON_AddArrayToObject(res, "alpha_at_looks");
+	for (int i = 1; i <= acc.looks; i++)
+		cJSON_AddItemToArray(h, cJSON_CreateNumber(fw_alpha_at_look(o->alpha, i, acc.looks)));
+	cJSON_AddItemToObject(res, "determinism", acc.determinism ? acc.determinism : cJSON_CreateArray());
+	acc.determinism = NULL;
+	cJSON_AddArrayToObject(res, "rows");
+	cJSON_AddItemToObject(res, "change_points", acc.cps);
+	cJSON_AddItemToObject(res, "combined", acc.combined);
+	acc.cps = acc.combined = NULL;
+	/* what the next analysis starts from: the runs this one saw */
+	h = cJSON_AddObjectToObject(res, "history");
+	cJSON_AddNumberToObject(h, "runs", (double)runs[0]);
+	cJSON_AddNumberToObject(h, "max_run", (double)runs[1]);
+	cJSON_AddStringToObject(h, "rule", k->rule);
+	/* what this analysis computed anew (the rest came from the stored one) */
+	h = cJSON_AddArrayToObject(h, "computed");
+	for (size_t i = 0; i < n; i++) {
+		cJSON *pair = cJSON_CreateArray();
+		cJSON_AddItemToArray(pair, cJSON_CreateNumber(ranges[2 * i]));
+		cJSON_AddItemToArray(pair, cJSON_CreateNumber(ranges[2 * i + 1]));
+		cJSON_AddItemToArray(h, pair);
+	}
+	*rows = acc.rows;
+	acc.rows = NULL;
+cleanup:
+	cJSON_Delete(acc.rows);
+	cJSON_Delete(acc.cps);
+	cJSON_Delete(acc.combined);
+	cJSON_Delete(acc.determinism);
+	fw_data_free(&d);
+	return res;
+}
+
+/* The positions a history's runs newer than a mark touch, and its span. */
+struct history_dirty {
+	int *pos;
+	size_t n, alloc;
+};
+
+static int dirty_add(int position, void *ctx)
+{
+	struct history_dirty *dd = ctx;
+
+	FW_ALLOC_GROW(dd->pos, dd->n + 1, dd->alloc);
+	dd->pos[dd->n++] = position;
+	return 0;
+}
+
+/* The first and last positions of the series (*lo > *hi: none) and the base's (-1: none). */
+static int history_span(sqlite3 *db, const struct fw_series_key *k, int *lo, int *hi, int *base, struct strbuf *err)
+{
+	struct data d = { 0 };
+	struct fw_store_scope sc = { .series_id = k->sid };
+
+	if (fw_store_scope_commits(db, &sc, fw_data_add_commit, &d, err))
+		return -1;
+	fw_data_index_commits(&d, k->base);
+	*lo = d.nc ? d.c[0].position : 1;
+	*hi = d.nc ? d.c[d.nc - 1].position : 0;
+	*base = d.base >= 0 ? d.c[d.base].position : -1;
+	fw_data_free(&d);
+	return 0;
+}
+
+/* Ranges [x, x + FW_HISTORY_BEFORE] of each dirty x (sorted) and of the tip, merged, clipped to hi. */
+static size_t dirty_ranges(const struct history_dirty *dd, int hi, int *r)
+{
+	size_t n = 0;
+
+	for (size_t i = 0; i <= dd->n; i++) {
+		int x = i < dd->n ? dd->pos[i] : hi, end = x + FW_HISTORY_BEFORE < hi ? x + FW_HISTORY_BEFORE : hi;
+		if (n && x <= r[2 * n - 1] + 1)
+			r[2 * n - 1] = end > r[2 * n - 1] ? end : r[2 * n - 1];
+		else
+			r[2 * n] = x, r[2 * n + 1] = end, n++;
+	}
+	return n;
+}
+
+/* Chunks of the whole span lo..hi (the first analysis). */
+static size_t chunk_ranges(int lo, int hi, int **r)
+{
+	size_t n = lo > hi ? 0 : (size_t)((hi - lo) / FW_HISTORY_CHUNK + 1);
+
+	*r = xmalloc((2 * n + 1) * sizeof(**r));
+	for (size_t i = 0; i < n; i++) {
+		(*r)[2 * i] = lo + (int)i * FW_HISTORY_CHUNK;
+		(*r)[2 * i + 1] = lo + (int)(i + 1) * FW_HISTORY_CHUNK - 1 < hi ? lo + (int)(i + 1) * FW_HISTORY_CHUNK - 1 : hi;
+	}
+	return n;
+}
+
+/* A history analysed whole, a chunk at a time: the result with its rows. */
+cJSON *fw_history_whole(sqlite3 *db, const char *series, struct fw_series_key *k,
+			    const struct fw_analysis_opts *o, struct strbuf *err)
+{
+	struct history_dirty none = { 0 };
+	long long runs[2] = { 0, 0 }, upto;
+	int lo, hi, base, *r = NULL;
+	size_t n;
+	cJSON *res = NULL, *rows = NULL;
+
+	if (fw_store_series_runs_since(db, k->sid, 0, &runs[0], &runs[1], &upto, dirty_add, &none, err) ||
+	    history_span(db, k, &lo, &hi, &base, err))
+		goto cleanup;
+	n = chunk_ranges(lo, hi, &r);
+	if ((res = history_compute(db, series, k, o, NULL, r, n, runs, &rows, err)))
+		cJSON_ReplaceItemInObjectCaseSensitive(res, "rows", rows);
+cleanup:
+	free(none.pos);
+	free(r);
+	return res;
+}
+
+/* The stored head of a history made under k's rule (its rows not read), else NULL. */
+static cJSON *history_prev(sqlite3 *db, const struct fw_series_key *k)
+{
+	static const struct fw_store_cache_part no_rows = { 1, 0, NULL, 0 };
+	cJSON *prev = fw_an_cache_get(db, k->key, NULL, &no_rows);
+
+	if (prev && (!cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(prev, "watched")) ||
+		     strcmp(fw_json_str(cJSON_GetObjectItemCaseSensitive(prev, "history"), "rule", ""), k->rule))) {
+		cJSON_Delete(prev);
+		prev = NULL;
+	}
+	return prev;
+}
+
+/*
+ * Where the detection must look again for regressions in a patched history
+ * (fw_analysis_regressions_from): the lowest position recomputed since the
+ * last analysis whose regressions were stored; the rows below are those it
+ * already stored from. Absent (every row) when no stored one is known.
+ */
+static void regressions_from(sqlite3 *db, const struct fw_series_key *k, const cJSON *prev, const int *r, size_t n,
+			     cJSON *res)
+{
+	const cJSON *ph = cJSON_GetObjectItemCaseSensitive(prev, "history");
+	int from = n ? r[0] : INT_MAX, before;
+
+	if (!fw_store_cache_regressions_stored(db, k->key, fw_json_str(prev, "data_hash", ""))) {
+		before = (int)fw_json_num(ph, "regressions_from", -1);
+		if (before < 0)
+			return;  /* the one before was not a patch whose rows were stored either */
+		from = before < from ? before : from;
+	}
+	cJSON_AddNumberToObject(cJSON_GetObjectItemCaseSensitive(res, "history"), "regressions_from", from);
+}
+
+/*
+ * A history's new data analysed where it decides something: the positions of
+ * runs newer than the stored analysis saw, each with the 305 after it (whose
+ * windows reach back to it), and the tip; patched into the cache. NULL when
+ * that cannot be done (nothing stored, a run deleted or replaced, a new boot
+ * of the base, a writer in between): the caller analyses the whole.
+ */
+cJSON *fw_history_update(sqlite3 *db, const char *series, struct fw_series_key *k,
+			     const struct fw_analysis_opts *o, const struct fw_store_cache_part *part, double t0)
+{
+	struct history_dirty dd = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	struct fw_an_put_iter it = { 0 };
+	long long runs[2], upto;
+	int lo, hi, base, *r = NULL;
+	size_t n = 0;
+	cJSON *prev = history_prev(db, k), *res = NULL, *rows = NULL, *hist;
+	char *head = NULL, now[32];
+
+	if (!prev)
+		return NULL;
+	hist = cJSON_GetObjectItemCaseSensitive(prev, "history");
+	if (fw_store_series_runs_since(db, k->sid, (long long)fw_json_num(hist, "max_run", 0), &runs[0], &runs[1],
+				       &upto, dirty_add, &dd, &err) ||
+	    upto != (long long)fw_json_num(hist, "runs", -1) || history_span(db, k, &lo, &hi, &base, &err))
+		goto cleanup;
+	for (size_t i = 0; i < dd.n; i++)
+		if (dd.pos[i] == base)
+			goto cleanup;  /* every row compares with the base */
+	r = xmalloc((2 * dd.n + 3) * sizeof(*r));
+	n = lo <= hi ? dirty_ranges(&dd, hi, r) : 0;
+	if (!(res = history_compute(db, series, k, o, prev, r, n, runs, &rows, &err)))
+		goto cleanup;
+	regressions_from(db, k, prev, r, n, res);
+	head = cJSON_PrintUnformatted(res);
+	it.next = rows->child;
+	fw_now_iso(now);
+	if (head && !fw_store_cache_patch(db, k->key, fw_json_str(prev, "data_hash", ""), k->hash, head, now,
+					  (long long)((fw_an_seconds_now() - t0) * 1000), r, n, fw_an_put_next, &it)) {
+		cJSON_Delete(res);
+		res = fw_an_cache_get(db, k->key, k->hash, part);
+	} else {
+		cJSON_Delete(res);
+		res = NULL;
+	}
+cleanup:
+	free(it.body);
+	free(head);
+	cJSON_Delete(rows);
+	cJSON_Delete(prev);
+	free(dd.pos);
+	free(r);
+	strbuf_release(&err);
+	return res;
+}
