@@ -42,10 +42,23 @@ static int sig_digits(const char *s)
 	return n;
 }
 
+/* The shortest %g form by trying every digit count from 1: what fw_num_exact must print. */
+static const char *shortest(double v)
+{
+	static char buf[40];
+
+	for (int digits = 1; digits <= 17; digits++) {
+		snprintf(buf, sizeof(buf), "%.*g", digits, v);
+		if (strtod(buf, NULL) == v)
+			break;
+	}
+	return buf;
+}
+
 int main(void)
 {
 	unsigned seed = 12345;
-	int bad_exact = 0, not_shortest = 0;
+	int bad_exact = 0, not_shortest = 0, not_reference = 0;
 	char buf[400];
 
 	is_str(human(131072, 4), "131072", "a counter in full, not 1.311e+05");
@@ -68,6 +81,7 @@ int main(void)
 		if (i % 2)
 			v = (double)rand() / RAND_MAX * pow(10, (int)(seed % 20) - 10);
 		s = exact(v);
+		not_reference += strcmp(s, shortest(v)) != 0;
 		bad_exact += strtod(s, NULL) != v;
 		if (sig_digits(s) > 1) {
 			snprintf(buf, sizeof(buf), "%.*g", sig_digits(s) - 1, v);
@@ -76,5 +90,10 @@ int main(void)
 	}
 	is_int(bad_exact, 0, "20000 values read back exactly");
 	is_int(not_shortest, 0, "... and none has a shorter form that would");
+	is_int(not_reference, 0, "... each the form found by trying 1 to 17 digits");
+	is_str(exact(5e-324), "5e-324", "the smallest subnormal (its ulp is wide: fewer digits read back)");
+	is_str(exact(2.5e-310), shortest(2.5e-310), "a subnormal");
+	is_str(exact(1.7976931348623157e308), "1.7976931348623157e+308", "the largest double");
+	is_str(exact(1e21), "1e+21", "a power of ten");
 	return done_testing();
 }
