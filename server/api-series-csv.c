@@ -17,10 +17,14 @@ static void csv_field(struct strbuf *sb, const char *s, int last)
 	strbuf_addch(sb, '"');
 	if (s && strchr("=+-@\t\r", *s) && *s)
 		strbuf_addch(sb, '\'');
-	for (; s && *s; s++) {
-		if (*s == '"')
+	while (s && *s) {  /* spans up to and with each quote, which is then doubled */
+		const char *q = strchr(s, '"');
+		size_t n = q ? (size_t)(q - s) + 1 : strlen(s);
+
+		strbuf_add(sb, s, n);
+		if (q)
 			strbuf_addch(sb, '"');
-		strbuf_addch(sb, *s);
+		s += n;
 	}
 	strbuf_addch(sb, '"');
 	strbuf_addch(sb, last ? '\n' : ',');

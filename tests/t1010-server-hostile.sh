@@ -47,6 +47,8 @@ is "$(code "/api/v1/series/$ENC")" 200 'series by encoded hostile name'
 is "$(jget "$TMP_T/body" 'd["commits"][1]["subject"]')" "$SUBJ 2" '... subject round-trips'
 is "$(code "/api/v1/series/$ENC.csv")" 200 'CSV of the hostile series'
 like "$(sed -n 2p "$TMP_T/body")" "^\"<script>alert\\(1\\)</script>'; DROP" '... quoted CSV field'
+is "$("$PY" -c 'import csv, sys; print(next(r[0] for r in csv.reader(open(sys.argv[1])) if r[0] != "series"))' "$TMP_T/body")" \
+	"$SERIES" '... its quotes doubled: a CSV reader reads the name back'
 is "$(code "/api/v1/trend?series=$ENC&metric=$ENCWL%2Fpmd-to-0%2F$ENCM")" 200 'trend by hostile names'
 bad=0
 for u in /api/v1/series "/api/v1/series/$ENC" "/api/v1/trend?series=$ENC&metric=$ENCWL%2Fpmd-to-0%2F$ENCM" \
