@@ -44,12 +44,13 @@ rss() { awk '/^VmRSS/ { printf "%d", $2 / 1024 }' "/proc/$SP/status"; }
 get() { curl -s -o /dev/null -w '%{time_total} %{size_download} %{http_code}\n' "$U$1"; }
 
 start
+# The first request of anything about the branch makes its first analysis.
+read -r s _ st <<<"$(get "/series/$B")"
+echo "first request of the series page (the branch's first analysis): ${s} s (HTTP $st), server RSS $(rss) MB, peak $(hwm) MB"
 # The newest commit of the branch and its parent, from the window's series answer.
 LAST=$((N > 450 ? N - 401 : 49))
 read -r HEAD PARENT <<<"$(curl -s "$U/api/v1/series/$B?from=$((LAST - 1))&to=$LAST" |
 	python3 -c 'import json,sys; c=json.load(sys.stdin)["commits"]; print(c[-1]["sha"], c[-2]["sha"])')"
-read -r s _ st <<<"$(get "/series/$B")"
-echo "first request of the series page (the branch's first analysis): ${s} s (HTTP $st), server RSS $(rss) MB, peak $(hwm) MB"
 
 PAGES=(
 	"/series/$B" "/series/$B?from=0&to=49" "/api/v1/series/$B?from=$((LAST - 49))&to=$LAST" "/api/v1/series/$B"
