@@ -109,6 +109,13 @@ void fw_an_keep_part(cJSON *res, const struct fw_store_cache_part *part);
 /* A history (a watched series) analysed whole, a part at a time: the result with its rows; NULL with err. */
 cJSON *fw_history_whole(sqlite3 *db, const char *series, struct fw_series_key *k,
 			const struct fw_analysis_opts *o, struct strbuf *err);
+/*
+ * The first analysis of a history of more than one chunk, stored a chunk at a
+ * time (memory: a chunk's, not the history's): the result (rows as part
+ * keeps), or NULL (one chunk, or a writer in between: do the whole).
+ */
+cJSON *fw_history_first(sqlite3 *db, const char *series, struct fw_series_key *k,
+			const struct fw_analysis_opts *o, const struct fw_store_cache_part *part, double t0);
 /* Only what its new runs decide, patched into the cache: the result (rows as part keeps), or NULL (do the whole). */
 cJSON *fw_history_update(sqlite3 *db, const char *series, struct fw_series_key *k,
 			 const struct fw_analysis_opts *o, const struct fw_store_cache_part *part, double t0);

@@ -979,7 +979,8 @@ static cJSON *series_keyed(sqlite3 *db, const char *series, struct fw_series_key
 	}
 	t0 = fw_an_seconds_now();
 	/* a history computes what its new data decide, when its stored part allows */
-	if (k->watched && o->use_cache && (res = fw_history_update(db, series, k, o, part, t0)))
+	if (k->watched && o->use_cache && ((res = fw_history_update(db, series, k, o, part, t0)) ||
+					   (res = fw_history_first(db, series, k, o, part, t0))))
 		goto cleanup;
 	res = compute_series(db, series, k, o, err);
 	if (res && o->use_cache)

@@ -5,6 +5,7 @@
  */
 #include <limits.h>
 #include <math.h>
+#include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
 #include "analysis-data.h"
@@ -208,15 +209,25 @@ static size_t dirty_ranges(const struct history_dirty *dd, int hi, int *r)
 	return n;
 }
 
+/* Positions a part of a first analysis decides (FOLIOWATCH_HISTORY_CHUNK: tests make small ones). */
+static int history_chunk(void)
+{
+	const char *e = getenv("FOLIOWATCH_HISTORY_CHUNK");
+	int n = e ? atoi(e) : 0;
+
+	return n >= 1 ? n : FW_HISTORY_CHUNK;
+}
+
 /* Chunks of the whole span lo..hi (the first analysis). */
 static size_t chunk_ranges(int lo, int hi, int **r)
 {
-	size_t n = lo > hi ? 0 : (size_t)((hi - lo) / FW_HISTORY_CHUNK + 1);
+	int c = history_chunk();
+	size_t n = lo > hi ? 0 : (size_t)((hi - lo) / c + 1);
 
 	*r = xmalloc((2 * n + 1) * sizeof(**r));
 	for (size_t i = 0; i < n; i++) {
-		(*r)[2 * i] = lo + (int)i * FW_HISTORY_CHUNK;
-		(*r)[2 * i + 1] = lo + (int)(i + 1) * FW_HISTORY_CHUNK - 1 < hi ? lo + (int)(i + 1) * FW_HISTORY_CHUNK - 1 : hi;
+		(*r)[2 * i] = lo + (int)i * c;
+		(*r)[2 * i + 1] = lo + (int)(i + 1) * c - 1 < hi ? lo + (int)(i + 1) * c - 1 : hi;
 	}
 	return n;
 }
@@ -329,6 +340,118 @@ cleanup:
 	cJSON_Delete(rows);
 	cJSON_Delete(prev);
 	free(dd.pos);
+	free(r);
+	strbuf_release(&err);
+	return res;
+}
+
+/*
+ * What a chunk of a first analysis stores as its head until the last chunk:
+ * a rule no update starts from, and the commits up to the chunk's end, so a
+ * page showing it as an older analysis says how far it got.
+ */
+static char *partial_head(const cJSON *res, int upto)
+{
+	cJSON *copy = cJSON_Duplicate(res, 1), *commits = cJSON_GetObjectItemCaseSensitive(copy, "commits"), *c, *next;
+	char *head;
+
+	cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(copy, "history"), "rule",
+					       cJSON_CreateString("partial"));
+	for (c = commits ? commits->child : NULL; c; c = next) {
+		next = c->next;
+		if (fw_json_num(c, "position", 0) > upto)
+			cJSON_Delete(cJSON_DetachItemViaPointer(commits, c));
+	}
+	head = cJSON_PrintUnformatted(copy);
+	cJSON_Delete(copy);
+	return head;
+}
+
+/* The ranges computed, all of them, in the last chunk's head. */
+static void computed_all(cJSON *res, const int *r, size_t n)
+{
+	cJSON *all = cJSON_CreateArray();
+
+	for (size_t i = 0; i < n; i++) {
+		cJSON *pair = cJSON_CreateArray();
+		cJSON_AddItemToArray(pair, cJSON_CreateNumber(r[2 * i]));
+		cJSON_AddItemToArray(pair, cJSON_CreateNumber(r[2 * i + 1]));
+		cJSON_AddItemToArray(all, pair);
+	}
+	cJSON_ReplaceItemInObjectCaseSensitive(cJSON_GetObjectItemCaseSensitive(res, "history"), "computed", all);
+}
+
+/*
+ * Chunk i of n: computed against the head of the ones before (prev), stored
+ * (the first put, the next ones patched in if the one before is still what
+ * is stored). Its head, or NULL. hash: the stored one's, updated.
+ */
+static cJSON *first_chunk(sqlite3 *db, const char *series, struct fw_series_key *k, const struct fw_analysis_opts *o,
+			  const cJSON *prev, const int *r, size_t i, size_t n, long long runs[2], char hash[128], double t0)
+{
+	struct strbuf err = STRBUF_INIT;
+	struct fw_an_put_iter it = { 0 };
+	cJSON *rows = NULL, *res = history_compute(db, series, k, o, prev, &r[2 * i], 1, runs, &rows, &err);
+	char *head = NULL, now[32], old[128];
+	long long ms = (long long)((fw_an_seconds_now() - t0) * 1000);
+	int stored = 0;
+
+	if (!res)
+		goto cleanup;
+	snprintf(old, sizeof(old), "%s", hash);
+	if (i + 1 == n) {
+		computed_all(res, r, n);
+		head = cJSON_PrintUnformatted(res);
+		snprintf(hash, 128, "%s", k->hash);
+	} else {
+		head = partial_head(res, r[2 * i + 1]);
+		snprintf(hash, 128, "partial %zu/%zu %.40s", i + 1, n, k->hash);
+	}
+	it.next = rows->child;
+	fw_now_iso(now);
+	if (!head)
+		stored = 0;
+	else if (!i)
+		stored = !fw_store_cache_put(db, k->key, hash, head, now, ms, fw_an_put_next, &it);
+	else
+		stored = !fw_store_cache_patch(db, k->key, old, hash, head, now, ms, &r[2 * i], 1, fw_an_put_next, &it);
+cleanup:
+	if (!stored) {
+		cJSON_Delete(res);
+		res = NULL;
+	}
+	free(it.body);
+	free(head);
+	cJSON_Delete(rows);
+	strbuf_release(&err);
+	return res;
+}
+
+cJSON *fw_history_first(sqlite3 *db, const char *series, struct fw_series_key *k,
+			const struct fw_analysis_opts *o, const struct fw_store_cache_part *part, double t0)
+{
+	struct history_dirty none = { 0 };
+	struct strbuf err = STRBUF_INIT;
+	long long runs[2] = { 0, 0 }, upto;
+	int lo, hi, base, *r = NULL;
+	size_t n = 0;
+	char hash[128] = "";
+	cJSON *prev = NULL, *res = NULL;
+
+	if (fw_store_series_runs_since(db, k->sid, 0, &runs[0], &runs[1], &upto, dirty_add, &none, &err) ||
+	    history_span(db, k, &lo, &hi, &base, &err) || (n = chunk_ranges(lo, hi, &r)) < 2)
+		goto cleanup;
+	for (size_t i = 0; i < n; i++) {
+		cJSON *head = first_chunk(db, series, k, o, prev, r, i, n, runs, hash, t0);
+
+		cJSON_Delete(prev);
+		if (!(prev = head))
+			goto cleanup;  /* a writer in between (or an error): the caller computes the whole */
+	}
+	res = fw_an_cache_get(db, k->key, k->hash, part);
+cleanup:
+	cJSON_Delete(prev);
+	free(none.pos);
 	free(r);
 	strbuf_release(&err);
 	return res;

@@ -39,14 +39,14 @@ static int put_rows(sqlite3 *db, const char *key, int (*next)(struct fw_store_ca
 	return rc == SQLITE_DONE ? 0 : -1;
 }
 
-void fw_store_cache_put(sqlite3 *db, const char *key, const char *hash, const char *head, const char *now,
+int fw_store_cache_put(sqlite3 *db, const char *key, const char *hash, const char *head, const char *now,
 			long long compute_ms, int (*next)(struct fw_store_cache_row *row, void *ctx), void *ctx)
 {
 	sqlite3_stmt *st = NULL, *del = NULL;
 	int own, ok = 0;
 
 	if (begin_own(db, &own))
-		return;
+		return -1;
 	if (sqlite3_prepare_v2(db, "DELETE FROM analysis_rows WHERE key = ?1", -1, &del, NULL) != SQLITE_OK ||
 	    sqlite3_prepare_v2(db, "INSERT INTO analysis_cache(key, data_hash, body, computed_at, compute_ms) "
 			       "VALUES (?1, ?2, ?3, ?4, ?5) ON CONFLICT(key) DO UPDATE SET "
@@ -63,8 +63,9 @@ void fw_store_cache_put(sqlite3 *db, const char *key, const char *hash, const ch
 done:
 	sqlite3_finalize(del);
 	sqlite3_finalize(st);
-	if (own)
-		fw_db_end(db, ok, NULL);
+	if (own && fw_db_end(db, ok, NULL))
+		ok = 0;
+	return ok ? 0 : -1;
 }
 
 /*

@@ -118,10 +118,10 @@ struct fw_store_cache_part {
 };
 /*
  * Replaces key's cache with head and the rows next() gives (it returns 1 for
- * a row, 0 at the end), in one transaction (or the caller's). Errors are
- * ignored: a cache that cannot be written only costs time.
+ * a row, 0 at the end), in one transaction (or the caller's). 0, or -1 not
+ * written (most callers ignore it: a cache that cannot be written only costs time).
  */
-void fw_store_cache_put(sqlite3 *db, const char *key, const char *hash, const char *head, const char *now,
+int fw_store_cache_put(sqlite3 *db, const char *key, const char *hash, const char *head, const char *now,
 			long long compute_ms, int (*next)(struct fw_store_cache_row *row, void *ctx), void *ctx);
 /*
  * Replaces the rows of key at positions ranges[2i]..ranges[2i+1] (n ranges)

@@ -125,6 +125,22 @@ print(all(a[k] == b[k] for k in ("change_points", "combined", "determinism", "lo
 like "$(same_parts "$TMP_T/long-fresh.json" "$TMP_T/long-stored.json")" '^True [1-9]' \
 	'... and the same change points (the step at 200 among them), combined rows and evidence'
 
+# A first analysis longer than a chunk is stored a chunk at a time, each
+# against the head of the ones before (memory: a chunk's, not the history's).
+LDB3=$TMP_T/long3.db
+cp "$LDB2" "$LDB3"
+sqlite3 "$LDB3" 'DELETE FROM analysis_rows; DELETE FROM analysis_cache' || bail "uncache"
+FOLIOWATCH_HISTORY_CHUNK=100 "$SERVER" report --db "$LDB3" --series long --format json > "$TMP_T/long-chunked.json" ||
+	bail "report chunked"
+is "$(jget "$TMP_T/long-chunked.json" 'd["history"]["computed"]')" '[[0, 99], [100, 199], [200, 299], [300, 360]]' \
+	'a first analysis in chunks of 100 positions: four, stored one after another'
+is "$(rows_upto "$TMP_T/long-chunked.json" 99999 | sha256sum)" "$(rows_upto "$TMP_T/long-fresh.json" 99999 | sha256sum)" \
+	'... the rows of a fresh analysis at once, byte for byte'
+like "$(same_parts "$TMP_T/long-fresh.json" "$TMP_T/long-chunked.json")" '^True [1-9]' \
+	'... and its change points, combined rows and evidence'
+is "$(sqlite3 "$LDB3" 'SELECT count(*) FROM analysis_rows')" "$(jget "$TMP_T/long-fresh.json" 'len(d["rows"])')" \
+	'... every row stored once'
+
 # What the report, the answer and the page say.
 like "$("$SERVER" report --db "$DB" --series hist --verbose)" 'A watched history: each commit is decided once' \
 	'the long report says how a history is decided'
