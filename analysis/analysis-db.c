@@ -98,10 +98,16 @@ static void add_row(struct ctx *x, size_t key, size_t env, const struct slice *s
 	struct fw_side a = { d->ob_v + sa->start, d->ob_run + sa->start, sa->end - sa->start };
 	struct fw_side b = { d->ob_v + sb->start, d->ob_run + sb->start, sb->end - sb->start };
 	struct fw_row_meta m = *gm;
-	cJSON *row = row_head(x, key, env, sb->commit, sa->commit, against);
-	int look = 1, la = slice_looks(d, sa, &look), lb = slice_looks(d, sb, &look);
+	int pos = d->c[sb->commit].position, look = 1, la, lb;
+	cJSON *row;
 	double p;
 
+	/* a part of a history: rows where it decides, and the p of those in their BH windows (no more) */
+	if (d->partial && (pos > d->keep_to || pos < d->keep_from - (FW_HISTORY_BH_WINDOW - 1)))
+		return;
+	row = row_head(x, key, env, sb->commit, sa->commit, against);
+	la = slice_looks(d, sa, &look);
+	lb = slice_looks(d, sb, &look);
 	m.looks = la > lb ? la : lb;
 	m.look = look;
 	if (x->o->max_looks > m.looks)
@@ -110,13 +116,16 @@ static void add_row(struct ctx *x, size_t key, size_t env, const struct slice *s
 		cJSON_Delete(row);
 		return;
 	}
-	cJSON_AddItemToArray(x->rows, row);
+	if (fw_data_keeps(d, pos))
+		cJSON_AddItemToArray(x->rows, row);
+	else
+		cJSON_Delete(row);  /* only its p: a part's rows stay a part's in memory */
 	if (x->np >= x->ap) { /* parallel arrays: one capacity */
 		x->ap = fw_alloc_nr(x->np + 1, x->ap);
 		x->p = xreallocarray(x->p, x->ap, sizeof(*x->p));
 		x->pos = xreallocarray(x->pos, x->ap, sizeof(*x->pos));
 	}
-	x->pos[x->np] = d->c[sb->commit].position;
+	x->pos[x->np] = pos;
 	x->p[x->np++] = p;
 }
 
@@ -722,13 +731,10 @@ int fw_analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o,
 		finish_combined(&x, fw_alpha_at_look(o->alpha, d->max_look, looks));
 	q = xmalloc((x.np + 1) * sizeof(*q));
 	family_q(&x, x.p, x.pos, x.np, q);
-	for (cJSON *next = (row = x.rows->child) ? row->next : NULL; row; row = next, next = row ? row->next : NULL) {
+	for (row = x.rows->child; row; row = row->next) {
 		const cJSON *v;
-		if (!fw_data_keeps(d, x.pos[i])) {  /* computed for the BH windows of the part's rows only */
-			cJSON_Delete(cJSON_DetachItemViaPointer(x.rows, row));
+		while (!fw_data_keeps(d, x.pos[i]))  /* a p for the BH windows of the part's rows only */
 			i++;
-			continue;
-		}
 		fw_row_finish(row, q[i++], o);
 		v = cJSON_GetObjectItemCaseSensitive(row, "verdict");
 		/* The counters explain a change; for rows without one they are noise. */

@@ -99,7 +99,8 @@ computed() { "$SERVER" report --db "$1" --series long --format json | "$PY" -c '
 LDB=$TMP_T/long.db
 # shellcheck disable=SC2046
 "$SERVER" import -q --db "$LDB" $(awk '$1 <= 330' "$TMP_T/long-all" | shuffled 4 /dev/stdin) || bail "import long"
-is "$(computed "$LDB")" '[[0, 330]]' 'a history of 331 commits: its first analysis computes every position'
+is "$(computed "$LDB")" '[[0, 127], [128, 255], [256, 330]]' \
+	'a history of 331 commits: its first analysis computes every position (128 at a time)'
 awk '$1 > 330' "$TMP_T/long-all" | shuffled 5 /dev/stdin > "$TMP_T/long-late"
 # shellcheck disable=SC2046
 "$SERVER" import -q --db "$LDB" $(sed -n '1,20p' "$TMP_T/long-late") || bail "import long late"
@@ -117,7 +118,8 @@ is "$(computed "$LDB")" '[[20, 325], [360, 360]]' \
 LDB2=$TMP_T/long2.db
 # shellcheck disable=SC2046
 "$SERVER" import -q --db "$LDB2" $(cut -d' ' -f2 "$TMP_T/long-all" | shuf --random-source=<(yes 6)) "$TMP_T/p20.sealed" || bail "import long2"
-"$SERVER" report --db "$LDB2" --series long --format json --no-cache > "$TMP_T/long-fresh.json" || bail "report fresh"
+# one part: the whole history at once, what every chunked and patched analysis must equal
+FOLIOWATCH_HISTORY_CHUNK=100000 "$SERVER" report --db "$LDB2" --series long --format json --no-cache > "$TMP_T/long-fresh.json" || bail "report fresh"
 is "$(rows_upto "$TMP_T/long-fresh.json" 99999 | sha256sum)" "$(rows_upto "$TMP_T/long-stored.json" 99999 | sha256sum)" \
 	'stored = recomputed on 361 commits: the patched analysis has the rows of a fresh one, byte for byte'
 same_parts() { "$PY" -c 'import json, sys; a, b = (json.load(open(f)) for f in sys.argv[1:3])
@@ -140,6 +142,11 @@ like "$(same_parts "$TMP_T/long-fresh.json" "$TMP_T/long-chunked.json")" '^True 
 	'... and its change points, combined rows and evidence'
 is "$(sqlite3 "$LDB3" 'SELECT count(*) FROM analysis_rows')" "$(jget "$TMP_T/long-fresh.json" 'len(d["rows"])')" \
 	'... every row stored once'
+FOLIOWATCH_HISTORY_CHUNK=100 "$SERVER" report --db "$LDB3" --series long --format json --no-cache \
+	> "$TMP_T/long-parts.json" || bail "report parts"
+like "$(same_parts "$TMP_T/long-fresh.json" "$TMP_T/long-parts.json") $(rows_upto "$TMP_T/long-parts.json" 99999 | sha256sum)" \
+	"^True [1-9]+ $(rows_upto "$TMP_T/long-fresh.json" 99999 | sha256sum)" \
+	'... and so does one computed in parts of 100 in memory (parts sharing a change-point block keep its points once)'
 
 # What the report, the answer and the page say.
 like "$("$SERVER" report --db "$DB" --series hist --verbose)" 'A watched history: each commit is decided once' \
