@@ -107,10 +107,10 @@ int fw_store_hash_series_runs(sqlite3 *db, long long series_id, struct sha256_ct
 struct fw_store_cache_row {
 	int position;            /* the row's commit */
 	const char *metric_key;  /* workload/variant/metric */
-	int decided;             /* a regression or an improvement */
+	int decided;             /* a regression or an improvement against the parent */
 	const char *body;
 };
-/* Which rows: positions from..to (either < 0: open), one metric_key (NULL: all), decided ones only. */
+/* Which rows: positions from..to (either < 0: open), one metric_key (NULL: all), decided ones (against the parent) only. */
 struct fw_store_cache_part {
 	int from, to;
 	const char *metric_key;

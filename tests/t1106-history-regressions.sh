@@ -54,6 +54,12 @@ is "$(grep -c ' new ' "$TMP_T/regs-2")" 0 '... none left new'
 regs "$DB" > "$TMP_T/regs-3" || bail regressions
 like "$(grep -c '^p70 .* split_ms new analysis$' "$TMP_T/regs-3")" '^[23]$' 'the step at 70: new'
 like "$(grep -c ' combined ' "$TMP_T/regs-3")" '^[1-9]' '... combined regressions (two hosts) among them'
+# The rows a feed, the regressions page and a profile read are the decided ones against the
+# parent: after a step every row against the base is decided too, and on a long history
+# those are most of the rows.
+is "$(sqlite3 "$DB" "SELECT sum(body LIKE '%\"against\":\"parent\"%'), sum(body LIKE '%\"against\":\"base\"%') FROM analysis_rows WHERE decided = 1")" \
+	"$(sqlite3 "$DB" "SELECT count(*) FROM analysis_rows WHERE body LIKE '%\"against\":\"parent\"%' AND (body LIKE '%\"verdict\":\"regression\"%' OR body LIKE '%\"verdict\":\"improvement\"%')")|0" \
+	'rows marked decided: the regressions and improvements against the parent, none against the base'
 
 DB2=$TMP_T/b.db
 # shellcheck disable=SC2046

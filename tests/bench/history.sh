@@ -87,7 +87,7 @@ stop
 start
 read -r s bytes st <<<"$(get "/api/v1/series/$B.csv")"
 awk -v s="$s" -v b="$bytes" -v st="$st" -v h="$(hwm)" 'BEGIN {
-	printf "whole series CSV: %d bytes in %.2f s = %.1f MB/s (HTTP %s), server peak RSS %d MB\n", b, s, b / s / 1e6, st, h }'
+	printf "whole series CSV: %.0f bytes in %.2f s = %.1f MB/s (HTTP %s), server peak RSS %d MB\n", b, s, b / s / 1e6, st, h }'
 read -r s bytes st <<<"$(get "/api/v1/series/$B?from=0")"
 echo "whole series JSON answer (from=0): $bytes bytes in $s s (HTTP $st); server peak RSS $(hwm) MB"
 
