@@ -81,6 +81,9 @@ int fw_analyse(sqlite3 *db, struct data *d, const struct fw_analysis_opts *o, co
 	       cJSON *out, int pair_mode, struct strbuf *err);
 void fw_an_opts_json(cJSON *out, const struct fw_analysis_opts *o, int watched);
 void fw_an_commits_json(cJSON *out, const struct data *d);
+/* A result's head: the series, its key, the options and the commits of d. */
+cJSON *fw_an_head(const char *series, const struct fw_series_key *k, const struct fw_analysis_opts *o, int watched,
+		  const struct data *d);
 /* A history's change points and combined rows (NULL: none) in one order however computed. */
 void fw_an_sort_history(cJSON *cps, cJSON *combined);
 double fw_an_seconds_now(void);

@@ -940,20 +940,28 @@ static cJSON *compute_series(sqlite3 *db, const char *series, struct fw_series_k
 	fw_data_index_commits(&d, k->base);
 	if (fw_store_scope_samples(db, &sc, fw_data_add_obs, &d, err))
 		goto cleanup;
-	res = cJSON_CreateObject();
-	cJSON_AddStringToObject(res, "series", series);
-	cJSON_AddNumberToObject(res, "series_id", (double)k->sid);
-	cJSON_AddNumberToObject(res, "revision", k->revision);
-	cJSON_AddStringToObject(res, "base", k->base);
-	cJSON_AddStringToObject(res, "data_hash", k->hash);
-	fw_an_opts_json(res, o, k->watched);
-	fw_an_commits_json(res, &d);
+	res = fw_an_head(series, k, o, k->watched, &d);
 	if (fw_analyse(db, &d, o, &k->det, res, 0, err)) {
 		cJSON_Delete(res);
 		res = NULL;
 	}
 cleanup:
 	fw_data_free(&d);
+	return res;
+}
+
+cJSON *fw_an_head(const char *series, const struct fw_series_key *k, const struct fw_analysis_opts *o, int watched,
+		  const struct data *d)
+{
+	cJSON *res = cJSON_CreateObject();
+
+	cJSON_AddStringToObject(res, "series", series);
+	cJSON_AddNumberToObject(res, "series_id", (double)k->sid);
+	cJSON_AddNumberToObject(res, "revision", k->revision);
+	cJSON_AddStringToObject(res, "base", k->base);
+	cJSON_AddStringToObject(res, "data_hash", k->hash);
+	fw_an_opts_json(res, o, watched);
+	fw_an_commits_json(res, d);
 	return res;
 }
 

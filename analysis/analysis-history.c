@@ -145,14 +145,7 @@ static cJSON *history_compute(sqlite3 *db, const char *series, struct fw_series_
 		goto cleanup;
 	fw_data_index_commits(&d, k->base);
 	fw_an_sort_history(acc.cps, acc.combined);
-	res = cJSON_CreateObject();
-	cJSON_AddStringToObject(res, "series", series);
-	cJSON_AddNumberToObject(res, "series_id", (double)k->sid);
-	cJSON_AddNumberToObject(res, "revision", k->revision);
-	cJSON_AddStringToObject(res, "base", k->base);
-	cJSON_AddStringToObject(res, "data_hash", k->hash);
-	fw_an_opts_json(res, o, 1);
-	fw_an_commits_json(res, &d);
+	res = fw_an_head(series, k, o, 1, &d);
 	cJSON_AddNumberToObject(res, "looks", acc.looks);
 	cJSON_AddNumberToObject(res, "look", acc.look);
 	h = cJSON_AddArrayToObject(res, "alpha_at_looks");
