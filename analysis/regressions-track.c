@@ -136,7 +136,8 @@ static long combined_of(struct fw_reg_track *t, const struct fw_reg_row *r)
 {
 	if (!t->sorted) {
 		/* stable enough: combined rows of one position differ by metric, matched by name below */
-		qsort(t->c, t->nc, sizeof(*t->c), cmp_combined_pos);
+		if (t->nc)  /* t->c is NULL when there are none: qsort's argument must not be */
+			qsort(t->c, t->nc, sizeof(*t->c), cmp_combined_pos);
 		t->sorted = 1;
 		t->cnext = 0;
 	}
