@@ -17,15 +17,17 @@ void fw_data_free(struct data *d)
 		free(d->c[i].subject);
 		free(d->c[i].parent_sha);
 	}
-	for (size_t i = 0; i < d->nk; i++) {
-		free(d->k[i].workload);
-		free(d->k[i].variant);
-		free(d->k[i].params);
-		free(d->k[i].metric);
-		free(d->k[i].unit);
-		free(d->k[i].direction);
-		free(d->k[i].kind);
+	for (size_t i = 0; i < d->nkv; i++) {  /* k[] points into kv[] */
+		free(d->kv[i].workload);
+		free(d->kv[i].variant);
+		free(d->kv[i].params);
+		free(d->kv[i].metric);
+		free(d->kv[i].unit);
+		free(d->kv[i].direction);
+		free(d->kv[i].kind);
 	}
+	for (size_t i = 0; i < d->nruns; i++)
+		free(d->runs[i].key);
 	for (size_t i = 0; i < d->ne; i++) {
 		free(d->e[i].fp);
 		free(d->e[i].host);
@@ -33,7 +35,13 @@ void fw_data_free(struct data *d)
 	}
 	free(d->c);
 	free(d->k);
+	free(d->kv);
+	free(d->runs);
 	free(d->e);
+	free(d->ob_kv);
+	free(d->ob_runi);
+	free(d->ob_round);
+	free(d->ob_min_effect);
 	free(d->ob_key);
 	free(d->ob_env);
 	free(d->ob_commit);
@@ -155,10 +163,34 @@ int fw_data_add_commit(const struct fw_store_commit_row *r, void *ctx)
 	return 0;
 }
 
-static int same_key(const struct key_info *k, const struct fw_store_obs *o)
+static int same_kv(const struct key_info *k, const struct fw_store_obs *o)
 {
 	return !strcmp(k->workload, o->workload) && !strcmp(k->variant, o->variant) &&
-	       !strcmp(k->params, o->params) && !strcmp(k->metric, o->metric);
+	       !strcmp(k->params, o->params) && !strcmp(k->metric, o->metric) && !strcmp(k->unit, o->unit) &&
+	       !strcmp(k->direction, o->direction) && !strcmp(k->kind, o->kind);
+}
+
+/* Index of o's key as loaded, added when new (a few dozen: a scan, the last one first). */
+static size_t kv_of(struct data *d, const struct fw_store_obs *o)
+{
+	struct key_info *k;
+
+	if (d->last_kv < d->nkv && same_kv(&d->kv[d->last_kv], o))
+		return d->last_kv;
+	for (size_t i = 0; i < d->nkv; i++)
+		if (same_kv(&d->kv[i], o))
+			return d->last_kv = i;
+	FW_ALLOC_GROW(d->kv, d->nkv + 1, d->akv);
+	k = &d->kv[d->nkv];
+	k->workload = xstrdup(o->workload);
+	k->variant = xstrdup(o->variant);
+	k->params = xstrdup(o->params);
+	k->metric = xstrdup(o->metric);
+	k->unit = xstrdup(o->unit);
+	k->direction = xstrdup(o->direction);
+	k->kind = xstrdup(o->kind);
+	k->min_effect = NAN;
+	return d->last_kv = d->nkv++;
 }
 
 /* Index of the environment of fingerprint fp, added when new. */
@@ -177,51 +209,89 @@ static size_t env_of(struct data *d, const struct fw_store_obs *o)
 	return d->ne++;
 }
 
-/* The observations come sorted by key then environment: a new key starts when it differs from the last. */
+/* Index of o's run: a run's samples mostly come together, so only a change adds one. */
+static size_t run_of(struct data *d, const struct fw_store_obs *o)
+{
+	if (d->nruns && d->runs[d->nruns - 1].id == o->run_id)
+		return d->nruns - 1;
+	FW_ALLOC_GROW(d->runs, d->nruns + 1, d->aruns);
+	d->runs[d->nruns].id = o->run_id;
+	d->runs[d->nruns].key = xstrdup(o->run_key);
+	d->runs[d->nruns].look = o->look;
+	return d->nruns++;
+}
+
+static void grow_obs(struct data *d)
+{
+	/* parallel arrays: one capacity, FW_ALLOC_GROW's policy */
+	d->ao = fw_alloc_nr(d->no + 1, d->ao);
+	d->ob_key = xreallocarray(d->ob_key, d->ao, sizeof(*d->ob_key));
+	d->ob_env = xreallocarray(d->ob_env, d->ao, sizeof(*d->ob_env));
+	d->ob_commit = xreallocarray(d->ob_commit, d->ao, sizeof(*d->ob_commit));
+	d->ob_kv = xreallocarray(d->ob_kv, d->ao, sizeof(*d->ob_kv));
+	d->ob_runi = xreallocarray(d->ob_runi, d->ao, sizeof(*d->ob_runi));
+	d->ob_run = xreallocarray(d->ob_run, d->ao, sizeof(*d->ob_run));
+	d->ob_looks = xreallocarray(d->ob_looks, d->ao, sizeof(*d->ob_looks));
+	d->ob_look = xreallocarray(d->ob_look, d->ao, sizeof(*d->ob_look));
+	d->ob_round = xreallocarray(d->ob_round, d->ao, sizeof(*d->ob_round));
+	d->ob_v = xreallocarray(d->ob_v, d->ao, sizeof(*d->ob_v));
+	d->ob_min_effect = xreallocarray(d->ob_min_effect, d->ao, sizeof(*d->ob_min_effect));
+}
+
 int fw_data_add_obs(const struct fw_store_obs *o, void *ctx)
 {
 	struct data *d = ctx;
 	long ci = commit_index(d, o->commit_id);
-	size_t ei;
 
-	if (ci < 0)
+	if (ci < 0 || (d->skip_base && ci == d->base))
 		return 0;
-	if (!d->nk || !same_key(&d->k[d->nk - 1], o)) {
-		FW_ALLOC_GROW(d->k, d->nk + 1, d->ak);
-		struct key_info *k = &d->k[d->nk++];
-		k->workload = xstrdup(o->workload);
-		k->variant = xstrdup(o->variant);
-		k->params = xstrdup(o->params);
-		k->metric = xstrdup(o->metric);
-		k->unit = xstrdup(o->unit);
-		k->direction = xstrdup(o->direction);
-		k->kind = xstrdup(o->kind);
-		k->min_effect = NAN;
-	}
-	if (!isnan(o->min_effect_pct))
-		d->k[d->nk - 1].min_effect = o->min_effect_pct;
-	ei = env_of(d, o);
-	if (d->no >= d->ao) { /* parallel arrays: one capacity, FW_ALLOC_GROW's policy */
-		d->ao = fw_alloc_nr(d->no + 1, d->ao);
-		d->ob_key = xreallocarray(d->ob_key, d->ao, sizeof(*d->ob_key));
-		d->ob_env = xreallocarray(d->ob_env, d->ao, sizeof(*d->ob_env));
-		d->ob_commit = xreallocarray(d->ob_commit, d->ao, sizeof(*d->ob_commit));
-		d->ob_run = xreallocarray(d->ob_run, d->ao, sizeof(*d->ob_run));
-		d->ob_looks = xreallocarray(d->ob_looks, d->ao, sizeof(*d->ob_looks));
-		d->ob_look = xreallocarray(d->ob_look, d->ao, sizeof(*d->ob_look));
-		d->ob_v = xreallocarray(d->ob_v, d->ao, sizeof(*d->ob_v));
-	}
-	d->ob_key[d->no] = d->nk - 1;
-	d->ob_env[d->no] = ei;
+	if (d->no >= d->ao)
+		grow_obs(d);
+	d->ob_kv[d->no] = kv_of(d, o);
+	d->ob_env[d->no] = env_of(d, o);
+	d->ob_runi[d->no] = run_of(d, o);
 	d->ob_commit[d->no] = (size_t)ci;
 	d->ob_run[d->no] = (long)o->run_id;
+	d->ob_round[d->no] = o->round;
 	d->ob_v[d->no] = o->value;
+	d->ob_min_effect[d->no] = o->min_effect_pct;
 	d->ob_looks[d->no] = o->max_looks >= 1 ? o->max_looks : 1;  /* 0: not recorded */
 	d->ob_look[d->no] = o->look ? o->look : 1;
-	if (o->look && o->look > d->max_look)
-		d->max_look = o->look;
-	if (d->ob_run[d->no] > d->max_run)
-		d->max_run = d->ob_run[d->no];
 	d->no++;
+	return 0;
+}
+
+int fw_data_load_samples(sqlite3 *db, const struct fw_store_scope *sc, struct data *d, struct strbuf *err)
+{
+	if (fw_store_scope_samples(db, sc, fw_data_add_obs, d, err))
+		return -1;
+	fw_data_sort(d);
+	return 0;
+}
+
+int fw_data_window(sqlite3 *db, long long sid, const char *base_sha, struct data *win, int from, int to,
+		   struct strbuf *err)
+{
+	struct fw_store_scope sc = { .series_id = sid, .span = 1, .also = -1 };
+
+	if (win->nc && (from < win->win_from || to < win->win_to))
+		fw_data_free(win);  /* moving back: loaded anew */
+	if (!win->nc) {
+		if (fw_store_scope_commits(db, &sc, fw_data_add_commit, win, err))
+			return -1;
+		fw_data_index_commits(win, base_sha);
+		win->win_to = from - 1;
+		sc.also = win->base >= 0 ? win->c[win->base].id : -1;
+	} else {
+		fw_data_drop_before(win, from);
+		win->skip_base = 1;
+	}
+	sc.from = win->win_to + 1 > from ? win->win_to + 1 : from;
+	sc.to = to;
+	if (fw_data_load_samples(db, &sc, win, err))
+		return -1;
+	win->skip_base = 0;
+	win->win_from = from;
+	win->win_to = to;
 	return 0;
 }

@@ -22,6 +22,14 @@ struct commit_info {
 struct key_info {
 	char *workload, *variant, *params, *metric, *unit, *direction, *kind;
 	double min_effect;   /* NaN when no result declared one */
+	size_t rank;         /* a loaded key's: of its workload, variant, params, metric */
+};
+
+/* A boot's document run_id (the samples' order within a commit), by its row. */
+struct run_key {
+	long long id;
+	char *key;
+	int look;            /* sequential.look as stored, 0 not recorded */
 };
 
 struct env_info {
@@ -29,7 +37,13 @@ struct env_info {
 	long long cutoff;    /* oldest build of the newest FW_EVIDENCE_KERNELS here; -1 not looked up */
 };
 
-/* Observations in parallel arrays: v/run can then be handed to stats as-is. */
+/*
+ * Observations in parallel arrays: v/run can then be handed to stats as-is.
+ * They are loaded in any order and sorted by fw_data_sort: by key, then
+ * environment, position, commit, run, round. k[] are the keys in that order;
+ * kv[] what was loaded (a key as each result declared its unit, direction,
+ * kind), which k[] points into.
+ */
 struct data {
 	struct commit_info *c;
 	size_t nc, ac;
@@ -38,8 +52,16 @@ struct data {
 	size_t nk, ak;
 	struct env_info *e;
 	size_t ne, ae;
-	size_t *ob_key, *ob_env, *ob_commit;
+	struct key_info *kv;
+	size_t nkv, akv, last_kv;
+	struct run_key *runs;
+	size_t nruns, aruns;
+	size_t *ob_key, *ob_env, *ob_commit, *ob_kv, *ob_runi;
 	long *ob_run;
+	int *ob_round;
+	double *ob_min_effect;
+	size_t sorted_no;    /* observations [0, sorted_no) are sorted; those after were added since */
+	int skip_base;       /* the base's samples are held already (a history's window): not added again */
 	int *ob_looks;       /* planned looks of the boot (sequential.max_looks; 1: fixed design) */
 	int *ob_look;        /* the boot's look (sequential.look; 1 when not recorded) */
 	double *ob_v;
@@ -51,6 +73,7 @@ struct data {
 	int watched;         /* a history: decided commit by commit (history-window.h) */
 	int tip;             /* the newest position of the series (a history) */
 	int partial, keep_from, keep_to;  /* partial: only what positions keep_from..keep_to decide is kept */
+	int win_from, win_to;             /* a history's window: the positions whose samples are held */
 };
 
 /* Whether the result keeps what position pos decides (a history computed a part at a time). */
@@ -66,6 +89,21 @@ int fw_data_add_commit(const struct fw_store_commit_row *r, void *ctx);
 /* Indexes the commits read: the base (base_sha, NULL none) and each commit's parent. Before fw_data_add_obs. */
 void fw_data_index_commits(struct data *d, const char *base_sha);
 int fw_data_add_obs(const struct fw_store_obs *o, void *ctx);
+/* Puts the observations added since the last sort in order, and the keys with them. */
+void fw_data_sort(struct data *d);
+/* The samples of scope sc added to d (commits indexed), and sorted: 0, or -1 with err. */
+int fw_data_load_samples(sqlite3 *db, const struct fw_store_scope *sc, struct data *d, struct strbuf *err);
+/* Drops the observations of positions below pos, except the base's (a history's window moving on). */
+void fw_data_drop_before(struct data *d, int pos);
+/*
+ * win (zeroed, or a window of series sid before) made the samples of
+ * positions from..to and of the base. A history's parts come in increasing
+ * order, so the window moves on: the positions it leaves are dropped, the
+ * new ones loaded and merged in; a window that would move back is loaded
+ * anew. 0, or -1 with err.
+ */
+int fw_data_window(sqlite3 *db, long long sid, const char *base_sha, struct data *win, int from, int to,
+		   struct strbuf *err);
 
 /* What names one series' cached analysis: its id, revision, base, and the data hash. */
 struct fw_series_key {

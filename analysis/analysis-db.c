@@ -938,7 +938,7 @@ static cJSON *compute_series(sqlite3 *db, const char *series, struct fw_series_k
 	if (fw_store_scope_commits(db, &sc, fw_data_add_commit, &d, err))
 		goto cleanup;
 	fw_data_index_commits(&d, k->base);
-	if (fw_store_scope_samples(db, &sc, fw_data_add_obs, &d, err))
+	if (fw_data_load_samples(db, &sc, &d, err))
 		goto cleanup;
 	res = fw_an_head(series, k, o, k->watched, &d);
 	if (fw_analyse(db, &d, o, &k->det, res, 0, err)) {
@@ -1115,7 +1115,7 @@ int fw_analysis_compare(sqlite3 *db, long long commit_a, long long commit_b,
 		goto cleanup;
 	}
 	fw_data_index_commits(&d, NULL);
-	if (fw_store_scope_samples(db, &sc, fw_data_add_obs, &d, err))
+	if (fw_data_load_samples(db, &sc, &d, err))
 		goto cleanup;
 	res = cJSON_CreateObject();
 	fw_an_opts_json(res, o, 0);

@@ -53,26 +53,23 @@ static void drop_blocks(cJSON *cps, int a, int b)
 }
 
 static int history_part(sqlite3 *db, struct fw_series_key *k, const struct fw_analysis_opts *o, int a, int b,
-			struct history_acc *acc, struct strbuf *err)
+			struct data *d, struct history_acc *acc, struct strbuf *err)
 {
-	struct data d = { 0 };
-	struct fw_store_scope sc = { .series_id = k->sid, .span = 1, .also = -1 };
 	cJSON *out = cJSON_CreateObject();
 	int ret = -1;
 
-	if (fw_store_scope_commits(db, &sc, fw_data_add_commit, &d, err))
+	if (fw_data_window(db, k->sid, k->base, d, a - FW_HISTORY_BEFORE,
+			   (b / FW_HISTORY_CP_BLOCK + 1) * FW_HISTORY_CP_BLOCK - 1, err))
 		goto cleanup;
-	fw_data_index_commits(&d, k->base);
-	d.watched = 1;
-	d.partial = 1;
-	d.keep_from = a;
-	d.keep_to = b;
-	for (size_t i = 0; i < d.nc; i++)
-		d.tip = i ? (d.c[i].position > d.tip ? d.c[i].position : d.tip) : d.c[i].position;
-	sc.from = a - FW_HISTORY_BEFORE;
-	sc.to = (b / FW_HISTORY_CP_BLOCK + 1) * FW_HISTORY_CP_BLOCK - 1;
-	sc.also = d.base >= 0 ? d.c[d.base].id : -1;
-	if (fw_store_scope_samples(db, &sc, fw_data_add_obs, &d, err) || fw_analyse(db, &d, o, &k->det, out, 0, err))
+	d->watched = 1;
+	d->partial = 1;
+	d->keep_from = a;
+	d->keep_to = b;
+	for (size_t i = 0; i < d->nc; i++)
+		d->tip = i ? (d->c[i].position > d->tip ? d->c[i].position : d->tip) : d->c[i].position;
+	for (size_t i = 0; i < d->ne; i++)
+		d->e[i].cutoff = -1;  /* the newest run held moved */
+	if (fw_analyse(db, d, o, &k->det, out, 0, err))
 		goto cleanup;
 	acc->looks = fmax(acc->looks, fw_json_num(out, "looks", 1));
 	acc->look = fmax(acc->look, fw_json_num(out, "look", 0));
@@ -83,14 +80,13 @@ static int history_part(sqlite3 *db, struct fw_series_key *k, const struct fw_an
 		cJSON_AddItemToArray(acc->cps, it);
 	for (cJSON *it; (it = cJSON_DetachItemFromArray(cJSON_GetObjectItemCaseSensitive(out, "combined"), 0));)
 		cJSON_AddItemToArray(acc->combined, it);
-	if (fw_data_keeps(&d, d.tip)) {
+	if (fw_data_keeps(d, d->tip)) {
 		cJSON_Delete(acc->determinism);
 		acc->determinism = cJSON_DetachItemFromObject(out, "determinism");
 	}
 	ret = 0;
 cleanup:
 	cJSON_Delete(out);
-	fw_data_free(&d);
 	return ret;
 }
 
@@ -124,7 +120,7 @@ static void keep_outside(const cJSON *prev, const char *name, const int *r, size
  */
 static cJSON *history_compute(sqlite3 *db, const char *series, struct fw_series_key *k,
 			      const struct fw_analysis_opts *o, const cJSON *prev, const int *ranges, size_t n,
-			      long long runs[2], cJSON **rows, struct strbuf *err)
+			      long long runs[2], struct data *win, cJSON **rows, struct strbuf *err)
 {
 	struct history_acc acc = { cJSON_CreateArray(), cJSON_CreateArray(), cJSON_CreateArray(), NULL, 1, 0 };
 	struct data d = { 0 };
@@ -139,13 +135,15 @@ static cJSON *history_compute(sqlite3 *db, const char *series, struct fw_series_
 		keep_outside(prev, "combined", ranges, n, 0, acc.combined);
 	}
 	for (size_t i = 0; i < n; i++)
-		if (history_part(db, k, o, ranges[2 * i], ranges[2 * i + 1], &acc, err))
+		if (history_part(db, k, o, ranges[2 * i], ranges[2 * i + 1], win, &acc, err))
 			goto cleanup;
-	if (fw_store_scope_commits(db, &sc, fw_data_add_commit, &d, err))
-		goto cleanup;
-	fw_data_index_commits(&d, k->base);
+	if (!win->nc) {  /* no part ran: the commits for the head */
+		if (fw_store_scope_commits(db, &sc, fw_data_add_commit, &d, err))
+			goto cleanup;
+		fw_data_index_commits(&d, k->base);
+	}
 	fw_an_sort_history(acc.cps, acc.combined);
-	res = fw_an_head(series, k, o, 1, &d);
+	res = fw_an_head(series, k, o, 1, win->nc ? win : &d);
 	cJSON_AddNumberToObject(res, "looks", acc.looks);
 	cJSON_AddNumberToObject(res, "look", acc.look);
 	h = cJSON_AddArrayToObject(res, "alpha_at_looks");
@@ -255,6 +253,7 @@ cJSON *fw_history_whole(sqlite3 *db, const char *series, struct fw_series_key *k
 			    const struct fw_analysis_opts *o, struct strbuf *err)
 {
 	struct history_dirty none = { 0 };
+	struct data win = { 0 };
 	long long runs[2] = { 0, 0 }, upto;
 	int lo, hi, base, *r = NULL;
 	size_t n;
@@ -264,9 +263,10 @@ cJSON *fw_history_whole(sqlite3 *db, const char *series, struct fw_series_key *k
 	    history_span(db, k, &lo, &hi, &base, err))
 		goto cleanup;
 	n = chunk_ranges(lo, hi, &r);
-	if ((res = history_compute(db, series, k, o, NULL, r, n, runs, &rows, err)))
+	if ((res = history_compute(db, series, k, o, NULL, r, n, runs, &win, &rows, err)))
 		cJSON_ReplaceItemInObjectCaseSensitive(res, "rows", rows);
 cleanup:
+	fw_data_free(&win);
 	free(none.pos);
 	free(r);
 	return res;
@@ -318,6 +318,7 @@ cJSON *fw_history_update(sqlite3 *db, const char *series, struct fw_series_key *
 			     const struct fw_analysis_opts *o, const struct fw_store_cache_part *part, double t0)
 {
 	struct history_dirty dd = { 0 };
+	struct data win = { 0 };
 	struct strbuf err = STRBUF_INIT;
 	struct fw_an_put_iter it = { 0 };
 	long long runs[2], upto;
@@ -338,7 +339,7 @@ cJSON *fw_history_update(sqlite3 *db, const char *series, struct fw_series_key *
 			goto cleanup;  /* every row compares with the base */
 	r = xmalloc((2 * dd.n + 3) * sizeof(*r));
 	n = lo <= hi ? dirty_ranges(&dd, hi, r) : 0;
-	if (!(res = history_compute(db, series, k, o, prev, r, n, runs, &rows, &err)))
+	if (!(res = history_compute(db, series, k, o, prev, r, n, runs, &win, &rows, &err)))
 		goto cleanup;
 	regressions_from(db, k, prev, r, n, res);
 	head = cJSON_PrintUnformatted(res);
@@ -357,6 +358,7 @@ cleanup:
 	free(head);
 	cJSON_Delete(rows);
 	cJSON_Delete(prev);
+	fw_data_free(&win);
 	free(dd.pos);
 	free(r);
 	strbuf_release(&err);
@@ -405,11 +407,12 @@ static void computed_all(cJSON *res, const int *r, size_t n)
  * is stored). Its head, or NULL. hash: the stored one's, updated.
  */
 static cJSON *first_chunk(sqlite3 *db, const char *series, struct fw_series_key *k, const struct fw_analysis_opts *o,
-			  const cJSON *prev, const int *r, size_t i, size_t n, long long runs[2], char hash[128], double t0)
+			  const cJSON *prev, const int *r, size_t i, size_t n, long long runs[2], struct data *win,
+			  char hash[128], double t0)
 {
 	struct strbuf err = STRBUF_INIT;
 	struct fw_an_put_iter it = { 0 };
-	cJSON *rows = NULL, *res = history_compute(db, series, k, o, prev, &r[2 * i], 1, runs, &rows, &err);
+	cJSON *rows = NULL, *res = history_compute(db, series, k, o, prev, &r[2 * i], 1, runs, win, &rows, &err);
 	char *head = NULL, now[32], old[128];
 	long long ms = (long long)((fw_an_seconds_now() - t0) * 1000);
 	int stored = 0;
@@ -449,6 +452,7 @@ cJSON *fw_history_first(sqlite3 *db, const char *series, struct fw_series_key *k
 			const struct fw_analysis_opts *o, const struct fw_store_cache_part *part, double t0)
 {
 	struct history_dirty none = { 0 };
+	struct data win = { 0 };  /* the samples held from one chunk to the next */
 	struct strbuf err = STRBUF_INIT;
 	long long runs[2] = { 0, 0 }, upto;
 	int lo, hi, base, *r = NULL;
@@ -460,14 +464,16 @@ cJSON *fw_history_first(sqlite3 *db, const char *series, struct fw_series_key *k
 	    history_span(db, k, &lo, &hi, &base, &err) || (n = chunk_ranges(lo, hi, &r)) < 2)
 		goto cleanup;
 	for (size_t i = 0; i < n; i++) {
-		cJSON *head = first_chunk(db, series, k, o, prev, r, i, n, runs, hash, t0);
+		cJSON *head = first_chunk(db, series, k, o, prev, r, i, n, runs, &win, hash, t0);
 
 		cJSON_Delete(prev);
 		if (!(prev = head))
 			goto cleanup;  /* a writer in between (or an error): the caller computes the whole */
 	}
+	fw_data_free(&win);  /* before the stored result is read */
 	res = fw_an_cache_get(db, k->key, k->hash, part);
 cleanup:
+	fw_data_free(&win);
 	cJSON_Delete(prev);
 	free(none.pos);
 	free(r);

@@ -239,22 +239,22 @@ int fw_store_scope_commits(sqlite3 *db, const struct fw_store_scope *sc,
 
 #define OBS_SELECT \
 	"SELECT c.id, e.fingerprint, e.host, e.accel, r.id, res.workload, res.variant, res.params, " \
-	"res.metric, res.unit, res.direction, res.kind, res.min_effect_pct, s.value, r.max_looks, r.look " \
+	"res.metric, res.unit, res.direction, res.kind, res.min_effect_pct, s.value, r.max_looks, r.look, " \
+	"r.run_id, s.round " \
 	"FROM samples s JOIN results res ON res.id = s.result_id JOIN runs r ON r.id = res.run_id " \
 	"JOIN commits c ON c.id = r.commit_id JOIN environments e ON e.id = r.env_id " \
 	"WHERE r.boot_status = 'ok' AND res.error IS NULL AND "
-/* boots by their run id, not the row id: the same order (so the same bits) whatever order they came in */
-#define OBS_ORDER \
-	" ORDER BY res.workload, res.variant, res.params, res.metric, e.fingerprint, " \
-	"c.position, c.id, r.run_id, s.round"
-
+/*
+ * No ORDER BY: the analysis sorts in C (analysis/analysis-data.c). Sorting
+ * here took a temp B-tree spilled to disk, 60% of a history's first analysis.
+ */
 int fw_store_scope_samples(sqlite3 *db, const struct fw_store_scope *sc,
 			   int (*each)(const struct fw_store_obs *o, void *ctx), void *ctx, struct strbuf *err)
 {
 	sqlite3_stmt *st = prep_scope(db, sc, sc->span ?
 				      OBS_SELECT "c.series_id = ?1 AND (c.position BETWEEN ?3 AND ?4 OR c.id = ?5)"
-				      OBS_ORDER : OBS_SELECT "c.series_id = ?1" OBS_ORDER,
-				      OBS_SELECT "c.id IN (?1, ?2)" OBS_ORDER, "loading samples", err);
+				      : OBS_SELECT "c.series_id = ?1",
+				      OBS_SELECT "c.id IN (?1, ?2)", "loading samples", err);
 	int rc;
 
 	if (!st)
@@ -275,6 +275,7 @@ int fw_store_scope_samples(sqlite3 *db, const struct fw_store_scope *sc,
 			.value = sqlite3_column_double(st, 13),
 			.max_looks = sqlite3_column_type(st, 14) == SQLITE_NULL ? 0 : sqlite3_column_int(st, 14),
 			.look = sqlite3_column_type(st, 15) == SQLITE_NULL ? 0 : sqlite3_column_int(st, 15),
+			.run_key = fw_db_text(st, 16), .round = sqlite3_column_int(st, 17),
 		};
 
 		if (each(&o, ctx))

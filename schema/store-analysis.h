@@ -61,12 +61,14 @@ struct fw_store_commit_row {
 int fw_store_scope_commits(sqlite3 *db, const struct fw_store_scope *sc,
 			   int (*each)(const struct fw_store_commit_row *c, void *ctx), void *ctx, struct strbuf *err);
 /*
- * One sample of an ok boot's result without error, ordered by workload,
- * variant, params, metric, fingerprint, position, commit, run, round.
- * min_effect_pct NaN: not declared; max_looks, look 0: not recorded.
+ * One sample of an ok boot's result without error, in no particular order
+ * (the analysis sorts them). run_id: the run's row; run_key: its document's
+ * run_id. min_effect_pct NaN: not declared; max_looks, look 0: not recorded.
  */
 struct fw_store_obs {
 	long long commit_id, run_id;
+	const char *run_key;
+	int round;
 	const char *env_fingerprint, *host, *accel, *workload, *variant, *params, *metric, *unit, *direction, *kind;
 	double min_effect_pct, value;
 	int max_looks, look;
