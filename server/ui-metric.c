@@ -82,6 +82,16 @@ static void env_selector(struct strbuf *sb, const struct fw_ui *ui, const struct
  * history the newest ui->table_newest (issue 31: 436 KB of table at 600
  * commits), saying so and linking all of them.
  */
+/* This metric's page at positions from..to (to < 0: to the newest). */
+static void window_href(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
+			const struct fw_metric *m, int from, int to)
+{
+	ui_href_metric(sb, ui, s, m);
+	strbuf_addf(sb, "%sfrom=%d", s->nenvs > 1 || ui->revision > 0 ? "&amp;" : "?", from);
+	if (to >= 0)
+		strbuf_addf(sb, "&amp;to=%d", to);
+}
+
 static int table_note(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s, const struct fw_metric *m)
 {
 	int n = ui->table_newest;
@@ -123,6 +133,7 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 	ui_env_html(sb, &ev, m->env);
 	strbuf_addstr(sb, "</p>\n");
 	env_selector(sb, ui, s, m, &ev);
+	ui_window_nav(sb, ui, s, m, window_href);
 	if (fw_metric_nsamples(s, m) && !fw_plot_ndrawable(s, m)) {
 		strbuf_addstr(sb, "<p class=\"muted noplot\">cannot plot: every sample is beyond +-1e307, "
 			      "which gnuplot cannot draw; the table below has every value</p>\n");
@@ -205,7 +216,8 @@ enum MHD_Result ui_metric(struct fw_req *r)
 	strbuf_addf(&wvm, "%s/%s/%s", r->args[1], r->args[2], r->args[3]);
 	{
 		struct fw_series_only only = { wvm.buf, -1, { 0, 0 } };  /* this metric's samples only */
-		if (req_series_only(r, r->args[0], "name", &only, &s, &ret))
+		/* a long history: its newest positions unless from=/to= ask */
+		if (req_series_part(r, r->args[0], "name", FW_METRIC_PAGE_COMMITS, &only, &s, &ret))
 			goto cleanup;
 	}
 	loaded = 1;

@@ -64,40 +64,15 @@ static void commits_table(struct strbuf *sb, const struct fw_ui *ui, const struc
 }
 
 /* The series page at positions from..to (to < 0: none), keeping ?vs= and ?revision=. */
-static void window_href(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s, int from, int to)
+static void window_href(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
+			const struct fw_metric *m, int from, int to)
 {
+	(void)m;
 	ui_href_series_vs(sb, ui, s->name, ui->vs_base);
 	strbuf_addstr(sb, ui->vs_base || ui->revision > 0 ? "&amp;" : "?");
 	strbuf_addf(sb, "from=%d", from);
 	if (to >= 0)
 		strbuf_addf(sb, "&amp;to=%d", to);
-}
-
-/*
- * A long history is shown a window at a time (issue 31): which positions
- * these are of how many, and links to the older and newer windows and to all.
- */
-static void window_nav(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s)
-{
-	int n = s->to - s->from + 1;
-
-	if (!s->window || ui->exported)
-		return;
-	strbuf_addf(sb, "<p class=\"window\" id=\"window\">Commits at positions %d&ndash;%d of %d commits "
-		    "(positions %d&ndash;%d).", s->from, s->to, s->total_commits, s->first_position, s->last_position);
-	if (s->from > s->first_position) {
-		strbuf_addstr(sb, " <a rel=\"prev\" href=\"");
-		window_href(sb, ui, s, s->from - n > s->first_position ? s->from - n : s->first_position, s->from - 1);
-		strbuf_addstr(sb, "\">older</a>");
-	}
-	if (s->to < s->last_position) {
-		strbuf_addstr(sb, " <a rel=\"next\" href=\"");
-		window_href(sb, ui, s, s->to + 1, s->to + n);
-		strbuf_addstr(sb, "\">newer</a>");
-	}
-	strbuf_addstr(sb, " <a href=\"");
-	window_href(sb, ui, s, s->first_position, -1);
-	strbuf_addstr(sb, "\">all</a></p>\n");
 }
 
 /*
@@ -288,7 +263,7 @@ void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const s
 	ui_href_regressions(sb, ui);
 	strbuf_addstr(sb, "\">regressions</a></p>\n");
 	revisions(sb, ui, s);
-	window_nav(sb, ui, s);
+	ui_window_nav(sb, ui, s, NULL, window_href);
 	ui_stale_note(sb, an);
 	if (s->watched)
 		strbuf_addstr(sb, "<p class=\"note\" id=\"watched\">A watched history: each commit is decided once, "

@@ -24,10 +24,22 @@ struct fw_ui {
 };
 /* A series page shows at most this many of the newest positions unless ?from=&to= ask otherwise. */
 #define FW_SERIES_PAGE_COMMITS 50
-/* A metric page's table without from/to: the newest this many commits (its plot has them all). */
+/* A metric page's table without from/to: the newest this many commits (its plot has the page's window). */
 #define FW_METRIC_TABLE_COMMITS 100
+/*
+ * A metric page of a longer history without from/to: its newest this many
+ * positions, plot included (at 10,000 commits the whole took 6-7 s cold).
+ */
+#define FW_METRIC_PAGE_COMMITS 500
 /* The series answer without from/to: the newest this many positions, with a "window" cursor (issue 31). */
 #define FW_SERIES_ANSWER_COMMITS 100
+
+/* A page at positions from..to (to < 0: to the newest) of s (and metric m, for a metric page). */
+typedef void (*ui_window_href_fn)(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
+				  const struct fw_metric *m, int from, int to);
+/* "Commits at positions A-B of N" with older, newer and all links, when s is a window (not in an export). */
+void ui_window_nav(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s, const struct fw_metric *m,
+		   ui_window_href_fn href);
 
 /* Safe file-name part for any string: [A-Za-z0-9_] slug (<= 32) + '-' + 12 hex of its sha256. */
 void ui_safe_name(struct strbuf *sb, const char *s);
