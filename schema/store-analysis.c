@@ -9,19 +9,21 @@
 #include "fw-db.h"
 #include "sha256.h"
 #include "store-analysis.h"
+#include "stmt-cache.h"
 #include "xalloc.h"
 
+/* Called for each row a history decides: prepared once per connection (stmt-cache.h). */
 int fw_store_counter_values(sqlite3 *db, const struct fw_store_result_key *k,
 			    int (*each)(const char *name, double value, void *ctx), void *ctx, struct strbuf *err)
 {
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st = fw_stmt_get(db, FW_CACHED(
+		"SELECT ct.name, ct.value FROM counters ct JOIN results res ON res.id = ct.result_id "
+		"JOIN runs r ON r.id = res.run_id JOIN environments e ON e.id = r.env_id "
+		"WHERE r.commit_id = ?1 AND e.fingerprint = ?2 AND r.boot_status = 'ok' AND res.workload = ?3 "
+		"AND res.variant = ?4 AND res.params = ?5 AND res.metric = ?6 ORDER BY ct.name, ct.value"));
 	int rc;
 
-	if (sqlite3_prepare_v2(db, "SELECT ct.name, ct.value FROM counters ct JOIN results res ON res.id = ct.result_id "
-			       "JOIN runs r ON r.id = res.run_id JOIN environments e ON e.id = r.env_id "
-			       "WHERE r.commit_id = ?1 AND e.fingerprint = ?2 AND r.boot_status = 'ok' AND res.workload = ?3 "
-			       "AND res.variant = ?4 AND res.params = ?5 AND res.metric = ?6 ORDER BY ct.name, ct.value",
-			       -1, &st, NULL) != SQLITE_OK) {
+	if (!st) {
 		strbuf_addf(err, "loading counters: %s", sqlite3_errmsg(db));
 		return -1;
 	}
@@ -39,21 +41,21 @@ int fw_store_counter_values(sqlite3 *db, const struct fw_store_result_key *k,
 	}
 	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
 		strbuf_addf(err, "loading counters: %s", sqlite3_errmsg(db));
-	sqlite3_finalize(st);
+	fw_stmt_done(st);
 	return rc == SQLITE_ROW || rc == SQLITE_DONE ? 0 : -1;
 }
 
 #define PROF_WHERE "FROM profiles p JOIN runs r ON r.id = p.run_id JOIN environments e ON e.id = r.env_id " \
 	"WHERE r.commit_id = ?1 AND e.fingerprint = ?2 AND p.workload = ?3 AND p.variant = ?4 AND r.boot_status = 'ok'"
 
+/* sql: FW_CACHED (asked for each row a history decides); hand the statement back with fw_stmt_done. */
 static sqlite3_stmt *prep_profile(sqlite3 *db, const char *sql, const struct fw_store_profile_key *k,
 				  struct strbuf *err)
 {
-	sqlite3_stmt *st = NULL;
+	sqlite3_stmt *st = fw_stmt_get(db, sql);
 
-	if (sqlite3_prepare_v2(db, sql, -1, &st, NULL) != SQLITE_OK) {
+	if (!st) {
 		strbuf_addf(err, "loading profiles: %s", sqlite3_errmsg(db));
-		sqlite3_finalize(st);
 		return NULL;
 	}
 	sqlite3_bind_int64(st, 1, k->commit_id);
@@ -74,7 +76,7 @@ static int list_end(sqlite3 *db, sqlite3_stmt *st, int rc, const char *what, str
 
 int fw_store_profile_boots(sqlite3 *db, const struct fw_store_profile_key *k, struct strbuf *err)
 {
-	sqlite3_stmt *st = prep_profile(db, "SELECT COUNT(DISTINCT p.run_id) " PROF_WHERE, k, err);
+	sqlite3_stmt *st = prep_profile(db, FW_CACHED("SELECT COUNT(DISTINCT p.run_id) " PROF_WHERE), k, err);
 	int n = -1;
 
 	if (!st)
@@ -83,15 +85,15 @@ int fw_store_profile_boots(sqlite3 *db, const struct fw_store_profile_key *k, st
 		n = sqlite3_column_int(st, 0);
 	else
 		strbuf_addf(err, "loading profiles: %s", sqlite3_errmsg(db));
-	sqlite3_finalize(st);
+	fw_stmt_done(st);
 	return n;
 }
 
 int fw_store_profile_rows(sqlite3 *db, const struct fw_store_profile_key *k,
 			  int (*each)(const struct fw_store_profile_row *p, void *ctx), void *ctx, struct strbuf *err)
 {
-	sqlite3_stmt *st = prep_profile(db, "SELECT p.function, p.hits, p.time_us, p.self_us " PROF_WHERE
-					" ORDER BY p.function, p.run_id", k, err);
+	sqlite3_stmt *st = prep_profile(db, FW_CACHED("SELECT p.function, p.hits, p.time_us, p.self_us " PROF_WHERE
+					" ORDER BY p.function, p.run_id"), k, err);
 	int rc;
 
 	if (!st)
@@ -107,7 +109,10 @@ int fw_store_profile_rows(sqlite3 *db, const struct fw_store_profile_key *k,
 		if (each(&p, ctx))
 			break;
 	}
-	return list_end(db, st, rc, "loading profiles", err);
+	if (rc != SQLITE_ROW && rc != SQLITE_DONE)
+		strbuf_addf(err, "loading profiles: %s", sqlite3_errmsg(db));
+	fw_stmt_done(st);
+	return rc == SQLITE_DONE ? 0 : rc == SQLITE_ROW ? 1 : -1;
 }
 
 int fw_store_profile_env(sqlite3 *db, long long base_commit, long long head_commit, const char *workload,

@@ -15,6 +15,7 @@
 #include "fw-db.h"
 #include "ingest.h"
 #include "run-doc.h"
+#include "stmt-cache.h"
 
 #define NPOS 24
 #define NBOOT 3
@@ -196,7 +197,7 @@ int main(void)
 
 	fw_data_free(&whole);
 	fw_data_free(&win);
-	sqlite3_close(db);
+	fw_db_close(db);
 	cJSON_Delete(tmpl);
 	strbuf_release(&err);
 	strbuf_release(&doc);
