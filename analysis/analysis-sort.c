@@ -167,7 +167,8 @@ void fw_data_sort(struct data *d)
 	rank_keys(d);
 	o.env_rank = rank_envs(d);
 	perm = merged_order(d, &o);
-	permute_obs(d, perm);
+	if (d->no)  /* no samples: the arrays are NULL, which memcpy may not be given */
+		permute_obs(d, perm);
 	free(perm);
 	free(o.env_rank);
 	index_keys(d);

@@ -173,6 +173,16 @@ int main(void)
 	ok(!fw_data_load_samples(db, &sc, &whole, &err), "the whole series loaded");
 	is_int(whole.no, NPOS * NBOOT * 2 * 3 * 2, "every sample of the ok results");
 	is_int(mismatches(db, &whole, 1, 0), 0, "in the ORDER BY's order, sample by sample");
+	{
+		struct data none = { 0 };
+		struct fw_store_scope empty = { .series_id = sc.series_id, .span = 1, .from = 1000, .to = 1010, .also = -1 };
+
+		fw_store_scope_commits(db, &empty, fw_data_add_commit, &none, &err);
+		fw_data_index_commits(&none, base);
+		ok(!fw_data_load_samples(db, &empty, &none, &err) && none.no == 0 && none.nk == 0,
+		   "a span without samples loads and sorts nothing (no NULL handed to memcpy: UBSan)");
+		fw_data_free(&none);
+	}
 	is_int(whole.nk, 3, "three keys");
 	ok(whole.nk == 3 && !strcmp(whole.k[1].variant, "a-first"), "... in name order, not the documents'");
 
