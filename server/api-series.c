@@ -72,37 +72,16 @@ static void add_envs(cJSON *root, sqlite3 *db, const struct fw_series *s, char *
 }
 
 /* msel/csel: which metrics/commits to include (NULL: all). */
-/* A URL of the series answer for positions from..to. */
-static cJSON *window_url(const struct fw_series *s, int from, int to)
+/* The series answer's window: its URL before from= is the series' own. */
+static void window_json(cJSON *root, const struct fw_series *s)
 {
 	struct strbuf u = STRBUF_INIT;
-	cJSON *out;
 
 	strbuf_addstr(&u, "/api/v1/series/");
 	html_url_arg(&u, s->name);
-	strbuf_addf(&u, "?revision=%d&from=%d&to=%d", s->revision, from, to);
-	out = cJSON_CreateString(u.buf);
+	strbuf_addf(&u, "?revision=%d&", s->revision);
+	api_window_json(root, s, u.buf);
 	strbuf_release(&u);
-	return out;
-}
-
-/* Which part of the revision an answer holds, and the answers next to it (a cursor on position). */
-static void window_json(cJSON *root, const struct fw_series *s)
-{
-	cJSON *w = cJSON_AddObjectToObject(root, "window");
-	int n = s->to - s->from + 1;
-
-	cJSON_AddNumberToObject(w, "from", s->from);
-	cJSON_AddNumberToObject(w, "to", s->to);
-	cJSON_AddNumberToObject(w, "total_commits", s->total_commits);
-	cJSON_AddNumberToObject(w, "first_position", s->first_position);
-	cJSON_AddNumberToObject(w, "last_position", s->last_position);
-	cJSON_AddItemToObject(w, "older", s->from > s->first_position ?
-			      window_url(s, s->from - n > s->first_position ? s->from - n : s->first_position, s->from - 1)
-			      : cJSON_CreateNull());
-	cJSON_AddItemToObject(w, "newer", s->to < s->last_position ?
-			      window_url(s, s->to + 1, s->to + n < s->last_position ? s->to + n : s->last_position)
-			      : cJSON_CreateNull());
 }
 
 /*

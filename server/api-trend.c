@@ -1,10 +1,31 @@
 /*
  * GET /api/v1/trend?series=NAME&metric=workload/variant/metric[&env=PREFIX]:
  * one point per commit in series order with its samples and per-boot medians.
+ * A long history answers with its newest FW_METRIC_PAGE_COMMITS positions and
+ * a window cursor, as the metric page shows them (issue 31: 12.6 MB and 5-6 s
+ * a request at 10,000 commits); from=/to= choose, from=0 is all of it.
  */
 #include <math.h>
 #include "analysis.h"
+#include "html.h"
 #include "routes.h"
+#include "ui.h"
+
+/* The trend's window: its URL before from= names the series, metric and environment. */
+static void trend_window(cJSON *root, const struct fw_series *s, const struct fw_metric *m)
+{
+	struct strbuf u = STRBUF_INIT;
+
+	strbuf_addstr(&u, "/api/v1/trend?series=");
+	html_url_arg(&u, s->name);
+	strbuf_addstr(&u, "&metric=");
+	html_url_arg(&u, m->id);
+	strbuf_addstr(&u, "&env=");
+	html_url_arg(&u, m->env);
+	strbuf_addf(&u, "&revision=%d&", s->revision);
+	api_window_json(root, s, u.buf);
+	strbuf_release(&u);
+}
 
 enum MHD_Result api_trend(struct fw_req *r)
 {
@@ -28,7 +49,7 @@ enum MHD_Result api_trend(struct fw_req *r)
 	req_query(r, "env", &env);
 	{
 		struct fw_series_only only = { metric.buf, -1, { 0, 0 } };  /* this metric's samples only */
-		if (req_series_only(r, name.buf, "series", &only, &s, &ret))
+		if (req_series_part(r, name.buf, "series", FW_METRIC_PAGE_COMMITS, &only, &s, &ret))
 			goto cleanup;
 	}
 	mi = req_metric(r, &s, metric.buf, env.buf, &ret);
@@ -47,6 +68,8 @@ enum MHD_Result api_trend(struct fw_req *r)
 	cJSON_AddStringToObject(root, "unit", m->unit);
 	cJSON_AddStringToObject(root, "direction", m->direction);
 	cJSON_AddStringToObject(root, "env", m->env);
+	if (s.window)
+		trend_window(root, &s, m);
 	pts = cJSON_AddArrayToObject(root, "points");
 	for (int c = 0; c < s.ncommits; c++) {
 		const struct fw_cell *cell = &m->cells[c];

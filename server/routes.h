@@ -121,6 +121,12 @@ void json_pct(cJSON *obj, const char *key, double v);
 /* v to `digits` decimals (the nearest double; no "-0"): the precision the answers promise. */
 double fw_round_fixed(double v, int digits);
 void json_prob(cJSON *obj, const char *key, double v);
+/*
+ * The "window" object of an answer holding positions s->from..s->to of a
+ * revision, its older/newer URLs made of prefix (the answer's URL, its query
+ * up to "&" before from=) and their positions (server/api-window.c).
+ */
+void api_window_json(cJSON *root, const struct fw_series *s, const char *prefix);
 /* A regression of fw_regressions_list as the API gives it: links, rounded numbers (regression-json.c). */
 cJSON *fw_regression_json(const struct fw_reg *g);
 /* The same from an entry in the list's JSON shape (a stored event's payload, a feed's improvement). */
