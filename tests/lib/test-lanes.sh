@@ -3,7 +3,10 @@
 # only) for ci/check-exec-deps.py:
 #   A  the kernel tests that build kernels (t4*), one at a time, printed live;
 #   B  the other kernel tests that only boot the default kernel (t3*);
-#   Q  the quick tests on the plain build, one at a time;
+#   Q  the quick tests once, on the ASan build (LANE_Q_BUILD) under
+#      ci/exec-watch, which traces execs without ptrace so LeakSanitizer
+#      still works; before them, under strace, those that need the plain
+#      build (LANE_QP: valgrind, the fuzz targets' own sanitizers);
 # then, once all three are done, LANE_LAST alone (t3000: TCG counters that
 # must move in every round, which host load can stop), printed live.
 # Why: most kernel-test boots run under icount, one QEMU thread, so one of the
@@ -12,7 +15,11 @@
 # kernel by FW_KERNEL): what it checks is icount-exact or a count, which host
 # load does not move. A keeps the real lock: its builds share the default
 # tree, and t4100 spends a wall-time budget.
-# Environment: BUILD, COLLECT_BIN, LANE_A, LANE_B, LANE_Q, LANE_LAST (test lists), TRACE_DIR.
+# Why Q on ASan: the quick tests ran twice, ASan untraced then plain traced;
+# once, beside A and B, takes the ASan pass off the critical path.
+# Environment: BUILD, COLLECT_BIN, LANE_A, LANE_B, LANE_Q, LANE_QP, LANE_LAST
+# (test lists), LANE_Q_BUILD (default BUILD: then Q runs under strace),
+# LANE_Q_JOBS (default 1), EXEC_WATCH, TRACE_DIR.
 # Exit: 0 when every lane passed.
 set -u
 BUILD=${BUILD:-build}
@@ -30,8 +37,26 @@ prove_lane() { # trace-file tests...
 
 rm -f "$BUILD/lane-b.rc" "$BUILD/lane-q.rc" "$BUILD/lane-b.log"
 start=$(date +%s)
+Q_BUILD=${LANE_Q_BUILD:-$BUILD}
+EXEC_WATCH=${EXEC_WATCH:-$BUILD/exec-watch}
+lane_q() {
+	rqp=0 rq=0
+	if [ -n "${LANE_QP:-}" ]; then
+		prove_lane "$TRACE_DIR/exec-trace-qp.log" $LANE_QP
+		rqp=$?
+	fi
+	if [ "$Q_BUILD" = "$BUILD" ]; then
+		prove_lane "$TRACE_DIR/exec-trace-q.log" -j"${LANE_Q_JOBS:-1}" $LANE_Q
+		rq=$?
+	else
+		BUILD=$Q_BUILD env -u ASAN_OPTIONS "$EXEC_WATCH" -o "$TRACE_DIR/exec-trace-q.log" \
+			prove --timer --failures --exec 'sh tests/lib/run-one.sh' -j"${LANE_Q_JOBS:-1}" $LANE_Q
+		rq=$?
+	fi
+	[ "$rqp" = 0 ] && [ "$rq" = 0 ]
+}
 # Q needs no kernel: it starts at once, beside a kernel prebuild still running.
-(prove_lane "$TRACE_DIR/exec-trace-q.log" $LANE_Q >"$BUILD/lane-q.log" 2>&1; echo $? >"$BUILD/lane-q.rc"
+(lane_q >"$BUILD/lane-q.log" 2>&1; echo $? >"$BUILD/lane-q.rc"
 	echo "lane Q: $(( $(date +%s) - start )) s" >>"$BUILD/lane-q.log") &
 q=$!
 
@@ -74,7 +99,7 @@ rb=$(cat "$BUILD/lane-b.rc" 2>/dev/null || echo 1)
 rq=$(cat "$BUILD/lane-q.rc" 2>/dev/null || echo 1)
 echo "=== lane B"
 cat "$BUILD/lane-b.log"
-echo "=== lane Q (quick tests, plain build)"
+echo "=== lane Q (quick tests: LANE_QP on $BUILD, the rest on $Q_BUILD)"
 cat "$BUILD/lane-q.log"
 echo "=== lanes: A exit $a, B exit $rb, Q exit $rq, last exit $last"
 [ "$a" = 0 ] && [ "$rb" = 0 ] && [ "$rq" = 0 ] && [ "$last" = 0 ]
