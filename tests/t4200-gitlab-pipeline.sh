@@ -23,7 +23,7 @@ tail -n1 "$TMP_T/token" > "$TMP_T/token.txt"
 # throwaway worktree; the tree's own checkout stays where it is).
 make_branch() { # name patch...
 	local name=$1 wt=$TMP_T/wt-$1; shift
-	git -C "$TREE" worktree add -q --detach "$wt" "$BASE" || return 1
+	light_worktree "$TREE" "$wt" "$BASE" || return 1
 	local abs=() f
 	for f in "$@"; do abs+=("$(realpath "$f")"); done
 	git -C "$wt" -c user.name=t -c user.email=t@x am -q "${abs[@]}" || return 1

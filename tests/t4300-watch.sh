@@ -18,7 +18,7 @@ trap cleanup_branch EXIT
 add_commits() {
 	local wt=$TMP_T/wt f abs=()
 	for f in "$@"; do abs+=("$(realpath "$f")"); done
-	git -C "$TREE" worktree add -q "$wt" "$BR" && git -C "$wt" -c user.name=t -c user.email=t@x am -q "${abs[@]}"
+	light_worktree "$TREE" "$wt" "$BR" && git -C "$wt" -c user.name=t -c user.email=t@x am -q "${abs[@]}"
 	local rc=$?
 	git -C "$TREE" worktree remove --force "$wt"
 	return $rc

@@ -1,4 +1,4 @@
-# A throwaway branch of the default tree with a worktree, for the kernel
+# A throwaway branch of the default tree with a light worktree, for the kernel
 # tests that watch or bisect one (t4600, t4610): branch_setup NAME sets TREE,
 # BASE (the tree's master), BR (NAME-PID) and WT, removes both at exit, and
 # gives gitw (git in the worktree as a test author) and doc_commit TEXT (a
@@ -11,7 +11,8 @@ branch_setup() {
 	WT=$TMP_T/wt
 	trap cleanup_branch EXIT
 	git -C "$TREE" branch -q "$BR" "$BASE" || bail "branch"
-	git -C "$TREE" worktree add -q "$WT" "$BR" || bail "worktree"
+	# the files the tests edit checked out, the rest only in the index (tests/lib/kernel.sh)
+	light_worktree "$TREE" "$WT" "$BR" Documentation/mm/transhuge.rst mm/huge_memory.c || bail "worktree"
 }
 cleanup_branch() {
 	git -C "$TREE" worktree remove --force "$WT" 2>/dev/null

@@ -9,3 +9,18 @@ find_kernel() {
 	fi
 	[ -f "$KERNEL" ] || bail "no kernel at '$KERNEL'"
 }
+# light_worktree TREE DIR REV [FILE...]: a worktree of TREE at REV (a branch or a
+# commit, detached when not a branch) with the whole tree in its index and only
+# FILE... checked out, the rest marked skip-worktree (commit -a leaves it be):
+# git am reads a file missing from the folder from the index. A whole kernel
+# checkout took 40-66 s and its removal 18 s.
+light_worktree() {
+	local tree=$1 dir=$2 rev=$3 detach=
+	shift 3
+	git -C "$tree" show-ref -q --verify "refs/heads/$rev" || detach=--detach
+	git -C "$tree" worktree add -q --no-checkout $detach "$dir" "$rev" &&
+		git -C "$dir" read-tree HEAD &&
+		git -C "$dir" ls-files -z | git -C "$dir" update-index -z --skip-worktree --stdin || return 1
+	[ $# -eq 0 ] || { git -C "$dir" update-index --no-skip-worktree -- "$@" &&
+		git -C "$dir" checkout-index -f -- "$@"; }
+}
