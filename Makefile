@@ -254,7 +254,7 @@ test: deps
 		>$(BUILD)/kernel-prebuild.log 2>&1 &)
 	$(ASAN_MAKE) -j$(NPROC) all
 	BUILD=$(BUILD) LANE_A="$(LANE_A_TESTS)" LANE_B="$(LANE_B_TESTS)" \
-		LANE_Q_BUILD=$(ASAN_BUILD) LANE_Q="$(ASAN_UNIT_BIN) $(filter-out $(STATS_TESTS),$(QUICK_TESTS))" LANE_QP="$(PLAIN_ONLY_TESTS)" \
+		LANE_Q_BUILD=$(ASAN_BUILD) LANE_Q="$(ASAN_UNIT_BIN) $(filter-out $(PLAIN_QUICK_TESTS),$(QUICK_TESTS))" LANE_QP="$(PLAIN_ONLY_TESTS)" \
 		LANE_LAST="$(LANE_LAST_TESTS)" EXEC_WATCH=$(EXEC_WATCH) \
 		TRACE_DIR=$(BUILD) sh tests/lib/test-lanes.sh
 	/usr/bin/python3 ci/check-exec-deps.py $(EXEC_TRACE)*.log $(EXEC_ALLOW)
@@ -262,12 +262,16 @@ test: deps
 ASAN_BUILD = build/asan
 ASAN_MAKE = $(MAKE) BUILD=$(ASAN_BUILD) SANITIZE=address,undefined OPT='-O1 -g'
 ASAN_UNIT_BIN = $(patsubst $(BUILD)/%,$(ASAN_BUILD)/%,$(UNIT_BIN))
-# make test runs the quick tests once, on the ASan build; these need the plain
-# one too (valgrind cannot run an ASan binary; the fuzz targets carry their own).
-# t2200 counts false alarms over 2,000 generated series: a statistics check whose
-# C paths (import, report) other tests cover under ASan; ASan doubles it (336 s).
-STATS_TESTS = $(wildcard tests/t2200-decided.sh)
-PLAIN_ONLY_TESTS = $(wildcard tests/t0420-run-no-kernel.sh tests/t6000-fuzz-smoke.sh tests/t6300-server-valgrind.sh) $(STATS_TESTS)
+# make test runs the quick tests once, on the ASan build; these on the plain one
+# (lane B runs them once its kernel tests are done): valgrind cannot run an ASan
+# binary (t6300, t0420's memcheck); the fuzz targets carry their own sanitizers;
+# and two whose ASan runs were the lane's longest for checks ASan adds nothing
+# to: t2200 counts false alarms over 2,000 generated series (336 s under ASan),
+# t0400 feeds every option to every subcommand, thousands of processes (394 s
+# under ASan, 78 plain). t0420 runs on both.
+PLAIN_QUICK_TESTS = $(wildcard tests/t2200-decided.sh tests/t0400-cli-help.sh)
+PLAIN_ONLY_TESTS = $(wildcard tests/t0420-run-no-kernel.sh tests/t6000-fuzz-smoke.sh tests/t6300-server-valgrind.sh) \
+	$(PLAIN_QUICK_TESTS)
 test-asan:
 	$(ASAN_MAKE) -j$(NPROC) all
 	$(ASAN_MAKE) test-quick

@@ -2,11 +2,12 @@
 # make test's last pass, in three lanes at once, each under strace (execve
 # only) for ci/check-exec-deps.py:
 #   A  the kernel tests that build kernels (t4*), one at a time, printed live;
-#   B  the other kernel tests that only boot the default kernel (t3*);
-#   Q  the quick tests once, on the ASan build (LANE_Q_BUILD) under
+#   B  the other kernel tests that only boot the default kernel (t3*), then
+#      the quick tests that run on the plain build only (LANE_QP: valgrind,
+#      the fuzz targets' own sanitizers, counts ASan only slows);
+#   Q  the other quick tests, once, on the ASan build (LANE_Q_BUILD) under
 #      ci/exec-watch, which traces execs without ptrace so LeakSanitizer
-#      still works; before them, under strace, those that need the plain
-#      build (LANE_QP: valgrind, the fuzz targets' own sanitizers);
+#      still works;
 # then, once all three are done, LANE_LAST alone (t3000: TCG counters that
 # must move in every round, which host load can stop), printed live.
 # Why: most kernel-test boots run under icount, one QEMU thread, so one of the
@@ -40,20 +41,17 @@ start=$(date +%s)
 Q_BUILD=${LANE_Q_BUILD:-$BUILD}
 EXEC_WATCH=${EXEC_WATCH:-$BUILD/exec-watch}
 lane_q() {
-	rqp=0 rq=0
-	if [ -n "${LANE_QP:-}" ]; then
-		prove_lane "$TRACE_DIR/exec-trace-qp.log" $LANE_QP
-		rqp=$?
-	fi
 	if [ "$Q_BUILD" = "$BUILD" ]; then
 		prove_lane "$TRACE_DIR/exec-trace-q.log" -j"${LANE_Q_JOBS:-1}" $LANE_Q
-		rq=$?
 	else
 		BUILD=$Q_BUILD env -u ASAN_OPTIONS "$EXEC_WATCH" -o "$TRACE_DIR/exec-trace-q.log" \
 			prove --timer --failures --exec 'sh tests/lib/run-one.sh' -j"${LANE_Q_JOBS:-1}" $LANE_Q
-		rq=$?
 	fi
-	[ "$rqp" = 0 ] && [ "$rq" = 0 ]
+}
+# The quick tests on the plain build, under strace (with lane B's kernel and
+# cache only inside its own subshell, they see the environment lane Q sees).
+lane_qp() {
+	[ -z "${LANE_QP:-}" ] || prove_lane "$TRACE_DIR/exec-trace-qp.log" $LANE_QP
 }
 # Q needs no kernel: it starts at once, beside a kernel prebuild still running.
 (lane_q >"$BUILD/lane-q.log" 2>&1; echo $? >"$BUILD/lane-q.rc"
@@ -74,17 +72,21 @@ mkdir -p "$lane_cache"
 
 a=1
 if [ -n "$kernel" ] && [ -f "$kernel" ]; then
-	(FW_KERNEL=$kernel FOLIOWATCH_CACHE=$lane_cache prove_lane "$TRACE_DIR/exec-trace-b.log" $LANE_B \
-		>"$BUILD/lane-b.log" 2>&1; echo $? >"$BUILD/lane-b.rc"
-		echo "lane B: $(( $(date +%s) - start )) s" >>"$BUILD/lane-b.log") &
+	# B's kernel tests end first (14 of lane A's 30-40 minutes): then the plain quick tests
+	( (FW_KERNEL=$kernel FOLIOWATCH_CACHE=$lane_cache prove_lane "$TRACE_DIR/exec-trace-b.log" $LANE_B)
+		rb=$?
+		lane_qp
+		rqp=$?
+		[ "$rb" = 0 ] && [ "$rqp" = 0 ]; echo $? >"$BUILD/lane-b.rc"
+		echo "lane B: $(( $(date +%s) - start )) s" ) >"$BUILD/lane-b.log" 2>&1 &
 	echo "=== lane A: $LANE_A"
-	echo "=== lanes B ($LANE_B) and Q (quick tests) run beside it, printed at the end"
+	echo "=== lanes B ($LANE_B, then the plain quick tests) and Q (quick tests on $Q_BUILD) run beside it, printed at the end"
 	prove_lane "$TRACE_DIR/exec-trace-a.log" $LANE_A
 	a=$?
 	echo "lane A: $(( $(date +%s) - start )) s"
 else
 	echo "test-lanes: no kernel at '$kernel': lanes A and B not run"
-	echo "no kernel" >"$BUILD/lane-b.log"
+	(echo "no kernel: lane B's kernel tests not run"; lane_qp) >"$BUILD/lane-b.log" 2>&1
 fi
 wait
 last=0
@@ -99,7 +101,7 @@ rb=$(cat "$BUILD/lane-b.rc" 2>/dev/null || echo 1)
 rq=$(cat "$BUILD/lane-q.rc" 2>/dev/null || echo 1)
 echo "=== lane B"
 cat "$BUILD/lane-b.log"
-echo "=== lane Q (quick tests: LANE_QP on $BUILD, the rest on $Q_BUILD)"
+echo "=== lane Q (quick tests on $Q_BUILD)"
 cat "$BUILD/lane-q.log"
 echo "=== lanes: A exit $a, B exit $rb, Q exit $rq, last exit $last"
 [ "$a" = 0 ] && [ "$rb" = 0 ] && [ "$rq" = 0 ] && [ "$last" = 0 ]
