@@ -8,25 +8,27 @@
 # other row flagged, and profile only what the verdict needs. Every row is
 # decided at that look since filemap/thp reads in one job (exact under
 # icount; with two jobs it took the rank test 6 boots a side and the run 8.3
-# minutes): 274 s here, 8 boots (kernel/guest-notes.md). The limit below is
-# a guard, 10 minutes; the time and the deltas are printed.
+# minutes): 274 s here, 8 boots (kernel/guest-notes.md). The guard is the
+# boots, at most 8 (3 a side, then one profile-only boot a side): a wall-time
+# limit (600 s) failed at 611 s beside the ASan lane while the boots were
+# right; the time and the deltas are printed.
 . tests/lib/tap.sh
 . tests/lib/kernel.sh
 find_kernel
 DB=$TMP_T/fw.db
 SERIES="t4500-$$"
-LIMIT_S=600
 start=$(date +%s)
 "$COLLECT" run --series "$SERIES" --mbox kernel/series/slow-filemap/*.patch --db "$DB" > "$TMP_T/run.log" 2>&1
 is "$?" 0 "the slow-filemap series measured by a plain run"
-spent=$(( $(date +%s) - start ))
+diag "measured in $(( $(date +%s) - start )) s, the build included"
 grep -E "^\[" "$TMP_T/run.log" | grep -v "boot: commit" | sed 's/^/# /'
-ok "$([ "$spent" -le "$LIMIT_S" ]; echo $?)" "within $LIMIT_S s: $spent s, the build included"
 
 "$SERVER" report --db "$DB" --series "$SERIES" --format json > "$TMP_T/report.json"
 is "$?" 0 "report as JSON"
 # what the first look saw: its documents alone (sequential.look 1)
 docs=$(ls -d "${FOLIOWATCH_CACHE:-$HOME/.cache/foliowatch}"/runs/"$SERIES"-*/ | head -1)
+boots=$(ls "$docs"*.json 2>/dev/null | wc -l)
+ok "$([ "$boots" -ge 6 ] && [ "$boots" -le 8 ]; echo $?)" "6 to 8 boots, a document each: $boots (3 a side, then one to profile each side)"
 for f in "$docs"*.json; do jq -e '.sequential.look == 1' "$f" >/dev/null && echo "$f"; done > "$TMP_T/look1.txt"
 is "$(wc -l < "$TMP_T/look1.txt")" 6 "the first look: 3 boots of each commit"
 "$SERVER" import --db "$TMP_T/look1.db" -q $(cat "$TMP_T/look1.txt") &&
