@@ -3,8 +3,9 @@
 
   check-exec-deps.py [--deps-script FILE] [--allow-dir DIR]... TRACE...
 
-TRACE is `strace -f -e trace=execve,execveat -o TRACE` output of a test run
-(`make test` writes build/exec-trace-*.log). Each program executed, and the
+TRACE is `strace -f -e trace=execve,execveat -o TRACE` output of a test run,
+or ci/exec-watch's log in the same form (`make test` writes
+build/exec-trace-*.log). Each program executed, and the
 interpreter named by its #! line, is mapped to the Debian package that owns
 it (dpkg's file lists). A package is accounted for when install-deps.sh lists
 it, when it is Essential, or when apt brings it as a Depends/Pre-Depends of
@@ -133,6 +134,9 @@ def usrmerge_variants(path):
     return out
 
 
+_REAL_OWNER = {}
+
+
 def owner_of(path, owner):
     cands = [path]
     if os.path.exists(path):
@@ -142,7 +146,16 @@ def owner_of(path, owner):
         for v in usrmerge_variants(c):
             if v in owner:
                 return owner[v]
-    return None
+    # A resolved path (ci/exec-watch logs the file opened, symlinks resolved:
+    # /usr/lib32/ld-linux.so.2 where dpkg lists /lib32/ld-linux.so.2): match
+    # it against the resolved paths of what dpkg lists, built once.
+    if not os.path.exists(path):
+        return None
+    if not _REAL_OWNER:
+        for p, pkg in owner.items():
+            if os.path.exists(p) and not os.path.isdir(p):
+                _REAL_OWNER.setdefault(os.path.realpath(p), pkg)
+    return _REAL_OWNER.get(os.path.realpath(path))
 
 
 def interpreter(path):

@@ -49,6 +49,15 @@ if [ -x /usr/bin/rsync ]; then
 	like "$out" "rsync is used" "naming rsync"
 fi
 
+# A resolved path, as ci/exec-watch logs it: dpkg lists /lib32/ld-linux.so.2
+# (ldd runs it), the file opened is /usr/lib32/ld-linux.so.2.
+if [ -e /usr/lib32/ld-linux.so.2 ] && ! dpkg -S /usr/lib32/ld-linux.so.2 >/dev/null 2>&1; then
+	printf '350 execve("/usr/lib32/ld-linux.so.2") = 0\n' > "$TMP_T/trace35"
+	out=$($CHECK "$TMP_T/trace35" 2>&1); rc=$?
+	is "$rc" 0 "a resolved path is matched to the package that lists it under another name"
+	like "$out" "libc6-i386 .*/usr/lib32/ld-linux.so.2" "... naming it"
+fi
+
 # A program that belongs to no package and is not the project's.
 printf '400   execve("/opt/fw-nowhere/tool", ["tool"], 0x1 /* 1 vars */) = 0\n' > "$TMP_T/trace4"
 out=$($CHECK "$TMP_T/trace4" 2>&1); rc=$?
