@@ -1,5 +1,6 @@
 #include "fw-db.h"
 #include "fw-migrations.h"
+#include "sql-plans.h"
 #include "stmt-cache.h"
 #include <errno.h>
 #include <fcntl.h>
@@ -156,6 +157,7 @@ static sqlite3 *open_db(const char *path, int target, int create, struct strbuf 
 		goto fail;
 	if (migrate(db, target, err))
 		goto fail;
+	fw_sql_plans_attach(db, path);
 	return db;
 fail:
 	if (err->len && db)
