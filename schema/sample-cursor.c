@@ -10,6 +10,12 @@ struct fw_sample_cursor {
 	sqlite3_stmt *st;
 };
 
+/*
+ * The order is the indexes' (commits_by_position, runs_by_commit, results'
+ * UNIQUE key, samples' primary key), so SQLite streams it without sorting: a
+ * metric-major order sorted every sample of the series first (a temp B-tree
+ * spilled to disk, 27 MB/s at 10,000 commits).
+ */
 static const char sql_samples[] =
 	"SELECT c.position, c.sha, res.workload, res.variant, res.metric, res.unit, res.direction,"
 	" e.fingerprint, ru.id, s.value"
@@ -18,7 +24,7 @@ static const char sql_samples[] =
 	" JOIN results res ON res.run_id = ru.id"
 	" JOIN samples s ON s.result_id = res.id"
 	" WHERE c.series_id = ?1 AND c.position BETWEEN ?2 AND ?3 AND res.error IS NULL"
-	" ORDER BY res.workload, res.variant, res.metric, e.fingerprint, c.position, c.id, ru.id, s.round";
+	" ORDER BY c.position, c.id, ru.id, res.workload, res.variant, res.metric, s.round";
 
 struct fw_sample_cursor *fw_sample_cursor_open(const char *dbpath, long long series_id, int from, int to,
 					       struct strbuf *err)

@@ -4,8 +4,9 @@
  * Every sample of a series revision, one row at a time, on a connection of
  * its own (schema/sample-cursor.c): the series CSV of a long history is
  * streamed with bounded memory (issue 31) instead of being built whole (1.7 GB
- * at 6,000 commits). Order: workload, variant, metric, environment, position,
- * commit, run, round (the order of fw_series_csv).
+ * at 6,000 commits). Order: position, commit, run, then workload, variant,
+ * metric, round (the order of fw_series_csv): a history's rows in the order
+ * it grew, read off the indexes with no sort.
  */
 #include "strbuf.h"
 

@@ -49,24 +49,52 @@ static void csv_line(struct strbuf *sb, const char *series, int revision, const 
 	strbuf_addch(sb, '\n');
 }
 
-void fw_series_csv(const struct fw_series *s, struct strbuf *sb)
+/* The smallest run at commit c with samples not yet written (at[]: each metric's next value); 0 when none. */
+static int next_run(const struct fw_series *s, int c, const int *at, long long *run)
 {
-	strbuf_addstr(sb, csv_header);
-	for (int i = 0; i < s->nmetrics; i++) {
-		const struct fw_metric *m = &s->metrics[i];
-		struct fw_sample_row x = { .workload = m->workload, .variant = m->variant, .metric = m->metric,
-					   .unit = m->unit, .direction = m->direction, .env = m->env };
+	int found = 0;
 
-		for (int c = 0; c < s->ncommits; c++) {
-			x.position = s->commits[c].position;
-			x.sha = s->commits[c].sha;
-			for (int k = 0; k < m->cells[c].n; k++) {
-				x.run = m->cells[c].vals[k].run;
-				x.value = m->cells[c].vals[k].v;
-				csv_line(sb, s->name, s->revision, &x);
-			}
+	for (int i = 0; i < s->nmetrics; i++) {
+		const struct fw_cell *cell = &s->metrics[i].cells[c];
+
+		if (at[i] < cell->n && (!found || cell->vals[at[i]].run < *run)) {
+			*run = cell->vals[at[i]].run;
+			found = 1;
 		}
 	}
+	return found;
+}
+
+/*
+ * The streamed answer's order from a loaded series (the export): commit by
+ * commit, run by run, metrics in their order, rounds in theirs. A cell's
+ * values come sorted by run and round, and a run has one environment.
+ */
+void fw_series_csv(const struct fw_series *s, struct strbuf *sb)
+{
+	int *at = xcalloc(s->nmetrics + 1, sizeof(*at));
+
+	strbuf_addstr(sb, csv_header);
+	for (int c = 0; c < s->ncommits; c++) {
+		long long run = 0;
+
+		memset(at, 0, (s->nmetrics + 1) * sizeof(*at));
+		while (next_run(s, c, at, &run))
+			for (int i = 0; i < s->nmetrics; i++) {
+				const struct fw_metric *m = &s->metrics[i];
+				const struct fw_cell *cell = &m->cells[c];
+				struct fw_sample_row x = { .position = s->commits[c].position, .sha = s->commits[c].sha,
+							   .workload = m->workload, .variant = m->variant,
+							   .metric = m->metric, .unit = m->unit,
+							   .direction = m->direction, .env = m->env, .run = run };
+
+				for (; at[i] < cell->n && cell->vals[at[i]].run == run; at[i]++) {
+					x.value = cell->vals[at[i]].v;
+					csv_line(sb, s->name, s->revision, &x);
+				}
+			}
+	}
+	free(at);
 }
 
 /*

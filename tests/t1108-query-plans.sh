@@ -73,6 +73,10 @@ statements=$(grep -c '^SQL ' "$TMP_T/plans.log")
 ok "$([ "$statements" -ge 40 ]; echo $?)" "statements logged with their plans: $statements"
 like "$(grep -A8 '^SQL .* FROM samples s JOIN results res' "$TMP_T/plans.log")" "PLAN SEARCH (s|res) USING" \
 	"the analysis reads its samples through an index"
+# The CSV streams a history in its indexes' order: no sort of every sample first.
+csv_plan=$(awk '/^SQL / { p = index($0, "SELECT c.position, c.sha, res.workload") == 5 } p && /^PLAN /' "$TMP_T/plans.log")
+like "$csv_plan" "SEARCH s USING PRIMARY KEY" "the CSV's statement was logged with its plan"
+unlike "$csv_plan" "TEMP B-TREE" "... and it sorts nothing (streamed in index order)"
 scans "$TMP_T/plans.log" > "$TMP_T/scans.txt"
 sed '$d' "$TMP_T/scans.txt" | sed 's/^/# /'
 is "$(tail -1 "$TMP_T/scans.txt")" 0 "no statement scans samples, results or counters"
