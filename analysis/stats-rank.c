@@ -145,10 +145,27 @@ int fw_mannwhitney(const double *a, size_t na, const double *b, size_t nb, struc
 	return 0;
 }
 
-static int cmp_double(const void *pa, const void *pb)
+/*
+ * The shift (median of d) and d_(k), d_(N+1-k), selected, not sorted: the
+ * median's selection leaves the lower half before it and the upper after,
+ * and k - 1 <= N / 2 <= N - k, so each bound is selected within its half.
+ */
+static void hl_order_stats(double *d, size_t N, size_t k, struct fw_hl *out)
 {
-	double a = *(const double *)pa, b = *(const double *)pb;
-	return (a > b) - (a < b);
+	size_t m = N / 2;
+
+	fw_select(d, N, m);
+	out->shift = d[m];
+	if (N % 2 == 0) {
+		fw_select(d, m, m - 1);  /* the largest of the lower half */
+		out->shift = (d[m - 1] + d[m]) / 2;
+	}
+	if (k - 1 < m)
+		fw_select(d, m, k - 1);
+	out->lo = d[k - 1];
+	if (N - k > m)
+		fw_select(d + m + 1, N - m - 1, N - k - m - 1);
+	out->hi = d[N - k];
 }
 
 int fw_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
@@ -169,8 +186,6 @@ int fw_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
 	for (size_t i = 0; i < na; i++)
 		for (size_t j = 0; j < nb; j++)
 			d[i * nb + j] = b[j] - a[i];
-	qsort(d, N, sizeof(*d), cmp_double);
-	out->shift = N % 2 ? d[N / 2] : (d[N / 2 - 1] + d[N / 2]) / 2;
 
 	/*
 	 * The interval is [d_(k), d_(N+1-k)] with coverage 1 - 2 P(U <= k-1):
@@ -201,8 +216,7 @@ int fw_hodges_lehmann(const double *a, size_t na, const double *b, size_t nb,
 	}
 	if (k > (N + 1) / 2)
 		k = (N + 1) / 2;
-	out->lo = d[k - 1];
-	out->hi = d[N - k];
+	hl_order_stats(d, N, k, out);
 	ret = 0;
 cleanup:
 	free(cnt);

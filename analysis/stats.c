@@ -19,9 +19,16 @@ static double median_inplace(double *x, size_t n)
 {
 	if (!n)
 		return NAN;
-	qsort(x, n, sizeof(*x), cmp_double);
+	double below;
+
+	fw_select(x, n, n / 2);
+	if (n % 2)
+		return x[n / 2];
+	below = x[0];  /* the largest of the lower half */
+	for (size_t i = 1; i < n / 2; i++)
+		below = x[i] > below ? x[i] : below;
 	/* halves first: the same double as (a + b) / 2, without overflowing past 9e307 */
-	return n % 2 ? x[n / 2] : x[n / 2 - 1] / 2 + x[n / 2] / 2;
+	return below / 2 + x[n / 2] / 2;
 }
 
 double fw_median(const double *x, size_t n)

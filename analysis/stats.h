@@ -12,6 +12,8 @@
 #include <stddef.h>
 
 double fw_median(const double *x, size_t n);          /* NaN when n == 0 */
+/* Reorders v so that v[k] is its k-th smallest (0-based), none after it smaller, none before larger (stats-select.c). */
+void fw_select(double *v, size_t n, size_t k);
 double fw_mean(const double *x, size_t n);
 double fw_stdev(const double *x, size_t n);          /* sample (n-1); NaN when n < 2 */
 double fw_harmonic_mean(const double *x, size_t n);   /* rates (mmtests); NaN if any x <= 0 */

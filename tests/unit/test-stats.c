@@ -2,6 +2,8 @@
 #include <math.h>
 #include <stdint.h>
 #include <stdio.h>
+#include <stdlib.h>
+#include <string.h>
 #include "tap.h"
 #include "stats.h"
 
@@ -311,6 +313,67 @@ static void test_van_elteren(void)
 	ok(!fw_van_elteren(s, 2, &z, &p) && z > 0 && p < 0.01, "stratified test sees a shift on both hosts");
 }
 
+static int cmp_dbl(const void *pa, const void *pb)
+{
+	double a = *(const double *)pa, b = *(const double *)pb;
+	return (a > b) - (a < b);
+}
+
+/*
+ * fw_select against a sort: every k of arrays with many ties (values of a
+ * few levels) and without, the partition around k; the median and the
+ * Hodges-Lehmann shift and bounds as order statistics of the sorted values.
+ */
+static void test_select(void)
+{
+	int bad_k = 0, bad_part = 0, bad_med = 0, bad_hl = 0, tries = 0;
+
+	for (int t = 0; t < 400; t++) {
+		size_t n = 1 + (size_t)(uniform01() * 60), na = 1 + t % 13, nb = 1 + t % 17, N = na * nb;
+		double v[64] = { 0 }, sorted[64], w[64], a[16], b[20], *d = malloc(N * sizeof(*d));
+		int levels = t % 3 ? 3 : 1000000;
+		struct fw_hl h;
+		size_t k;
+
+		for (size_t i = 0; i < n; i++)
+			v[i] = floor(uniform01() * levels);
+		memcpy(sorted, v, sizeof(v));
+		qsort(sorted, n, sizeof(*sorted), cmp_dbl);
+		for (k = 0; k < n; k++) {
+			memcpy(w, v, sizeof(v));
+			fw_select(w, n, k);
+			bad_k += w[k] != sorted[k];
+			for (size_t i = 0; i < n; i++)
+				bad_part += (i < k && w[i] > w[k]) || (i > k && w[i] < w[k]);
+		}
+		bad_med += fw_median(v, n) != (n % 2 ? sorted[n / 2] : sorted[n / 2 - 1] / 2 + sorted[n / 2] / 2);
+		for (size_t i = 0; i < na; i++)
+			a[i] = 100 + floor(gauss() * (t % 2 ? 3 : 1000));
+		for (size_t j = 0; j < nb; j++)
+			b[j] = 101 + floor(gauss() * (t % 2 ? 3 : 1000));
+		for (size_t i = 0; i < na; i++)
+			for (size_t j = 0; j < nb; j++)
+				d[i * nb + j] = b[j] - a[i];
+		qsort(d, N, sizeof(*d), cmp_dbl);
+		if (!fw_hodges_lehmann(a, na, b, nb, 0.95, &h)) {
+			int found = 0;
+			tries++;
+			for (k = 1; k <= (N + 1) / 2; k++)
+				found |= d[k - 1] == h.lo && d[N - k] == h.hi;
+			bad_hl += !found || h.shift != (N % 2 ? d[N / 2] : (d[N / 2 - 1] + d[N / 2]) / 2);
+		}
+		free(d);
+	}
+	if (!ok(!bad_k, "fw_select: the k-th smallest, every k of 400 arrays"))
+		printf("#   %d wrong\n", bad_k);
+	if (!ok(!bad_part, "... none before it larger, none after it smaller"))
+		printf("#   %d misplaced\n", bad_part);
+	if (!ok(!bad_med, "fw_median equals the sorted middle"))
+		printf("#   %d differ\n", bad_med);
+	if (!ok(tries > 300 && !bad_hl, "Hodges-Lehmann: shift and bounds are the sorted differences'"))
+		printf("#   %d of %d differ\n", bad_hl, tries);
+}
+
 int main(void)
 {
 	test_descriptive();
@@ -327,5 +390,6 @@ int main(void)
 	test_bh();
 	test_change_points();
 	test_van_elteren();
+	test_select();
 	return done_testing();
 }
