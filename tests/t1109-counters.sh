@@ -1,0 +1,54 @@
+#!/bin/bash
+# The counters of a decided row (analysis/analysis-counters.c: the counters
+# whose median moved most between the row's two commits) checked against
+# medians computed here from the database: a watched history on two hosts
+# whose counters differ by commit and by host, with a step, so rows against
+# the parent and against the base are decided and each side's commit and
+# environment must be the right ones.
+. tests/lib/tap.sh
+. tests/lib/server.sh
+specs() { # specs COUNTER-OFFSET: 12 commits, +10% from p6, thp_split_page 256 x (offset + i / 10)
+	local i prev=base s="base:0:-:1:1:$1"
+	for i in $(seq 1 11); do
+		s="$s p$i:$i:$prev:$([ "$i" -ge 6 ] && echo 1.1 || echo 1):1:$(awk -v o="$1" -v i="$i" 'BEGIN { print o + i / 10 }')"
+		prev=p$i
+	done
+	echo "$s"
+}
+# shellcheck disable=SC2046
+FW_GEN_WATCHED=1 gen_sealed "$TMP_T/a" hist tcg@runner-1 12 $(specs 1) || bail gen
+# shellcheck disable=SC2046
+FW_GEN_WATCHED=1 gen_sealed "$TMP_T/b" hist tcg@runner-2 12 $(specs 3) || bail gen
+DB=$TMP_T/fw.db
+"$SERVER" import -q --db "$DB" "$TMP_T"/a/*.sealed "$TMP_T"/b/*.sealed || bail import
+"$SERVER" report --db "$DB" --series hist --format json --no-cache > "$TMP_T/report.json" || bail report
+"$PY" - "$DB" "$TMP_T/report.json" > "$TMP_T/check.txt" <<'PY'
+import json, sqlite3, statistics, sys
+db = sqlite3.connect(sys.argv[1])
+rows = json.load(open(sys.argv[2]))["rows"]
+def median(commit, r, name):
+    v = [x for (x,) in db.execute(
+        "SELECT ct.value FROM counters ct JOIN results res ON res.id = ct.result_id JOIN runs ru ON ru.id = res.run_id"
+        " JOIN environments e ON e.id = ru.env_id WHERE ru.commit_id = ? AND e.fingerprint = ? AND ru.boot_status = 'ok'"
+        " AND res.workload = ? AND res.variant = ? AND res.params = ? AND res.metric = ? AND ct.name = ?",
+        (commit, r["env_fingerprint"], r["workload"], r["variant"], r["params"], r["metric"], name))]
+    return statistics.median(v) if v else None
+checked, wrong, kinds = 0, 0, set()
+for r in rows:
+    if r.get("verdict") not in ("regression", "improvement"):
+        continue
+    for c in r.get("counters", []):
+        checked += 1
+        kinds.add((r["against"], r["env_fingerprint"]))
+        want = (median(r["ref_commit_id"], r, c["name"]), median(r["commit_id"], r, c["name"]))
+        if (c["a"], c["b"]) != want:
+            wrong += 1
+            print("# %s %s at %s: %s -> %s, the database says %s -> %s" % (r["against"], c["name"], r["position"], c["a"], c["b"], *want))
+print("checked %d wrong %d kinds %d" % (checked, wrong, len(kinds)))
+PY
+grep '^#' "$TMP_T/check.txt"
+read -r _ checked _ wrong _ kinds < <(tail -1 "$TMP_T/check.txt")
+ok "$([ "${checked:-0}" -ge 10 ]; echo $?)" "decided rows' counters checked: ${checked:-0}"
+ok "$([ "${kinds:-0}" -ge 3 ]; echo $?)" "... against the parent and the base, on both hosts (${kinds:-0} of 4 kinds)"
+is "${wrong:-x}" 0 "each is the median of its commit's counters in its environment, from the database"
+done_testing
