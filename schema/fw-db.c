@@ -91,6 +91,14 @@ static int migrate(sqlite3 *db, int target, struct strbuf *err)
 {
 	int v;
 
+	/*
+	 * Current already: nothing to write, so no write lock. A connection
+	 * opened to read (the streamed CSV, a page's) waited behind whatever
+	 * wrote (the first analysis of a history) and failed after the busy
+	 * timeout: "database is locked".
+	 */
+	if (fw_db_user_version(db) == target)
+		return 0;
 	if (fw_db_begin(db, err))
 		return -1;
 	v = fw_db_user_version(db);
