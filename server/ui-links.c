@@ -168,6 +168,8 @@ void ui_href_plot(struct strbuf *sb, const struct fw_ui *ui, const struct fw_ser
 	if (s->window)  /* the page's window: its small plots show the same commits */
 		strbuf_addf(sb, "%sfrom=%d&amp;to=%d", s->nenvs > 1 || ui->revision > 0 ? "&amp;" : "?",
 			    s->from, s->to);
+	else if (s->total_commits > FW_METRIC_PAGE_COMMITS)  /* all of it: a bare plot is the newest window */
+		strbuf_addf(sb, "%sfrom=%d", s->nenvs > 1 || ui->revision > 0 ? "&amp;" : "?", s->first_position);
 }
 
 void ui_href_compare(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *base,

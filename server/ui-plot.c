@@ -1,7 +1,8 @@
 /*
  * GET /plot/{series}/{workload}/{variant}/{metric}/{small|big}.svg (or .png)
- * [?env=PREFIX&revision=N]: a trend plot from the disk cache (rendered on
- * first request), with ETag. The big plot carries the analysis interval band
+ * [?env=PREFIX&revision=N&from=A&to=B]: a trend plot from the disk cache
+ * (rendered on first request), with ETag; of a long history, its newest
+ * FW_METRIC_PAGE_COMMITS positions unless from/to say (?from=0: all). The big plot carries the analysis interval band
  * and the regression markers.
  */
 #include <stdio.h>
@@ -32,7 +33,12 @@ static enum MHD_Result plot(struct fw_req *r, int png)
 	strbuf_addf(&wvm, "%s/%s/%s", r->args[1], r->args[2], r->args[3]);
 	{
 		struct fw_series_only only = { wvm.buf, -1, { 0, 0 } };  /* this metric's samples only */
-		if (req_series_only(r, r->args[0], "series", &only, &s, &ret))
+		/*
+		 * A long history: its newest positions unless from=/to= ask, as
+		 * its metric page and trend answer (at 10,000 commits the whole
+		 * was 3.4 MB and 2.8 s on every request).
+		 */
+		if (req_series_part(r, r->args[0], "series", FW_METRIC_PAGE_COMMITS, &only, &s, &ret))
 			goto cleanup;
 	}
 	loaded = 1;
