@@ -69,9 +69,10 @@ done:
 }
 
 /*
- * The rows of part: by metric through (key, metric_key, position, seq), else
- * a range of the key. INDEXED BY: without statistics of this table the
- * planner took the key's range for a metric too, reading every row.
+ * The rows of part: by metric through (key, metric_key, position, seq), the
+ * decided ones through their partial index, else a range of the key.
+ * INDEXED BY: without statistics of this table the planner took the key's
+ * range for a metric too, reading every row.
  */
 static int get_rows(sqlite3 *db, const char *key, const struct fw_store_cache_part *p,
 		    int (*each)(const char *body, void *ctx), void *ctx)
@@ -86,8 +87,11 @@ static int get_rows(sqlite3 *db, const char *key, const struct fw_store_cache_pa
 				"SELECT body FROM analysis_rows INDEXED BY analysis_rows_by_metric "
 				"WHERE key = ?1 AND metric_key = ?4 "
 				"AND position BETWEEN ?2 AND ?3 AND (?5 = 0 OR decided = 1) ORDER BY position, seq" :
+				p->decided_only ?  /* a few rows of the key's: their own index (migration 0013) */
+				"SELECT body FROM analysis_rows INDEXED BY analysis_rows_decided WHERE key = ?1 "
+				"AND decided = 1 AND position BETWEEN ?2 AND ?3 AND ?5 = 1 ORDER BY position, seq" :
 				"SELECT body FROM analysis_rows WHERE key = ?1 "
-				"AND position BETWEEN ?2 AND ?3 AND (?5 = 0 OR decided = 1) ORDER BY position, seq",
+				"AND position BETWEEN ?2 AND ?3 AND ?5 = 0 ORDER BY position, seq",
 				-1, &st, NULL);
 	if (rc != SQLITE_OK)
 		return -1;

@@ -77,6 +77,16 @@ like "$(grep -A8 '^SQL .* FROM samples s JOIN results res' "$TMP_T/plans.log")" 
 csv_plan=$(awk '/^SQL / { p = index($0, "SELECT c.position, c.sha, res.workload") == 5 } p && /^PLAN /' "$TMP_T/plans.log")
 like "$csv_plan" "SEARCH s USING PRIMARY KEY" "the CSV's statement was logged with its plan"
 unlike "$csv_plan" "TEMP B-TREE" "... and it sorts nothing (streamed in index order)"
+# The decided rows (the regressions page, the feeds, a regression's profile)
+# through their own index, not a scan of every row of the key with its body.
+grep -q '"SELECT body FROM analysis_rows INDEXED BY analysis_rows_decided WHERE key = ?1 "' schema/store-analysis-rows.c &&
+	grep -q '"AND decided = 1 AND position BETWEEN ?2 AND ?3 AND ?5 = 1 ORDER BY position, seq"' schema/store-analysis-rows.c
+ok $? "the statement below is the one schema/store-analysis-rows.c runs for decided rows"
+decided_plan=$(sqlite3 "$DB" "EXPLAIN QUERY PLAN SELECT body FROM analysis_rows INDEXED BY analysis_rows_decided
+	WHERE key = 'series:1' AND decided = 1 AND position BETWEEN 0 AND 99 AND 1 = 1 ORDER BY position, seq")
+like "$decided_plan" 'SEARCH analysis_rows USING INDEX analysis_rows_decided \(key=\? AND position>\? AND position<\?\)' \
+	"... a range of their partial index"
+unlike "$decided_plan" 'TEMP B-TREE' "... in order, no sort"
 scans "$TMP_T/plans.log" > "$TMP_T/scans.txt"
 sed '$d' "$TMP_T/scans.txt" | sed 's/^/# /'
 is "$(tail -1 "$TMP_T/scans.txt")" 0 "no statement scans samples, results or counters"
