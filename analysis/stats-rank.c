@@ -153,13 +153,10 @@ int fw_mannwhitney(const double *a, size_t na, const double *b, size_t nb, struc
 static void hl_order_stats(double *d, size_t N, size_t k, struct fw_hl *out)
 {
 	size_t m = N / 2;
+	double lo, hi;
 
-	fw_select(d, N, m);
-	out->shift = d[m];
-	if (N % 2 == 0) {
-		fw_select(d, m, m - 1);  /* the largest of the lower half */
-		out->shift = (d[m - 1] + d[m]) / 2;
-	}
+	fw_select_middle(d, N, &lo, &hi);
+	out->shift = N % 2 ? hi : (lo + hi) / 2;
 	if (k - 1 < m)
 		fw_select(d, m, k - 1);
 	out->lo = d[k - 1];

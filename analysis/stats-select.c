@@ -31,3 +31,17 @@ void fw_select(double *v, size_t n, size_t k)
 			hi = j;
 	}
 }
+
+void fw_select_middle(double *v, size_t n, double *lo, double *hi)
+{
+	size_t m = n / 2;
+
+	fw_select(v, n, m);
+	*hi = v[m];
+	*lo = v[m];
+	if (n % 2)
+		return;
+	*lo = v[0];  /* the largest of the lower half, which the selection left before v[m] */
+	for (size_t i = 1; i < m; i++)
+		*lo = v[i] > *lo ? v[i] : *lo;
+}

@@ -17,18 +17,13 @@ static int cmp_double(const void *pa, const void *pb)
 /* Median of an array that may be reordered. */
 static double median_inplace(double *x, size_t n)
 {
+	double lo, hi;
+
 	if (!n)
 		return NAN;
-	double below;
-
-	fw_select(x, n, n / 2);
-	if (n % 2)
-		return x[n / 2];
-	below = x[0];  /* the largest of the lower half */
-	for (size_t i = 1; i < n / 2; i++)
-		below = x[i] > below ? x[i] : below;
+	fw_select_middle(x, n, &lo, &hi);
 	/* halves first: the same double as (a + b) / 2, without overflowing past 9e307 */
-	return below / 2 + x[n / 2] / 2;
+	return n % 2 ? hi : lo / 2 + hi / 2;
 }
 
 double fw_median(const double *x, size_t n)

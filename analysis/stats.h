@@ -14,6 +14,8 @@
 double fw_median(const double *x, size_t n);          /* NaN when n == 0 */
 /* Reorders v so that v[k] is its k-th smallest (0-based), none after it smaller, none before larger (stats-select.c). */
 void fw_select(double *v, size_t n, size_t k);
+/* The two middle values of v (n >= 1: equal when n is odd), v reordered as fw_select(v, n, n / 2) leaves it. */
+void fw_select_middle(double *v, size_t n, double *lo, double *hi);
 double fw_mean(const double *x, size_t n);
 double fw_stdev(const double *x, size_t n);          /* sample (n-1); NaN when n < 2 */
 double fw_harmonic_mean(const double *x, size_t n);   /* rates (mmtests); NaN if any x <= 0 */

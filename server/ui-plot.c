@@ -2,8 +2,8 @@
  * GET /plot/{series}/{workload}/{variant}/{metric}/{small|big}.svg (or .png)
  * [?env=PREFIX&revision=N&from=A&to=B]: a trend plot from the disk cache
  * (rendered on first request), with ETag; of a long history, its newest
- * FW_METRIC_PAGE_COMMITS positions unless from/to say (?from=0: all). The big plot carries the analysis interval band
- * and the regression markers.
+ * FW_METRIC_PAGE_COMMITS positions unless from/to say (?from=0: all). The
+ * big plot carries the analysis interval band and the regression markers.
  */
 #include <stdio.h>
 #include <string.h>
