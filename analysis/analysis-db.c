@@ -808,7 +808,7 @@ static int data_hash(sqlite3 *db, long long series_id, int watched, const struct
 		     const struct fw_det_table *det, char out[65], char rule[65], struct strbuf *err)
 {
 	struct sha256_ctx h, r;
-	char buf[384];
+	char buf[384], runs[65];
 
 	sha256_init(&h);
 	/*
@@ -825,8 +825,9 @@ static int data_hash(sqlite3 *db, long long series_id, int watched, const struct
 	/* the rule without the data: a history's stored part is reused only under the same one */
 	r = h;
 	sha256_final_hex(&r, rule);
-	if (fw_store_hash_series_runs(db, series_id, &h, err))
+	if (fw_store_series_runs_digest(db, series_id, runs, err))
 		return -1;
+	sha256_update(&h, runs, 64);
 	sha256_final_hex(&h, out);
 	return 0;
 }

@@ -7,7 +7,6 @@
 #include <stddef.h>
 #include <string.h>
 #include "fw-db.h"
-#include "sha256.h"
 #include "store-analysis.h"
 #include "stmt-cache.h"
 #include "xalloc.h"
@@ -362,37 +361,3 @@ int fw_store_evidence_samples(struct fw_store_evidence *ev, const struct fw_stor
 	return kept_end(ev->db, st, rc, err) < 0 ? -1 : 0;
 }
 
-int fw_store_hash_series_runs(sqlite3 *db, long long series_id, struct sha256_ctx *h, struct strbuf *err)
-{
-	static const char *const sql[] = {
-		"SELECT r.run_id, r.doc_hash, r.boot_status FROM runs r "
-		"JOIN commits c ON c.id = r.commit_id WHERE c.series_id = ?1 ORDER BY r.id",
-		"SELECT e.fingerprint, COUNT(*), MAX(r2.id) FROM runs r2 JOIN environments e ON e.id = r2.env_id "
-		"WHERE r2.env_id IN (SELECT r.env_id FROM runs r JOIN commits c ON c.id = r.commit_id "
-		"WHERE c.series_id = ?1) AND r2.id <= (SELECT MAX(r.id) FROM runs r JOIN commits c "
-		"ON c.id = r.commit_id WHERE c.series_id = ?1) GROUP BY e.fingerprint ORDER BY e.fingerprint",
-	};
-
-	for (int q = 0; q < 2; q++) {
-		sqlite3_stmt *st = NULL;
-		int rc;
-
-		if (sqlite3_prepare_v2(db, sql[q], -1, &st, NULL) != SQLITE_OK) {
-			strbuf_addf(err, "hashing runs: %s", sqlite3_errmsg(db));
-			return -1;
-		}
-		sqlite3_bind_int64(st, 1, series_id);
-		while ((rc = sqlite3_step(st)) == SQLITE_ROW) {
-			for (int col = 0; col < 3; col++) {
-				const char *t = fw_db_text(st, col);
-
-				sha256_update(h, t, strlen(t));
-				sha256_update(h, "\n", 1);
-			}
-		}
-		if (list_end(db, st, rc, "hashing runs", err))
-			return -1;
-		sha256_update(h, "--\n", 3);
-	}
-	return 0;
-}

@@ -94,12 +94,12 @@ int fw_store_evidence_samples(struct fw_store_evidence *ev, const struct fw_stor
 			      struct strbuf *err);
 
 /*
- * Feeds h with what the analysis of a series rests on: each run (id, content
- * hash, boot status), then each environment's run count and newest run up to
- * the series' newest run, every text followed by a newline, "--\n" after each list.
+ * The sha256 (hex) of what the analysis of a series rests on: each run (id,
+ * content hash, boot status), then each environment's run count and newest
+ * run up to the series' newest run. Remembered per database and runs
+ * generation (schema/runs-digest.c). 0, or -1 with err.
  */
-struct sha256_ctx;
-int fw_store_hash_series_runs(sqlite3 *db, long long series_id, struct sha256_ctx *h, struct strbuf *err);
+int fw_store_series_runs_digest(sqlite3 *db, long long series_id, char out[65], struct strbuf *err);
 
 /*
  * The cached analysis of a series (schema/store-analysis-rows.c): a head (the

@@ -1,6 +1,14 @@
 -- Makes a current DB look like one of schema version 3 (before migration
 -- 0004) for the tests of upgrading an old DB (t1065, t1068): drops what
--- 0012, 0011, 0010, 0009, 0008, 0007, 0006, 0005 and 0004 added, newest first. A new migration adds its own drops here.
+-- 0014, 0013 (with analysis_rows), 0012, 0011, 0010, 0009, 0008, 0007, 0006, 0005 and 0004 added, newest first. A new migration adds its own drops here.
+DROP TRIGGER runs_stamp_insert;
+DROP TRIGGER runs_stamp_update;
+DROP TRIGGER runs_stamp_delete;
+DROP TRIGGER runs_stamp_commit_moved;
+DROP TRIGGER runs_stamp_commit_deleted;
+DROP TRIGGER runs_stamp_env_changed;
+DROP TRIGGER runs_stamp_env_deleted;
+DROP TABLE runs_stamp;
 ALTER TABLE series DROP COLUMN watched;
 DROP TRIGGER outbox_regression_bisected;
 DROP TABLE analysis_rows;

@@ -98,6 +98,79 @@ static void woken(const char *series)
 	wakes += !strcmp(series, "example");
 }
 
+/* The data hash of series "example" revision 3 (not cached: computed from the runs each time). */
+static void hash_of(sqlite3 *db, char out[65])
+{
+	struct fw_analysis_opts o;
+	struct strbuf err = STRBUF_INIT;
+	struct fw_an *res = NULL;
+
+	fw_analysis_opts_init(&o);
+	o.use_cache = 0;
+	snprintf(out, 65, "%s", !fw_analysis_series(db, "example", 3, &o, &res, &err) && res ? res->data_hash : "");
+	if (!res)
+		printf("# %s\n", err.buf);
+	fw_an_free(res);
+	strbuf_release(&err);
+}
+
+/*
+ * The runs' digest is remembered per database and runs generation (issue 31,
+ * schema/runs-digest.c): another connection's change to what it reads must
+ * still change the hash, and a copy of the file must not share its memo.
+ */
+static void test_runs_digest(sqlite3 *db, const char *dir)
+{
+	static const char *const change[][2] = {
+		{ "UPDATE runs SET boot_status = 'panic' WHERE id = (SELECT MAX(id) FROM runs)",
+		  "UPDATE runs SET boot_status = 'ok' WHERE id = (SELECT MAX(id) FROM runs)" },
+		{ "UPDATE runs SET doc_hash = 'x' || doc_hash WHERE id = (SELECT MAX(id) FROM runs)",
+		  "UPDATE runs SET doc_hash = substr(doc_hash, 2) WHERE id = (SELECT MAX(id) FROM runs)" },
+		{ "UPDATE environments SET fingerprint = fingerprint || 'x'",
+		  "UPDATE environments SET fingerprint = substr(fingerprint, 1, length(fingerprint) - 1)" },
+	};
+	struct strbuf err = STRBUF_INIT;
+	char h0[65], h1[65], h2[65], copy[128];
+	sqlite3 *other, *db2;
+
+	snprintf(copy, sizeof(copy), "%s/copy.sqlite", dir);
+	other = fw_db_open(sqlite3_db_filename(db, "main"), &err);
+	hash_of(db, h0);
+	hash_of(db, h1);
+	ok(*h0 && !strcmp(h0, h1), "runs digest: the same runs, the same hash twice");
+	for (size_t i = 0; i < sizeof(change) / sizeof(change[0]); i++) {
+		printf("# another connection: %s\n", change[i][0]);
+		ok(!fw_db_exec(other, change[i][0], &err), "another connection changed what the hash reads");
+		hash_of(db, h1);
+		ok(*h1 && strcmp(h0, h1), "... changes the data hash");
+		fw_db_exec(other, change[i][1], &err);
+		hash_of(db, h2);
+		ok(!strcmp(h0, h2), "... and undone, the hash is the first one again");
+	}
+	/* A copy starts at the same db_id and generation: each then changes once, differently. */
+	{
+		struct strbuf sql = STRBUF_INIT;
+
+		strbuf_addf(&sql, "VACUUM INTO '%s'", copy);
+		ok(!fw_db_exec(db, sql.buf, &err), "copied the database (VACUUM INTO)");
+		strbuf_release(&sql);
+	}
+	db2 = fw_db_open(copy, &err);
+	hash_of(db2, h2);
+	ok(!strcmp(h0, h2), "the copy: the same hash");
+	fw_db_exec(other, change[0][0], &err);
+	fw_db_exec(db2, "UPDATE runs SET boot_status = 'timeout' WHERE id = (SELECT MAX(id) FROM runs)", &err);
+	hash_of(db, h1);
+	hash_of(db2, h2);
+	ok(*h1 && *h2 && strcmp(h1, h2) && strcmp(h0, h2),
+	   "each changed at the same generation: the copy's hash is its own, not the original's");
+	fw_db_exec(other, change[0][1], &err);
+	fw_db_close(db2);
+	fw_db_close(other);
+	unlink(copy);
+	strbuf_release(&err);
+}
+
 int main(void)
 {
 	struct strbuf err = STRBUF_INIT, doc = STRBUF_INIT;
@@ -219,6 +292,7 @@ int main(void)
 	ok(fw_analysis_series(db, "nope", 0, NULL, &res, &err) && strstr(err.buf, "no such series"),
 	   "unknown series is an error naming it");
 
+	test_runs_digest(db, path);
 	{
 		sqlite3 *other = fw_db_open(dbpath, &err);
 
