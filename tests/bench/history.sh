@@ -10,7 +10,8 @@
 #   the whole-history answers (series JSON and CSV) once each, CSV in MB/s;
 #   server peak RSS (VmHWM) over the crawl;
 #   one more boot of a new tip commit POSTed: seconds until every page of
-#   the window answers under 1 s again.
+#   the window answers under 1 s again (the end of the last answer over 1 s,
+#   then passes over the window until one is under 1 s throughout).
 # HISTORY_DB=FILE reuses a history fwload generated (with HISTORY_COMMITS
 # as it was made; its analysis cache emptied), to time the rest again.
 # Targets (issue 31, at 10,000 commits): first analysis <= 60 s, cold <= 1 s,
@@ -95,16 +96,21 @@ echo "whole series JSON answer (from=0): $bytes bytes in $s s (HTTP $st); server
 "$BUILD/bench/fwload" history-tip "$N" >"$T/tip.json"
 t0=$(date +%s.%N)
 curl -s -o /dev/null -w 'tip POST: HTTP %{http_code}\n' -H "Authorization: Bearer $TOK" --data-binary "@$T/tip.json" "$U/api/v1/runs"
-pass=0
+pass=0 last=0
+now() { awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }'; }
 while :; do
 	slow=0 pass=$((pass + 1))
 	for p in "${PAGES[@]}"; do
 		read -r s _ _ <<<"$(get "$p")"
-		awk -v s="$s" 'BEGIN { exit !(s > 1) }' && slow=$((slow + 1)) &&
+		awk -v s="$s" 'BEGIN { exit !(s > 1) }' && slow=$((slow + 1)) && last=$(now) &&
 			printf '  pass %d: %s took %.1f s\n' "$pass" "${p:0:60}" "$s"
 	done
-	t=$(awk -v a="$t0" -v b="$(date +%s.%N)" 'BEGIN { printf "%.1f", b - a }')
-	[ "$slow" = 0 ] && { echo "after a new tip's boot: every page under 1 s again $t s after the POST"; break; }
+	t=$(now)
+	# "back under 1 s" from the end of the last answer over 1 s; a whole pass under 1 s confirms it
+	[ "$slow" = 0 ] && {
+		echo "after a new tip's boot: the last answer over 1 s ended $last s after the POST; a whole pass of the window under 1 s ended at $t s"
+		break
+	}
 	awk -v t="$t" 'BEGIN { exit !(t > 600) }' && { echo "after a new tip's boot: $slow pages still over 1 s after $t s"; break; }
 done
 echo "server peak RSS: $(hwm) MB"
