@@ -31,6 +31,7 @@ static int row_json(const struct fw_regression_row *g, void *ctx)
 	cJSON_AddStringToObject(o, "metric", g->metric);
 	cJSON_AddNumberToObject(o, "commit_id", (double)g->commit_id);
 	cJSON_AddStringToObject(o, "sha", g->sha);
+	cJSON_AddNumberToObject(o, "position", g->position);
 	cJSON_AddStringToObject(o, "subject", g->subject);
 	cJSON_AddNumberToObject(o, "delta_pct", g->delta_pct);
 	if (isnan(g->p_value))

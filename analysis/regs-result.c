@@ -40,6 +40,7 @@ void fw_reg_read(const cJSON *o, struct fw_reg *g)
 	g->status_note = fw_json_str(o, "status_note", "");
 	g->found_sha = cJSON_GetStringValue(item(o, "found_sha"));
 	g->revision = fw_json_int(o, "revision", 0);
+	g->position = fw_json_int(o, "position", -1);
 	g->delta_pct = fw_json_num(o, "delta_pct", NAN);
 	g->p_value = cJSON_IsNumber(p) ? p->valuedouble : NAN;
 	g->history = NULL;

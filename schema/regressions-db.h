@@ -43,6 +43,7 @@ struct fw_regression_row {
 	double delta_pct, p_value;  /* p_value NaN: none stored */
 	const char *found_sha;      /* moved to a bisect's culprit: the commit it was found at; else NULL */
 	long long bisect_id;        /* the bisect that moved it, 0 none */
+	int position;               /* its commit's position in the series */
 };
 /* One status change of a regression, oldest first. */
 struct fw_regression_change {

@@ -9,6 +9,7 @@
 #include "routes.h"
 #include "analysis-json.h"
 #include "html.h"
+#include "ui.h"
 
 /* "?revision=N[&env=FP]": a combined regression has no one environment. */
 static void link_args(struct strbuf *sb, const struct fw_reg *g, char sep)
@@ -30,6 +31,15 @@ static void metric_path(struct strbuf *sb, const struct fw_reg *g, const char *b
 	html_url_arg(sb, g->variant);
 	strbuf_addch(sb, '/');
 	html_url_arg(sb, g->metric);
+}
+
+/* "&from=A&to=B": the metric's positions around the regression (ui_reg_window). */
+static void window_args(struct strbuf *sb, const struct fw_reg *g)
+{
+	int from, to;
+
+	if (ui_reg_window(g->position, &from, &to))
+		strbuf_addf(sb, "&from=%d&to=%d", from, to);
 }
 
 static void add_links(cJSON *o, const struct fw_reg *g)
@@ -58,12 +68,14 @@ static void add_links(cJSON *o, const struct fw_reg *g)
 			strbuf_addstr(&sb, "%2F");
 			html_url_arg(&sb, g->metric);
 			link_args(&sb, g, '&');
+			window_args(&sb, g);
 		} else {
 			strbuf_addstr(&sb, k == 2 ? "/series/" : "/plot/");
 			metric_path(&sb, g, k == 2 ? "/metric/" : "/");
 			if (k == 3)
 				strbuf_addstr(&sb, "/big.svg");
 			link_args(&sb, g, '?');
+			window_args(&sb, g);
 		}
 		cJSON_AddStringToObject(links, kinds[k], sb.buf);
 	}

@@ -141,6 +141,15 @@ void ui_href_metric(struct strbuf *sb, const struct fw_ui *ui, const struct fw_s
 	rev_arg(sb, ui, s->nenvs > 1 ? "&amp;" : "?");
 }
 
+int ui_reg_window(int position, int *from, int *to)
+{
+	if (position < 0)
+		return 0;
+	*from = position > FW_METRIC_PAGE_COMMITS / 2 ? position - FW_METRIC_PAGE_COMMITS / 2 : 0;
+	*to = *from + FW_METRIC_PAGE_COMMITS - 1;
+	return 1;
+}
+
 void ui_href_plot(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
 		  const struct fw_metric *m, const char *size)
 {

@@ -255,10 +255,14 @@ static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const struct fw_r
 	m.metric = xstrdup(it->metric);
 	m.env = xstrdup(env);
 	if (linked) {
+		int from, to;
+
 		strbuf_addstr(sb, "<a href=\"");
-		if (strcmp(env, FW_ENV_COMBINED))
-			ui_href_metric(sb, ui, &s, &m);
-		else
+		if (strcmp(env, FW_ENV_COMBINED)) {
+			ui_href_metric(sb, ui, &s, &m);  /* ?env=... always: s.nenvs is 2 */
+			if (!ui->exported && ui_reg_window(it->position, &from, &to))
+				strbuf_addf(sb, "&amp;from=%d&amp;to=%d", from, to);
+		} else
 			ui_href_series(sb, ui, series);
 		strbuf_addstr(sb, "\">");
 	}

@@ -56,6 +56,13 @@ void ui_href_commit(struct strbuf *sb, const struct fw_ui *ui, const char *serie
 void ui_href_metric(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
 		    const struct fw_metric *m);
 /* size: "small" or "big"; always SVG. */
+/*
+ * The positions from..to of a metric page (plot, trend) around a regression's
+ * commit at position: a bare one of a long history shows its newest
+ * FW_METRIC_PAGE_COMMITS, which an older regression is not among. 0 when the
+ * position is not known (-1): then no window.
+ */
+int ui_reg_window(int position, int *from, int *to);
 void ui_href_plot(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
 		  const struct fw_metric *m, const char *size);
 void ui_href_config(struct strbuf *sb, const struct fw_ui *ui, const char *hash);
