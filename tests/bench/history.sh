@@ -108,7 +108,9 @@ while :; do
 	t=$(now)
 	# "back under 1 s" from the end of the last answer over 1 s; a whole pass under 1 s confirms it
 	[ "$slow" = 0 ] && {
-		echo "after a new tip's boot: the last answer over 1 s ended $last s after the POST; a whole pass of the window under 1 s ended at $t s"
+		if [ "$last" = 0 ]; then echo "after a new tip's boot: no answer took over 1 s"
+		else echo "after a new tip's boot: the last answer over 1 s ended $last s after the POST"; fi
+		echo "after a new tip's boot: a whole pass of the window under 1 s ended $t s after the POST ($pass passes)"
 		break
 	}
 	awk -v t="$t" 'BEGIN { exit !(t > 600) }' && { echo "after a new tip's boot: $slow pages still over 1 s after $t s"; break; }
