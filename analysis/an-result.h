@@ -157,6 +157,7 @@ struct fw_reg {
 	const char *found_sha;          /* moved by a bisect to its culprit: where it was found; else NULL */
 	int revision;
 	int position;                   /* its commit's position in the series (-1: not known) */
+	int first_position, last_position;  /* the series revision's */
 	double delta_pct, p_value;      /* p_value: the BH-adjusted q it was stored with (NAN: none) */
 	struct fw_reg_change *history;  /* oldest first */
 	size_t nhistory;

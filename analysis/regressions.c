@@ -32,6 +32,8 @@ static int row_json(const struct fw_regression_row *g, void *ctx)
 	cJSON_AddNumberToObject(o, "commit_id", (double)g->commit_id);
 	cJSON_AddStringToObject(o, "sha", g->sha);
 	cJSON_AddNumberToObject(o, "position", g->position);
+	cJSON_AddNumberToObject(o, "first_position", g->first_position);
+	cJSON_AddNumberToObject(o, "last_position", g->last_position);
 	cJSON_AddStringToObject(o, "subject", g->subject);
 	cJSON_AddNumberToObject(o, "delta_pct", g->delta_pct);
 	if (isnan(g->p_value))

@@ -41,6 +41,8 @@ void fw_reg_read(const cJSON *o, struct fw_reg *g)
 	g->found_sha = cJSON_GetStringValue(item(o, "found_sha"));
 	g->revision = fw_json_int(o, "revision", 0);
 	g->position = fw_json_int(o, "position", -1);
+	g->first_position = fw_json_int(o, "first_position", 0);
+	g->last_position = fw_json_int(o, "last_position", 0);
 	g->delta_pct = fw_json_num(o, "delta_pct", NAN);
 	g->p_value = cJSON_IsNumber(p) ? p->valuedouble : NAN;
 	g->history = NULL;

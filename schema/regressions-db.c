@@ -112,7 +112,9 @@ int fw_regressions_read(sqlite3 *db, const char *series, const char *status, lon
 	if (sqlite3_prepare_v2(db,
 			       "SELECT g.id, s.name, s.revision, g.env_fingerprint, g.workload, g.variant, g.metric, "
 			       "g.commit_id, c.sha, c.subject, g.delta_pct, g.p_value, g.status, g.status_by, g.status_at, "
-			       "g.created_at, g.status_note, f.sha, g.bisect_id, c.position FROM regressions g "
+			       "g.created_at, g.status_note, f.sha, g.bisect_id, c.position, "
+			       "(SELECT min(position) FROM commits WHERE series_id = g.series_id), "
+			       "(SELECT max(position) FROM commits WHERE series_id = g.series_id) FROM regressions g "
 			       "JOIN series s ON s.id = g.series_id JOIN commits c ON c.id = g.commit_id "
 			       "LEFT JOIN commits f ON f.id = g.found_commit_id "
 			       "WHERE (?1 IS NULL OR s.name = ?1) AND (?2 IS NULL OR g.status = ?2) AND (?3 IS NULL OR g.id = ?3) "
@@ -138,6 +140,7 @@ int fw_regressions_read(sqlite3 *db, const char *series, const char *status, lon
 			.created_at = fw_db_text(st, 15), .status_note = fw_db_text(st, 16),
 			.found_sha = sqlite3_column_type(st, 17) == SQLITE_NULL ? NULL : fw_db_text(st, 17),
 			.bisect_id = sqlite3_column_int64(st, 18), .position = sqlite3_column_int(st, 19),
+			.first_position = sqlite3_column_int(st, 20), .last_position = sqlite3_column_int(st, 21),
 		};
 
 		stop = each(&g, ctx);

@@ -44,6 +44,7 @@ struct fw_regression_row {
 	const char *found_sha;      /* moved to a bisect's culprit: the commit it was found at; else NULL */
 	long long bisect_id;        /* the bisect that moved it, 0 none */
 	int position;               /* its commit's position in the series */
+	int first_position, last_position;  /* the series revision's */
 };
 /* One status change of a regression, oldest first. */
 struct fw_regression_change {

@@ -1,9 +1,9 @@
 /*
  * The digest of what a series' analysis rests on (its runs, and the runs of
  * their environments up to the series' newest), remembered while the
- * database's runs generation stays the same (migration 0014: triggers move
- * runs_stamp.generation on every change to a run, a commit's series or an
- * environment's fingerprint, whichever process writes). Reading every run of
+ * database's runs generation stays the same (migration 0014: triggers set
+ * runs_stamp.generation to a new random value on every change to a run, a
+ * commit's series or an environment's fingerprint, whichever process writes). Reading every run of
  * the series cost 0.3 s, half of each cold page at 10,000 commits, though a
  * busy server's runs change far less often than its pages are asked for.
  */
@@ -14,7 +14,7 @@
 #include "sha256.h"
 #include "store-analysis.h"
 
-#define MEMO_SLOTS 16
+#define MEMO_SLOTS 64  /* a feed or the regressions page reads up to 50 series */
 
 struct digest_memo {
 	char where[65];       /* sha256 of the database's file name and db_id; "" when empty */
@@ -141,6 +141,7 @@ static void memo_put(const char *where, long long generation, long long series_i
 
 int fw_store_series_runs_digest(sqlite3 *db, long long series_id, char out[65], struct strbuf *err)
 {
+	struct strbuf again = STRBUF_INIT;
 	char where[65];
 	long long before = 0, after = 0;
 	int known = runs_stamp(db, where, &before, err);
@@ -152,10 +153,13 @@ int fw_store_series_runs_digest(sqlite3 *db, long long series_id, char out[65], 
 	if (hash_series_runs(db, series_id, out, err))
 		return -1;
 	/*
-	 * Kept only when no writer committed in between: the generation only
-	 * grows, so equal readings around the scan mean it read that generation.
+	 * Kept only when no writer committed in between (each commit draws a new
+	 * generation, so equal readings around the scan mean it read that one),
+	 * and not from inside a write transaction, which may yet roll back.
 	 */
-	if (!known && !runs_stamp(db, where, &after, err) && after == before)
+	if (!known && sqlite3_txn_state(db, "main") != SQLITE_TXN_WRITE && !runs_stamp(db, where, &after, &again) &&
+	    after == before)
 		memo_put(where, before, series_id, out);
+	strbuf_release(&again);
 	return 0;
 }

@@ -51,6 +51,21 @@ static cJSON *entry(const struct fw_an *an, long long commit_id, const char *sha
 	return g;
 }
 
+/* Where the improvement is, for its links' window (ui_reg_window): its position and the revision's span. */
+static cJSON *at_position(cJSON *g, const struct fw_an *an, int position)
+{
+	int first = position, last = position;
+
+	for (size_t i = 0; i < an->ncommits; i++) {
+		first = an->commits[i].position < first ? an->commits[i].position : first;
+		last = an->commits[i].position > last ? an->commits[i].position : last;
+	}
+	cJSON_AddNumberToObject(g, "position", position);
+	cJSON_AddNumberToObject(g, "first_position", first);
+	cJSON_AddNumberToObject(g, "last_position", last);
+	return g;
+}
+
 /* Appends the improvements of one analysis to out; how many are in out now. */
 static int add_rows(cJSON *out, const struct fw_an *an, const char *when, int max)
 {
@@ -61,8 +76,8 @@ static int add_rows(cJSON *out, const struct fw_an *an, const char *when, int ma
 
 		if (r->against != FW_AGAINST_PARENT || r->v != FW_IMPROVEMENT)
 			continue;
-		cJSON_AddItemToArray(out, entry(an, r->commit_id, r->sha, r->env, r->workload, r->variant, r->metric,
-						r->delta_pct, when));
+		cJSON_AddItemToArray(out, at_position(entry(an, r->commit_id, r->sha, r->env, r->workload, r->variant,
+							    r->metric, r->delta_pct, when), an, r->position));
 		n++;
 	}
 	for (size_t i = 0; i < an->ncombined && n < max; i++) {
@@ -70,8 +85,8 @@ static int add_rows(cJSON *out, const struct fw_an *an, const char *when, int ma
 
 		if (strcmp(c->verdict, "improvement"))
 			continue;
-		cJSON_AddItemToArray(out, entry(an, c->commit_id, c->sha, FW_ENV_COMBINED, c->workload, c->variant,
-						c->metric, c->delta_pct, when));
+		cJSON_AddItemToArray(out, at_position(entry(an, c->commit_id, c->sha, FW_ENV_COMBINED, c->workload,
+							    c->variant, c->metric, c->delta_pct, when), an, c->position));
 		n++;
 	}
 	return n;

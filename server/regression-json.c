@@ -38,7 +38,7 @@ static void window_args(struct strbuf *sb, const struct fw_reg *g)
 {
 	int from, to;
 
-	if (ui_reg_window(g->position, &from, &to))
+	if (ui_reg_window(g->position, g->first_position, g->last_position, &from, &to))
 		strbuf_addf(sb, "&from=%d&to=%d", from, to);
 }
 

@@ -141,12 +141,16 @@ void ui_href_metric(struct strbuf *sb, const struct fw_ui *ui, const struct fw_s
 	rev_arg(sb, ui, s->nenvs > 1 ? "&amp;" : "?");
 }
 
-int ui_reg_window(int position, int *from, int *to)
+int ui_reg_window(int position, int first, int last, int *from, int *to)
 {
-	if (position < 0)
+	if (position < 0 || last - first < FW_METRIC_PAGE_COMMITS)
 		return 0;
-	*from = position > FW_METRIC_PAGE_COMMITS / 2 ? position - FW_METRIC_PAGE_COMMITS / 2 : 0;
+	*from = position - FW_METRIC_PAGE_COMMITS / 2 > first ? position - FW_METRIC_PAGE_COMMITS / 2 : first;
 	*to = *from + FW_METRIC_PAGE_COMMITS - 1;
+	if (*to > last) {  /* near the newest: the newest positions, as many */
+		*to = last;
+		*from = last - FW_METRIC_PAGE_COMMITS + 1;
+	}
 	return 1;
 }
 

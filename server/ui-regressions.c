@@ -260,8 +260,12 @@ static void reg_row(struct strbuf *sb, const struct fw_ui *ui, const struct fw_r
 		strbuf_addstr(sb, "<a href=\"");
 		if (strcmp(env, FW_ENV_COMBINED)) {
 			ui_href_metric(sb, ui, &s, &m);  /* ?env=... always: s.nenvs is 2 */
-			if (!ui->exported && ui_reg_window(it->position, &from, &to))
+			if (!ui->exported &&
+			    ui_reg_window(it->position, it->first_position, it->last_position, &from, &to)) {
+				if (ui->revision <= 0)  /* the regression's revision: the window is of its positions */
+					strbuf_addf(sb, "&amp;revision=%d", it->revision);
 				strbuf_addf(sb, "&amp;from=%d&amp;to=%d", from, to);
+			}
 		} else
 			ui_href_series(sb, ui, series);
 		strbuf_addstr(sb, "\">");

@@ -55,14 +55,15 @@ void ui_href_series_vs(struct strbuf *sb, const struct fw_ui *ui, const char *na
 void ui_href_commit(struct strbuf *sb, const struct fw_ui *ui, const char *series, const char *sha);
 void ui_href_metric(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
 		    const struct fw_metric *m);
-/* size: "small" or "big"; always SVG. */
 /*
  * The positions from..to of a metric page (plot, trend) around a regression's
- * commit at position: a bare one of a long history shows its newest
- * FW_METRIC_PAGE_COMMITS, which an older regression is not among. 0 when the
- * position is not known (-1): then no window.
+ * commit at position, in a revision of positions first..last: a bare one of
+ * a long history shows its newest FW_METRIC_PAGE_COMMITS, which an older
+ * regression is not among. 0 (no window) when the revision is no longer than
+ * that or the position is not known (-1).
  */
-int ui_reg_window(int position, int *from, int *to);
+int ui_reg_window(int position, int first, int last, int *from, int *to);
+/* size: "small" or "big"; always SVG. */
 void ui_href_plot(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
 		  const struct fw_metric *m, const char *size);
 void ui_href_config(struct strbuf *sb, const struct fw_ui *ui, const char *hash);

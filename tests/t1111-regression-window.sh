@@ -33,6 +33,12 @@ is "$(jget "$TMP_T/body" "[p['sha'] for p in d['points'] if p['sha'] == '$SHA'] 
 is "$(code "$(jget "$TMP_T/regs.json" "$R['links']['plot']")")" 200 'links.plot renders'
 # The regressions page links the same window.
 is "$(code /regressions)" 200 'the regressions page'
-like "$(cat "$TMP_T/body")" 'href="/series/wide/metric/split/[^"]*split_ms\?env=[0-9a-f]*&amp;from=0&amp;to=499"' \
-	'... links the metric page with the window around the regression'
+like "$(cat "$TMP_T/body")" 'href="/series/wide/metric/split/[^"]*split_ms\?env=[0-9a-f]*&amp;revision=1&amp;from=0&amp;to=499"' \
+	'... links the metric page of its revision with the window around the regression'
+# A short history (21 commits): a bare page shows all of it, the links stay bare.
+# shellcheck disable=SC2086
+import_series "$DB" "$TMP_T/gen2" short icount 2 $(step_specs 20 5) || bail import
+is "$(code '/api/v1/regressions?series=short')" 200 'the regressions of a 21-commit series'
+is "$(jget "$TMP_T/body" "[k for g in d['regressions'] for k, u in g['links'].items() if 'from=' in u]")" '[]' \
+	'... link no window'
 done_testing

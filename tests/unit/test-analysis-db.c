@@ -128,6 +128,11 @@ static void test_runs_digest(sqlite3 *db, const char *dir)
 		  "UPDATE runs SET doc_hash = substr(doc_hash, 2) WHERE id = (SELECT MAX(id) FROM runs)" },
 		{ "UPDATE environments SET fingerprint = fingerprint || 'x'",
 		  "UPDATE environments SET fingerprint = substr(fingerprint, 1, length(fingerprint) - 1)" },
+		/* the newest run's commit moved to revision 1 and back */
+		{ "UPDATE commits SET series_id = (SELECT id FROM series WHERE revision = 1) "
+		  "WHERE id = (SELECT commit_id FROM runs WHERE id = (SELECT MAX(id) FROM runs))",
+		  "UPDATE commits SET series_id = (SELECT id FROM series WHERE revision = 3) "
+		  "WHERE id = (SELECT commit_id FROM runs WHERE id = (SELECT MAX(id) FROM runs))" },
 	};
 	struct strbuf err = STRBUF_INIT;
 	char h0[65], h1[65], h2[65], copy[128];
