@@ -3,9 +3,10 @@
  * their environments up to the series' newest), remembered while the
  * database's runs generation stays the same (migration 0014: triggers set
  * runs_stamp.generation to a new random value on every change to a run, a
- * commit's series or an environment's fingerprint, whichever process writes). Reading every run of
- * the series cost 0.3 s, half of each cold page at 10,000 commits, though a
- * busy server's runs change far less often than its pages are asked for.
+ * commit's series or an environment's fingerprint, whichever process
+ * writes). Reading every run of the series cost 0.3 s, half of each cold
+ * page at 10,000 commits, though a busy server's runs change far less often
+ * than its pages are asked for.
  */
 #include <pthread.h>
 #include <stdio.h>
