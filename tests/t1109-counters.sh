@@ -4,7 +4,9 @@
 # medians computed here from the database: a watched history on two hosts
 # whose counters differ by commit and by host, with a step, so rows against
 # the parent and against the base are decided and each side's commit and
-# environment must be the right ones.
+# environment must be the right ones. The same boots as a patch series:
+# its rows against the base carry counters too; a history's do not (every
+# commit after a step differs from a base of long ago: README "Deciding").
 . tests/lib/tap.sh
 . tests/lib/server.sh
 specs() { # specs COUNTER-OFFSET: 12 commits, +10% from p6, thp_split_page 256 x (offset + i / 10)
@@ -19,10 +21,15 @@ specs() { # specs COUNTER-OFFSET: 12 commits, +10% from p6, thp_split_page 256 x
 FW_GEN_WATCHED=1 gen_sealed "$TMP_T/a" hist tcg@runner-1 12 $(specs 1) || bail gen
 # shellcheck disable=SC2046
 FW_GEN_WATCHED=1 gen_sealed "$TMP_T/b" hist tcg@runner-2 12 $(specs 3) || bail gen
+# shellcheck disable=SC2046
+gen_sealed "$TMP_T/c" patch tcg@runner-1 12 $(specs 1) || bail gen
+# shellcheck disable=SC2046
+gen_sealed "$TMP_T/d" patch tcg@runner-2 12 $(specs 3) || bail gen
 DB=$TMP_T/fw.db
-"$SERVER" import -q --db "$DB" "$TMP_T"/a/*.sealed "$TMP_T"/b/*.sealed || bail import
-"$SERVER" report --db "$DB" --series hist --format json --no-cache > "$TMP_T/report.json" || bail report
-"$PY" - "$DB" "$TMP_T/report.json" > "$TMP_T/check.txt" <<'PY'
+"$SERVER" import -q --db "$DB" "$TMP_T"/[abcd]/*.sealed || bail import
+check() { # check SERIES: "checked N wrong N kinds N bare N" on stdout, mismatches as # lines
+	"$SERVER" report --db "$DB" --series "$1" --format json --no-cache > "$TMP_T/$1.json" || bail report
+	"$PY" - "$DB" "$TMP_T/$1.json" <<'PY'
 import json, sqlite3, statistics, sys
 db = sqlite3.connect(sys.argv[1])
 rows = json.load(open(sys.argv[2]))["rows"]
@@ -33,10 +40,11 @@ def median(commit, r, name):
         " AND res.workload = ? AND res.variant = ? AND res.params = ? AND res.metric = ? AND ct.name = ?",
         (commit, r["env_fingerprint"], r["workload"], r["variant"], r["params"], r["metric"], name))]
     return statistics.median(v) if v else None
-checked, wrong, kinds = 0, 0, set()
+checked, wrong, kinds, bare = 0, 0, set(), 0
 for r in rows:
     if r.get("verdict") not in ("regression", "improvement"):
         continue
+    bare += "counters" not in r
     for c in r.get("counters", []):
         checked += 1
         kinds.add((r["against"], r["env_fingerprint"]))
@@ -44,11 +52,21 @@ for r in rows:
         if (c["a"], c["b"]) != want:
             wrong += 1
             print("# %s %s at %s: %s -> %s, the database says %s -> %s" % (r["against"], c["name"], r["position"], c["a"], c["b"], *want))
-print("checked %d wrong %d kinds %d" % (checked, wrong, len(kinds)))
+print("checked %d wrong %d kinds %d bare %d" % (checked, wrong, len(kinds), bare))
 PY
-grep '^#' "$TMP_T/check.txt"
-read -r _ checked _ wrong _ kinds < <(tail -1 "$TMP_T/check.txt")
-ok "$([ "${checked:-0}" -ge 10 ]; echo $?)" "decided rows' counters checked: ${checked:-0}"
-ok "$([ "${kinds:-0}" -ge 3 ]; echo $?)" "... against the parent and the base, on both hosts (${kinds:-0} of 4 kinds)"
-is "${wrong:-x}" 0 "each is the median of its commit's counters in its environment, from the database"
+}
+check patch > "$TMP_T/patch.txt"
+grep '^#' "$TMP_T/patch.txt"
+read -r _ checked _ wrong _ kinds _ bare < <(tail -1 "$TMP_T/patch.txt")
+ok "$([ "${checked:-0}" -ge 10 ]; echo $?)" "patch series: decided rows' counters checked: ${checked:-0}"
+is "${kinds:-0}" 4 "... against the parent and the base, on both hosts"
+is "${bare:-x}" 0 "... every decided row has them"
+is "${wrong:-x}" 0 "... each the median of its commit's counters in its environment, from the database"
+check hist > "$TMP_T/hist.txt"
+grep '^#' "$TMP_T/hist.txt"
+read -r _ checked _ wrong _ kinds _ bare < <(tail -1 "$TMP_T/hist.txt")
+ok "$([ "${checked:-0}" -ge 2 ]; echo $?)" "history: decided rows' counters checked: ${checked:-0}"
+is "${kinds:-0}" 2 "... against the parent only, on both hosts"
+ok "$([ "${bare:-0}" -ge 5 ]; echo $?)" "... decided rows against the base carry none (${bare:-0})"
+is "${wrong:-x}" 0 "... each the median of its commit's counters in its environment, from the database"
 done_testing
