@@ -200,6 +200,13 @@ sqlite3 *fw_db_open_existing(const char *path, struct strbuf *err)
 	return open_db(path, -1, 0, err);
 }
 
+sqlite3 *fw_db_open_reader(sqlite3 *db, struct strbuf *err)
+{
+	const char *file = sqlite3_db_filename(db, "main");
+
+	return file && *file ? fw_db_open_existing(file, err) : NULL;
+}
+
 const char *fw_db_errmsg(sqlite3 *db)
 {
 	return db ? sqlite3_errmsg(db) : "no database";

@@ -19,6 +19,12 @@ sqlite3 *fw_db_open(const char *path, struct strbuf *err);
  * --db must not look like an empty database).
  */
 sqlite3 *fw_db_open_existing(const char *path, struct strbuf *err);
+/*
+ * A second connection to db's file, to read on another thread while db
+ * writes (WAL: neither waits). NULL for an in-memory or temporary database
+ * (err untouched) or when it cannot be opened (said in err).
+ */
+sqlite3 *fw_db_open_reader(sqlite3 *db, struct strbuf *err);
 /* Applies migrations up to `target` (for tests of old versions); -1 = all. */
 sqlite3 *fw_db_open_at(const char *path, int target, struct strbuf *err);
 int fw_db_user_version(sqlite3 *db);
