@@ -63,7 +63,12 @@ double fw_chi2_cdf(double x, double df)
  * gamma or beta each time was a quarter of an incremental analysis. A small
  * per-thread memo returns the very same double, so results keep their bits.
  */
-#define QUANTILE_MEMO 64
+/*
+ * A history asks for the same few quantiles per (p, df) at every commit of
+ * every metric (1.5 million at 10,000 commits); 64 direct-mapped slots
+ * missed often enough for the search to be 5% of a first analysis.
+ */
+#define QUANTILE_MEMO 1024
 struct quantile_memo {
 	double p, df, q;
 	int used;
@@ -71,9 +76,10 @@ struct quantile_memo {
 
 static struct quantile_memo *memo_slot(struct quantile_memo *m, double p, double df)
 {
-	unsigned h = (unsigned)fmod(df * 31.0 + p * 1e6, 1e9);
+	unsigned long long h = (unsigned long long)fmod(df * 1024.0, 1e15) * 0x9E3779B97F4A7C15ull ^
+			       (unsigned long long)(p * 1e9) * 0xC2B2AE3D27D4EB4Full;
 
-	return &m[h % QUANTILE_MEMO];
+	return &m[(h >> 40) % QUANTILE_MEMO];
 }
 
 static double chi2_ppf_search(double p, double df)

@@ -121,14 +121,51 @@ static int cmp_first(const void *pa, const void *pb)
 	return (a->first > b->first) - (a->first < b->first);
 }
 
+/*
+ * The common case: each boot's values are one stretch of the input (the
+ * analysis holds them by run, then round) and few. Their medians in order,
+ * each stretch sorted alone: the same values as the sort of all (perf: that
+ * qsort was 5% of a history's first analysis). -1 when a boot comes back
+ * after another, or a stretch or the boots are too many: the sort of all.
+ */
+#define STRETCH_MAX 64
+static long stretch_medians(const double *values, const long *boot, size_t n, double *out)
+{
+	double g[STRETCH_MAX];
+	long seen[STRETCH_MAX];
+	size_t groups = 0;
+
+	for (size_t i = 0, j; i < n; i = j) {
+		for (j = i; j < n && boot[j] == boot[i]; j++)
+			;
+		if (j - i > STRETCH_MAX || groups == STRETCH_MAX)
+			return -1;
+		for (size_t k = 0; k < groups; k++)
+			if (seen[k] == boot[i])
+				return -1;
+		seen[groups] = boot[i];
+		for (size_t k = i; k < j; k++) {  /* insertion sort: a few values */
+			size_t m = k - i;
+			for (; m > 0 && cmp_double(&g[m - 1], &values[k]) > 0; m--)
+				g[m] = g[m - 1];
+			g[m] = values[k];
+		}
+		out[groups++] = (j - i) % 2 ? g[(j - i) / 2] : (g[(j - i) / 2 - 1] + g[(j - i) / 2]) / 2;
+	}
+	return (long)groups;
+}
+
 size_t fw_group_medians(const double *values, const long *boot, size_t n, double *out)
 {
 	struct boot_value *bv;
 	struct boot_median *bm;
 	size_t groups = 0, i = 0;
+	long fast;
 
 	if (!n)
 		return 0;
+	if ((fast = stretch_medians(values, boot, n, out)) >= 0)
+		return (size_t)fast;
 	bv = malloc(n * sizeof(*bv));
 	bm = malloc(n * sizeof(*bm));
 	if (!bv || !bm) {

@@ -40,6 +40,51 @@ static void test_descriptive(void)
 	ok(out[0] == 20 && out[1] == 8 && out[2] == 100, "per-boot medians in the order the boots come");
 }
 
+/*
+ * Boots in stretches (the analysis's order) take a path of their own: the
+ * same medians as the same values interleaved (the sort of all), with
+ * even and odd stretches, ties, a boot coming back and stretches too long.
+ */
+static void test_group_medians_paths(void)
+{
+	enum { BOOTS = 12, MAXR = 70 };
+	double v[BOOTS * MAXR], w[BOOTS * MAXR], a[BOOTS * MAXR], b[BOOTS * MAXR];
+	long boot[BOOTS * MAXR], wboot[BOOTS * MAXR];
+	int bad = 0, cases = 0;
+
+	for (int rounds = 1; rounds <= MAXR; rounds += rounds < 8 ? 1 : 31) {
+		size_t n = 0, m = 0, ga, gb;
+
+		for (int i = 0; i < BOOTS; i++)
+			for (int r = 0; r < rounds; r++, n++) {
+				v[n] = r % 3 == 1 ? 5.0 : floor(uniform01() * 40);  /* ties too */
+				boot[n] = 1000 - 7 * i;  /* not ascending: only their stretches count */
+			}
+		/* interleaved, each boot first seen in the same order: round 0 of every boot, then the rest */
+		for (int i = 0; i < BOOTS; i++, m++) {
+			w[m] = v[(size_t)i * rounds];
+			wboot[m] = boot[(size_t)i * rounds];
+		}
+		for (int r = 1; r < rounds; r++)
+			for (int i = 0; i < BOOTS; i++, m++) {
+				w[m] = v[(size_t)i * rounds + r];
+				wboot[m] = boot[(size_t)i * rounds + r];
+			}
+		ga = fw_group_medians(v, boot, n, a);
+		gb = fw_group_medians(w, wboot, m, b);
+		cases++;
+		bad += ga != BOOTS || gb != BOOTS || memcmp(a, b, BOOTS * sizeof(*a));
+	}
+	is_int(bad, 0, "per-boot medians of boots in stretches = of the same values interleaved");
+	ok(cases >= 9, "... stretches of 1 to 70 values");
+	{
+		double x[] = { 3, 1, 2, 9, 8, 7 }, out[6];
+		long bx[] = { 4, 4, 5, 4, 5, 5 };  /* boot 4 comes back after 5 */
+		is_int(fw_group_medians(x, bx, 6, out), 2, "a boot that comes back is one boot");
+		ok(out[0] == 3 && out[1] == 7, "... its median of all its values (3 of 1 3 9; 7 of 2 7 8)");
+	}
+}
+
 static void test_distributions(void)
 {
 	near(fw_norm_ppf(0.975), 1.959963984540054, 1e-12, "normal quantile 0.975");
@@ -377,6 +422,7 @@ static void test_select(void)
 int main(void)
 {
 	test_descriptive();
+	test_group_medians_paths();
 	test_distributions();
 	test_hl();
 	test_coverage();
