@@ -333,18 +333,40 @@ static int insert_run(struct tx *t, const cJSON *doc, const char *hash, long lon
 	return rc < 0 ? -1 : 0;
 }
 
+/*
+ * A document's own transaction; inside the caller's (import stores a batch
+ * of documents in one: fw-db.h), a savepoint, so a refused document leaves
+ * the others of the batch.
+ */
+static int doc_begin(sqlite3 *db, int nested)
+{
+	return fw_db_exec(db, nested ? "SAVEPOINT fw_doc" : "BEGIN IMMEDIATE", NULL);
+}
+
+static int doc_end(sqlite3 *db, int nested, int ok, struct strbuf *err)
+{
+	if (!nested)
+		return fw_db_end(db, ok, err);
+	if (ok && !fw_db_exec(db, "RELEASE fw_doc", err))
+		return 0;
+	fw_db_exec(db, "ROLLBACK TO fw_doc", NULL);
+	fw_db_exec(db, "RELEASE fw_doc", NULL);
+	return -1;
+}
+
 enum fw_ingest_status fw_ingest_doc(sqlite3 *db, const cJSON *doc, struct fw_ingest_info *info)
 {
 	struct tx t = { db, info };
 	char hash[65];
 	long long tree = 0, series = 0, commit = 0, env = 0, build = 0, run = 0;
 	sqlite3_stmt *st;
+	int nested = fw_db_in_transaction(db);
 
 	utf8_copy(info->run_id, sizeof(info->run_id), fw_json_str(doc, "run_id", ""));
 	utf8_copy(info->series, sizeof(info->series),
 		  fw_json_str(cJSON_GetObjectItemCaseSensitive(doc, "series"), "name", ""));
 	fw_doc_hash(doc, hash);
-	if (fw_db_begin(db, NULL)) {
+	if (doc_begin(db, nested)) {
 		db_fail(&t, "begin");
 		return info->status = FW_INGEST_DB_ERROR;
 	}
@@ -359,7 +381,7 @@ enum fw_ingest_status fw_ingest_doc(sqlite3 *db, const cJSON *doc, struct fw_ing
 	if (rc == SQLITE_ROW) {
 		int same = !strcmp((const char *)sqlite3_column_text(st, 0), hash);
 		fw_stmt_done(st);
-		fw_db_end(db, 0, NULL);
+		doc_end(db, nested, 0, NULL);
 		if (!same)
 			fw_error_set(&info->err, "run_id", "already stored with different content");
 		return info->status = same ? FW_INGEST_DUPLICATE : FW_INGEST_CONFLICT;
@@ -378,7 +400,7 @@ enum fw_ingest_status fw_ingest_doc(sqlite3 *db, const cJSON *doc, struct fw_ing
 	{
 		struct strbuf e = STRBUF_INIT;  /* COMMIT's message: read before the rollback */
 
-		if (fw_db_end(db, 1, &e)) {
+		if (doc_end(db, nested, 1, &e)) {
 			fw_error_set(&info->err, "", "database error (commit): %s", e.buf);
 			strbuf_release(&e);
 			info->results = info->samples = info->profiles = 0;
@@ -388,7 +410,7 @@ enum fw_ingest_status fw_ingest_doc(sqlite3 *db, const cJSON *doc, struct fw_ing
 	}
 	return info->status = FW_INGEST_STORED;
 fail:
-	fw_db_end(db, 0, NULL);
+	doc_end(db, nested, 0, NULL);
 	info->results = info->samples = info->profiles = 0;
 	return info->status = FW_INGEST_DB_ERROR;
 }

@@ -23,10 +23,18 @@ struct fw_ingest_info {
 /*
  * Parses, validates and stores one run document in one transaction: all or
  * nothing. Idempotent on run_id (compared by the sha256 of the canonical form).
+ * Called inside the caller's transaction, the document is a savepoint of it:
+ * stored only when the caller commits.
  */
 enum fw_ingest_status fw_ingest(sqlite3 *db, const char *buf, size_t len, struct fw_ingest_info *info);
 /* Same for a tree already parsed and validated. */
 enum fw_ingest_status fw_ingest_doc(sqlite3 *db, const cJSON *doc, struct fw_ingest_info *info);
+/*
+ * Documents per transaction of the import command: every commit writes the
+ * pages a document touched, and each document touches the same pages of
+ * the results index (one place per metric) as the one before.
+ */
+#define FW_INGEST_BATCH 64
 const char *fw_ingest_status_name(enum fw_ingest_status s);
 
 #endif

@@ -327,6 +327,8 @@ static int cmd_history(int argc, char **argv)
 	struct hist_series *h = xmalloc(sizeof(*h));
 	int commits = argc > 3 ? atoi(argv[3]) : 1000, docs = 0, steps = 0, ret = 1;
 	unsigned seed = argc > 4 ? (unsigned)atoi(argv[4]) : 1;
+	/* as import stores them (FWLOAD_BATCH=1: a transaction a document, as a POST) */
+	int batch = getenv("FWLOAD_BATCH") ? atoi(getenv("FWLOAD_BATCH")) : FW_INGEST_BATCH;
 	sqlite3 *db = fw_db_open(argv[2], &err);
 	double t0 = fw_monotonic();
 
@@ -341,8 +343,12 @@ static int cmd_history(int argc, char **argv)
 				char *doc = hist_doc(h, c, b);
 
 				memset(&info, 0, sizeof(info));
+				if (batch > 1 && !(docs % batch) && fw_db_begin(db, &err))
+					goto cleanup;
 				fw_ingest(db, doc, strlen(doc), &info);
 				free(doc);
+				if (batch > 1 && (docs + 1) % batch == 0 && fw_db_end(db, 1, &err))
+					goto cleanup;
 				if (info.status != FW_INGEST_STORED) {
 					strbuf_addf(&err, "ingest %s/%d/%d: %s %s", h->name, c, b,
 						    info.err.field, info.err.detail);
@@ -351,6 +357,8 @@ static int cmd_history(int argc, char **argv)
 				docs++;
 			}
 	}
+	if (fw_db_in_transaction(db) && fw_db_end(db, 1, &err))
+		goto cleanup;
 	if (fw_db_analyze_if_grown(db, &err) < 0)
 		goto cleanup;
 	printf("history %d %.3f %.1f (%d steps)\n", docs, fw_monotonic() - t0, docs / (fw_monotonic() - t0), steps);
