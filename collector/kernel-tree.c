@@ -40,6 +40,25 @@ cleanup:
 	return ret;
 }
 
+/*
+ * Whether a rename onto tree failed (errno e) because another process put
+ * its own finished tree there first: on a new machine `make test`'s kernel
+ * prebuild and the test lanes both unpack (the host lock comes after). A
+ * tree is renamed into place only once committed, so .git/HEAD means done.
+ */
+static int unpacked_beside(const char *tree, int e)
+{
+	struct strbuf head = STRBUF_INIT;
+	struct stat st;
+	int done;
+
+	strbuf_addf(&head, "%s/.git/HEAD", tree);
+	done = (e == ENOTEMPTY || e == EEXIST) && stat(head.buf, &st) == 0;
+	strbuf_release(&head);
+	errno = e;
+	return done;
+}
+
 int fw_kernel_tree_default(const char *cache, const char *tarball, struct strbuf *tree,
 			   struct strbuf *err)
 {
@@ -106,7 +125,7 @@ int fw_kernel_tree_default(const char *cache, const char *tarball, struct strbuf
 				goto cleanup;
 		}
 	}
-	if (rename(from.buf, tree->buf) < 0) {
+	if (rename(from.buf, tree->buf) < 0 && !unpacked_beside(tree->buf, errno)) {
 		strbuf_addf(err, "rename %s -> %s: %s", from.buf, tree->buf, strerror(errno));
 		goto cleanup;
 	}
