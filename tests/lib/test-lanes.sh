@@ -18,7 +18,8 @@
 # tree, and t4100 spends a wall-time budget.
 # Why Q on ASan: the quick tests ran twice, ASan untraced then plain traced;
 # once, beside A and B, takes the ASan pass off the critical path.
-# Environment: BUILD, COLLECT_BIN, LANE_A, LANE_B, LANE_Q, LANE_QP, LANE_LAST
+# Environment: BUILD, COLLECT_BIN, PREBUILD_DONE and PREBUILD_LOG (the
+# background kernel prebuild's exit-code file and log, when make test started one), LANE_A, LANE_B, LANE_Q, LANE_QP, LANE_LAST
 # (test lists), LANE_Q_BUILD (default BUILD: then Q runs under strace),
 # LANE_Q_JOBS (default 1), EXEC_WATCH, TRACE_DIR.
 # Exit: 0 when every lane passed.
@@ -36,11 +37,21 @@ prove_lane() { # trace-file tests...
 	traced "$f" prove --timer --failures --exec 'sh tests/lib/run-one.sh' "$@"
 }
 
-rm -f "$BUILD/lane-b.rc" "$BUILD/lane-q.rc" "$BUILD/lane-b.log"
+. tests/lib/lane-times.sh
+case $BUILD in /*) abs_build=$BUILD ;; *) abs_build=$PWD/$BUILD ;; esac
+# each test's time (tests/lib/run-one.sh); each lane in the order of the last record
+export FW_TEST_TIMES=$abs_build/test-times.run
+TIMES=$abs_build/test-times.tsv
+rm -f "$BUILD/lane-b.rc" "$BUILD/lane-q.rc" "$BUILD/lane-b.log" "$FW_TEST_TIMES"
+LANE_A=$(by_cost "$TIMES" $LANE_A)
+LANE_B=$(by_cost "$TIMES" $LANE_B)
+LANE_Q=$(by_cost "$TIMES" $LANE_Q)
+LANE_QP=$(by_cost "$TIMES" ${LANE_QP:-})
 start=$(date +%s)
 Q_BUILD=${LANE_Q_BUILD:-$BUILD}
 EXEC_WATCH=${EXEC_WATCH:-$BUILD/exec-watch}
 lane_q() {
+	export FW_LANE=Q
 	if [ "$Q_BUILD" = "$BUILD" ]; then
 		prove_lane "$TRACE_DIR/exec-trace-q.log" -j"${LANE_Q_JOBS:-1}" $LANE_Q
 	else
@@ -51,6 +62,7 @@ lane_q() {
 # The quick tests on the plain build, under strace (with lane B's kernel and
 # cache only inside its own subshell, they see the environment lane Q sees).
 lane_qp() {
+	export FW_LANE=B
 	[ -z "${LANE_QP:-}" ] || prove_lane "$TRACE_DIR/exec-trace-qp.log" $LANE_QP
 }
 # Q needs no kernel: it starts at once, beside a kernel prebuild still running.
@@ -73,17 +85,27 @@ mkdir -p "$lane_cache"
 a=1
 if [ -n "$kernel" ] && [ -f "$kernel" ]; then
 	# B's kernel tests end first (14 of lane A's 30-40 minutes): then the plain quick tests
-	( (FW_KERNEL=$kernel FOLIOWATCH_CACHE=$lane_cache prove_lane "$TRACE_DIR/exec-trace-b.log" $LANE_B)
+	( (export FW_LANE=B; FW_KERNEL=$kernel FOLIOWATCH_CACHE=$lane_cache prove_lane "$TRACE_DIR/exec-trace-b.log" $LANE_B)
 		rb=$?
 		lane_qp
 		rqp=$?
 		[ "$rb" = 0 ] && [ "$rqp" = 0 ]; echo $? >"$BUILD/lane-b.rc"
 		echo "lane B: $(( $(date +%s) - start )) s" ) >"$BUILD/lane-b.log" 2>&1 &
+	# the patched kernels (make test's prebuild): lane A's runs check commits
+	# out in the default tree, which the prebuild holds at its patches
+	if [ -n "${PREBUILD_DONE:-}" ] && [ -z "${FW_KERNEL:-}" ]; then
+		w0=$(date +%s)
+		while [ ! -f "$PREBUILD_DONE" ]; do sleep 5; done
+		echo "=== lane A waited $(( $(date +%s) - w0 )) s for the patched kernels (prebuild exit $(cat "$PREBUILD_DONE"))"
+		grep -h '^prebuild:' "${PREBUILD_LOG:-/dev/null}" 2>/dev/null | tail -1
+	fi
 	echo "=== lane A: $LANE_A"
 	echo "=== lanes B ($LANE_B, then the plain quick tests) and Q (quick tests on $Q_BUILD) run beside it, printed at the end"
+	export FW_LANE=A
 	prove_lane "$TRACE_DIR/exec-trace-a.log" $LANE_A
 	a=$?
-	echo "lane A: $(( $(date +%s) - start )) s"
+	lane_a_s=$(( $(date +%s) - start ))
+	echo "lane A: $lane_a_s s"
 else
 	echo "test-lanes: no kernel at '$kernel': lanes A and B not run"
 	(echo "no kernel: lane B's kernel tests not run"; lane_qp) >"$BUILD/lane-b.log" 2>&1
@@ -92,8 +114,10 @@ wait
 last=0
 if [ -n "${LANE_LAST:-}" ] && [ -n "$kernel" ] && [ -f "$kernel" ]; then
 	echo "=== last, alone: $LANE_LAST"
+	export FW_LANE=last
 	prove_lane "$TRACE_DIR/exec-trace-last.log" $LANE_LAST
 	last=$?
+	last_s=$(( $(date +%s) - start ))
 elif [ -n "${LANE_LAST:-}" ]; then
 	last=1
 fi
@@ -104,4 +128,9 @@ cat "$BUILD/lane-b.log"
 echo "=== lane Q (quick tests on $Q_BUILD)"
 cat "$BUILD/lane-q.log"
 echo "=== lanes: A exit $a, B exit $rb, Q exit $rq, last exit $last"
+# where the time went (tests/README.md keeps the table)
+echo "=== time: $(( $(date +%s) - start )) s in all; $(grep -h '^lane [ABQ]:' "$BUILD/lane-b.log" "$BUILD/lane-q.log" 2>/dev/null | paste -sd';' - | sed 's/;/; /g')${lane_a_s:+; lane A: $lane_a_s s}${last_s:+; last: $last_s s}"
+echo "=== the five slowest tests"
+slowest "$FW_TEST_TIMES" 5
+merge_times "$TIMES" "$FW_TEST_TIMES"
 [ "$a" = 0 ] && [ "$rb" = 0 ] && [ "$rq" = 0 ] && [ "$last" = 0 ]
