@@ -28,6 +28,7 @@
 #include "boot-pool.h"
 #include "budget.h"
 #include "kernel-build.h"
+#include "series-build.h"
 #include "lock.h"
 #include "measure.h"
 #include "plan.h"
@@ -63,13 +64,6 @@ struct run_opts {
 };
 
 /* One built commit: what its boots need. */
-struct built {
-	int ok;
-	struct fw_kbuild kb;
-	struct fw_kfacts kf;
-	struct strbuf log_tail;
-};
-
 /* watch passes these on to run (all but --range, --mbox, --base and --first-position): see commands.h */
 const struct fw_option fw_run_options[] = {
 	{ .help = "What to measure:" },
@@ -303,58 +297,21 @@ static void fill_identity(struct fw_rundoc_facts *f, const struct run_opts *o, c
 	f->boot_seconds = -1;
 }
 
-/*
- * Checkout + build of every commit; a failed build is recorded, the series
- * goes on. The host lock is held from each checkout to the end of its build:
- * another collector (a second series, `watch`, `kernel`) using the same tree
- * must not check out another commit under a build in progress.
- */
+/* Every commit's kernel (series-build.c); a failed build is said here and recorded later, the series goes on. */
 static void build_all(const struct run_opts *o, const struct fw_patchset *s, const char *cache,
-		      const char *checkout, const char *fragment, struct built *b, struct progress *pr)
+		      const char *checkout, const char *fragment, struct fw_built *b, struct progress *pr)
 {
-	for (int i = 0; i < s->nr; i++) {
-		struct strbuf err = STRBUF_INIT;
-		const struct fw_patchset_commit *c = &s->commits[i];
-		struct fw_lock lock = { .fd = -1 };
-
-		fw_kbuild_init(&b[i].kb);
-		strbuf_init(&b[i].log_tail, 0);
-		progress_step(pr, "build %d/%d %.12s %s", i + 1, s->nr, c->sha, c->subject);
-		if (fw_lock_acquire(&lock, NULL, "checkout and build")) {
-			strbuf_addstr(&b[i].log_tail, "cannot take the host lock for checkout and build");
-			continue;
-		}
-		if (patchset_checkout(s->tree, checkout, c->sha, &err)) {
-			strbuf_addf(&b[i].log_tail, "checkout failed: %s", err.buf);
-			fprintf(stderr, "run: commit %.12s: checkout failed: %s\n", c->sha, err.buf);
-			strbuf_release(&err);
-			fw_lock_release(&lock);
-			continue;
-		}
-		b[i].kb.tree = checkout;
-		b[i].kb.cache = cache;
-		b[i].kb.fragment = fragment;
-		b[i].kb.jobs = o->jobs;
-		b[i].kb.locked = 1;
-		if (fw_kernel_build(&b[i].kb, &err)) {
-			strbuf_addstr(&b[i].log_tail, err.buf);
-			strbuf_tail(&b[i].log_tail, 16000);
+	fw_series_build(s, cache, checkout, fragment, o->jobs, b, pr);
+	for (int i = 0; i < s->nr; i++)
+		if (!b[i].ok)
 			fprintf(stderr, "run: commit %.12s (%s) failed to build; recorded as not_run, going on\n",
-				c->sha, c->subject);
-		} else if (fw_kernel_facts(b[i].kb.bzimage.buf, &b[i].kf) == 0) {
-			b[i].ok = 1;
-			progress_note(pr, "built %.12s in %.0f s%s", c->sha, b[i].kb.seconds,
-				      b[i].kb.reused ? " (cached)" : "");
-		}
-		fw_lock_release(&lock);
-		strbuf_release(&err);
-	}
+				s->commits[i].sha, s->commits[i].subject);
 }
 
 /* A failed build becomes one not_run document (boot index 0), stored like any run. */
 static int record_failed_build(const struct run_opts *o, sqlite3 *db, sqlite3 *decide_db, const char *archive,
 			       const struct post_opts *po, const struct fw_patchset *s, int i,
-			       const struct built *b, const struct fw_hostfacts *host, const char *accel,
+			       const struct fw_built *b, const struct fw_hostfacts *host, const char *accel,
 			       int vcpus, const char *tree_name)
 {
 	struct fw_rundoc_facts f = { 0 };
@@ -619,7 +576,7 @@ static double fw_now_s(void)
 struct run_ctx {
 	const struct run_opts *o;
 	const struct fw_patchset *s;
-	struct built *b;
+	struct fw_built *b;
 	const struct fw_hostfacts *host;
 	const struct post_opts *po;
 	struct progress *pr;
@@ -693,7 +650,7 @@ static int claim_boot(void *ctx, int i)
 	struct boot_state *st = &bb->st[i];
 	const struct boot_job *job = &st->job;
 	const struct fw_patchset_commit *c = &x->s->commits[job->commit];
-	struct built *bc = &x->b[job->commit];
+	struct fw_built *bc = &x->b[job->commit];
 	struct fw_rundoc_facts *f = &st->f;
 	int *next = &x->next_boot[job->commit * FW_ACCEL_GROUPS + job->group], boot = job->boot;
 	char rid[200];
@@ -1118,25 +1075,6 @@ cleanup:
 	return ret;
 }
 
-/* Leaves the default tree on its branch, as `kernel` and the tests expect. */
-static void restore_default_tree(const char *tree, const char *head_ref)
-{
-	struct strbuf out = STRBUF_INIT;
-	struct fw_lock lock = { .fd = -1 };
-	const char *co[] = { "git", "checkout", "-q", "--force", head_ref + strlen("refs/heads/"), NULL };
-	struct runcmd rc = { 0 };
-
-	rc.argv = co;
-	rc.dir = tree;
-	rc.out = &out;
-	rc.merge_stderr = 1;
-	if (!fw_lock_acquire(&lock, NULL, "restoring the default tree")) {
-		runcmd_run(&rc);
-		fw_lock_release(&lock);
-	}
-	strbuf_release(&out);
-}
-
 /* -1: go on; else the usage error's exit code (said). */
 static int parse_shard(const struct run_opts *o, struct run_ctx *x)
 {
@@ -1159,7 +1097,7 @@ int cmd_run(int argc, char **argv)
 		      fragment = STRBUF_INIT, archive = STRBUF_INIT, name = STRBUF_INIT, work = STRBUF_INIT,
 		      spool = STRBUF_INIT, head_ref = STRBUF_INIT;
 	struct fw_patchset s = { 0 };
-	struct built *b = NULL;
+	struct fw_built *b = NULL;
 	struct fw_hostfacts host;
 	struct post_opts po = { 0 };
 	struct progress pr;
@@ -1217,7 +1155,7 @@ int cmd_run(int argc, char **argv)
 		abort();
 	build_all(&o, &s, cache.buf, checkout.buf, fragment.buf, b, &pr);
 	if (default_tree && head_ref.len)
-		restore_default_tree(tree.buf, head_ref.buf);
+		fw_default_tree_restore(tree.buf, head_ref.buf);
 	fw_hostfacts_collect(&host, o.host, NULL);
 	x.o = &o;
 	x.s = &s;
@@ -1246,11 +1184,8 @@ int cmd_run(int argc, char **argv)
 	ret = x.failed ? 1 : 0;
 cleanup:
 	if (b)
-		for (int i = 0; i < s.nr; i++) {
-			fw_kbuild_release(&b[i].kb);
-			fw_kfacts_release(&b[i].kf);
-			strbuf_release(&b[i].log_tail);
-		}
+		for (int i = 0; i < s.nr; i++)
+			fw_built_release(&b[i]);
 	free(b);
 	free(x.next_boot);
 	fw_accel_plan_release(x.groups, x.ngroups);
