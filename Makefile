@@ -235,8 +235,10 @@ test-kernel: all
 # program it ran must come from ci/install-deps.sh (ci/check-exec-deps.py).
 # LeakSanitizer cannot run under ptrace: the quick tests run once, on the ASan
 # build, traced by ci/exec-watch (fanotify) instead, in lane Q beside the kernel
-# lanes (tests/lib/test-lanes.sh says why that is sound). The default kernel
-# builds in the background from the start (on a new machine ~9 minutes).
+# lanes (tests/lib/test-lanes.sh says why that is sound). The default kernel,
+# then every patched kernel the tests boot, build in the background from the
+# start (tests/lib/prebuild-kernels.sh; tests/README.md): lane B starts once
+# the default kernel is there, lane A once every kernel is.
 EXEC_TRACE = $(BUILD)/exec-trace
 # The machine image's own pyenv Python and rustup toolchain are on PATH and get
 # probed (the kernel's Kconfig runs rustc --version; a python3 lookup goes
@@ -250,12 +252,14 @@ test: deps
 	$(MAKE) check-layers
 	$(MAKE) check-function-length
 	rm -f $(EXEC_TRACE)*.log
-	[ -n "$$FW_KERNEL" ] || ($(STRACE_EXEC) -o $(EXEC_TRACE)-kernel.log $(BUILD)/foliowatch-collect kernel \
-		>$(BUILD)/kernel-prebuild.log 2>&1 &)
+	rm -f $(BUILD)/prebuild.done
+	[ -n "$$FW_KERNEL" ] || ($(STRACE_EXEC) -o $(EXEC_TRACE)-kernel.log sh tests/lib/prebuild-kernels.sh \
+		$(BUILD)/foliowatch-collect $(BUILD)/prebuild.done >$(BUILD)/kernel-prebuild.log 2>&1 &)
 	$(ASAN_MAKE) -j$(NPROC) all
 	BUILD=$(BUILD) LANE_A="$(LANE_A_TESTS)" LANE_B="$(LANE_B_TESTS)" \
 		LANE_Q_BUILD=$(ASAN_BUILD) LANE_Q="$(ASAN_UNIT_BIN) $(filter-out $(PLAIN_QUICK_TESTS),$(QUICK_TESTS))" LANE_QP="$(PLAIN_ONLY_TESTS)" \
 		LANE_LAST="$(LANE_LAST_TESTS)" EXEC_WATCH=$(EXEC_WATCH) \
+		PREBUILD_DONE=$(BUILD)/prebuild.done PREBUILD_LOG=$(BUILD)/kernel-prebuild.log \
 		TRACE_DIR=$(BUILD) sh tests/lib/test-lanes.sh
 	/usr/bin/python3 ci/check-exec-deps.py $(EXEC_TRACE)*.log $(EXEC_ALLOW)
 # Unit tests and the server's tests (no kernel) under ASan/UBSan, in a build dir of their own.

@@ -44,4 +44,5 @@ am_sha=$(sed -n 's/.*\] build 2\/4 \([0-9a-f]\{12\}\) .*/\1/p' "$TMP_T/run2.log"
 ok "$([ -n "$am_sha" ] && [ "$am_sha" != "${sha1:0:12}" ]; echo $?)" "the mbox was applied again with new shas ($am_sha vs ${sha1:0:12})"
 ok "$(ls "${FOLIOWATCH_CACHE:-$HOME/.cache/foliowatch}/am" 2>/dev/null | grep -q "^t4000-$$"; echo $((1 - $?)))" \
 	"no git am checkout left in the cache (a whole kernel tree per series)"
+said_builds
 done_testing

@@ -111,4 +111,5 @@ relay_tap "$TMP_T/check.tap"
 # on a failure, what the run said about its looks, profiling and budget (prove shows stderr)
 grep -q '^not ok' "$TMP_T/check.tap" &&
 	grep -E 'look [0-9]|profil|budget|done:' "$TMP_T/run.log" | sed 's/^/t4100 run: /' >&2
+said_builds
 done_testing

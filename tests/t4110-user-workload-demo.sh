@@ -78,4 +78,5 @@ is "$?" 0 "the user metric's page"
 like "$(cat "$TMP_T/metric.html")" "improvement" "... shows the lru patch's verdict"
 like "$(cat "$TMP_T/metric.html")" "<img[^>]*(svg|plot)|<svg" "... and its plot"
 stop_server
+said_builds
 done_testing

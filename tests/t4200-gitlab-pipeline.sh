@@ -94,4 +94,5 @@ for k in 1 2; do
 		"shard $k decides from its own archive (runs/<series>@shard-$k) and only its own documents"
 done
 stop_server
+said_builds
 done_testing

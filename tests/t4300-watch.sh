@@ -59,4 +59,5 @@ wait "$LP"
 is "$rc" 0 "... and gives the default kernel once the lock is free"
 like "$(cat "$TMP_T/k.err")" 'kernel: waiting for lock held by pid' "... saying what it waited for"
 is "$(git -C "$TREE" symbolic-ref HEAD)" "refs/heads/master" "... from master"
+said_builds
 done_testing

@@ -130,4 +130,5 @@ ok "$([ "$(calls 0 unmap_huge_pmd_locked)" = 0 ] && [ "$(calls 1 unmap_huge_pmd_
 diag "t4350: $(( $(date +%s) - T0 )) s"
 . tests/lib/run-schema.sh
 check_run_schema 'documents these boots wrote' $(ls "$TMP_T"/plain.json "$TMP_T"/prof1.json "$TMP_T"/cut.json 2>/dev/null)
+said_builds
 done_testing

@@ -27,4 +27,5 @@ done
 secs=$(cat "$CACHE"/runs/t4400-icount-$$-*/*.json 2>/dev/null | jq -r 'select(.build.seconds) | .build.seconds' | head -1)
 diag "rebuild of patch 1 (include/linux/swap.h): ${secs:-reused (cached kernel)} s"
 diag "t4400: $(( $(date +%s) - T0 )) s"
+said_builds
 done_testing

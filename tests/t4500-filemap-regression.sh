@@ -74,4 +74,5 @@ is "$(tr '\n' ' ' < "$TMP_T/profiled.txt")" "0|filemap 1|filemap " "profiled: fi
 like "$(cat "$TMP_T/run.log")" "why \(kernel profile, self time\): __filemap_add_folio \+" \
 	"the end table says why, from the profiles: the patched function first"
 diag "t4500: $(( $(date +%s) - start )) s"
+said_builds
 done_testing

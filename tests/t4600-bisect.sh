@@ -196,4 +196,5 @@ out=$(b --metric split/pmd-to-0/split_ms --good "$BASE" --bad "$CULPRIT" --no-pr
 like "$out" "culprit: $CULPRIT" "a bisect whose steps are all measured already finds the culprit without a boot"
 like "$out" "0 step\(s\), 0 boot\(s\)" "... in no step"
 is "$(git -C "$TREE" symbolic-ref HEAD)" "refs/heads/master" "the default tree is back on master"
+said_builds
 done_testing

@@ -55,4 +55,5 @@ verdict() { jq -r --arg s "$1" '[.rows[] | select(.sha == $s and .against == "pa
 	| .verdict] | join(",")' "$TMP_T/r.json"; }
 is "$(verdict "$CULPRIT")" regression "the pages say the culprit regressed split_ms against its parent"
 is "$(verdict "$BAD")" "no change" "... and the head no change against the commit before it"
+said_builds
 done_testing
