@@ -39,8 +39,11 @@
 /* thp under fixed work: one job reads what two did. With two, which job's miss brings a
  * 2 MiB folio the other then hits depended on where the tick preempted them: page
  * faults varied by 1% between rounds (rounds 0.3-0.5% apart); with one every round and
- * every boot of a kernel faulted 8219 times and read within 0.001% (kernel/guest-notes.md). */
-#define FILEMAP_FIXED_READS_THP 16384
+ * every boot of a kernel faulted the same (kernel/guest-notes.md). 4096 reads, not
+ * 16384: each miss reads a whole 2 MiB folio (4 GiB a round), which was 45% of an icount
+ * boot's wall time; a quarter keeps the rounds within 0.01% (issue 54). 4k keeps 65536:
+ * at half that its rounds had not settled (348, 340, 338 MiB/s; 1.4% within a boot). */
+#define FILEMAP_FIXED_READS_THP 4096
 
 static const struct fw_metric m_bw = { "bw_mib_s", "MiB/s", "higher_is_better", "rate" };
 static const struct fw_metric m_iops = { "iops", "IO/s", "higher_is_better", "rate" };
