@@ -4,12 +4,16 @@
 #   A  the kernel tests that build kernels (t4*), one at a time, printed live;
 #   B  the other kernel tests that only boot the default kernel (t3*), then
 #      the quick tests that run on the plain build only (LANE_QP: valgrind,
-#      the fuzz targets' own sanitizers, counts ASan only slows);
+#      the fuzz targets' own sanitizers, counts ASan only slows), then it
+#      helps Q: Q's tests are a queue both take from;
 #   Q  the other quick tests, once, on the ASan build (LANE_Q_BUILD) under
 #      ci/exec-watch, which traces execs without ptrace so LeakSanitizer
 #      still works;
 # then, once all three are done, LANE_LAST alone (t3000: TCG counters that
 # must move in every round, which host load can stop), printed live.
+# Each lane runs its tests in the order of the last recorded times, the
+# longest first (tests/lib/lane-times.sh), and the run ends with each lane's
+# time and the five slowest tests.
 # Why: most kernel-test boots run under icount, one QEMU thread, so one of the
 # two cores idles through lane A; B and Q fill it (on 2 cores: 35 -> 25 min).
 # B gets a host lock of its own (FOLIOWATCH_CACHE in the build folder, the
@@ -19,9 +23,9 @@
 # Why Q on ASan: the quick tests ran twice, ASan untraced then plain traced;
 # once, beside A and B, takes the ASan pass off the critical path.
 # Environment: BUILD, COLLECT_BIN, PREBUILD_DONE and PREBUILD_LOG (the
-# background kernel prebuild's exit-code file and log, when make test started one), LANE_A, LANE_B, LANE_Q, LANE_QP, LANE_LAST
-# (test lists), LANE_Q_BUILD (default BUILD: then Q runs under strace),
-# LANE_Q_JOBS (default 1), EXEC_WATCH, TRACE_DIR.
+# background kernel prebuild's exit-code file and log, when make test started
+# one), LANE_A, LANE_B, LANE_Q, LANE_QP, LANE_LAST (test lists), LANE_Q_BUILD
+# (default BUILD: then Q runs under strace), EXEC_WATCH, TRACE_DIR.
 # Exit: 0 when every lane passed.
 set -u
 BUILD=${BUILD:-build}
@@ -39,10 +43,14 @@ prove_lane() { # trace-file tests...
 
 . tests/lib/lane-times.sh
 case $BUILD in /*) abs_build=$BUILD ;; *) abs_build=$PWD/$BUILD ;; esac
-# each test's time (tests/lib/run-one.sh); each lane in the order of the last record
+# each test's time (tests/lib/run-one.sh), merged at the end into a record
+# kept with the kernel cache (a CI clone's build folder is new every time);
+# each lane runs in the order of the last record, the longest first
 export FW_TEST_TIMES=$abs_build/test-times.run
-TIMES=$abs_build/test-times.tsv
-rm -f "$BUILD/lane-b.rc" "$BUILD/lane-q.rc" "$BUILD/lane-b.log" "$FW_TEST_TIMES"
+TIMES_DIR=${FOLIOWATCH_CACHE:-$HOME/.cache/foliowatch}
+mkdir -p "$TIMES_DIR"
+TIMES=$TIMES_DIR/test-times.tsv
+rm -f "$BUILD/lane-b.rc" "$BUILD/lane-q.rc" "$BUILD/lane-b.log" "$FW_TEST_TIMES" "$abs_build/lane-q-failed"
 LANE_A=$(by_cost "$TIMES" $LANE_A)
 LANE_B=$(by_cost "$TIMES" $LANE_B)
 LANE_Q=$(by_cost "$TIMES" $LANE_Q)
@@ -50,14 +58,33 @@ LANE_QP=$(by_cost "$TIMES" ${LANE_QP:-})
 start=$(date +%s)
 Q_BUILD=${LANE_Q_BUILD:-$BUILD}
 EXEC_WATCH=${EXEC_WATCH:-$BUILD/exec-watch}
-lane_q() {
-	export FW_LANE=Q
-	if [ "$Q_BUILD" = "$BUILD" ]; then
-		prove_lane "$TRACE_DIR/exec-trace-q.log" -j"${LANE_Q_JOBS:-1}" $LANE_Q
-	else
-		BUILD=$Q_BUILD env -u ASAN_OPTIONS "$EXEC_WATCH" -o "$TRACE_DIR/exec-trace-q.log" \
-			prove --timer --failures --exec 'sh tests/lib/run-one.sh' -j"${LANE_Q_JOBS:-1}" $LANE_Q
-	fi
+# Lane Q's tests are a queue, one file a test, taken by rename (atomic: two
+# takers, one wins): lane Q takes them from the start, longest first, and
+# lane B joins once its own tests are done, so both cores stay busy to the end.
+QUEUE=$abs_build/lane-q-queue
+rm -rf "$QUEUE" "$QUEUE.taken"
+mkdir -p "$QUEUE" "$QUEUE.taken"
+n=0
+for t in $LANE_Q; do
+	n=$((n + 1))
+	printf '%s\n' "$t" >"$QUEUE/$(printf %04d $n)"
+done
+q_worker() { # lane: queued tests one at a time until none is left; 1 if one failed
+	rc=0
+	export FW_LANE=$1
+	while :; do
+		f=$(ls "$QUEUE" 2>/dev/null | head -n 1)
+		[ -n "$f" ] || break
+		mv "$QUEUE/$f" "$QUEUE.taken/$f" 2>/dev/null || continue
+		t=$(cat "$QUEUE.taken/$f")
+		if [ "$Q_BUILD" = "$BUILD" ]; then
+			prove_lane "$TRACE_DIR/exec-trace-q$f.log" "$t"
+		else
+			BUILD=$Q_BUILD env -u ASAN_OPTIONS "$EXEC_WATCH" -o "$TRACE_DIR/exec-trace-q$f.log" \
+				prove --timer --failures --exec 'sh tests/lib/run-one.sh' "$t"
+		fi || { rc=1; echo "$t" >>"$abs_build/lane-q-failed"; }
+	done
+	return $rc
 }
 # The quick tests on the plain build, under strace (with lane B's kernel and
 # cache only inside its own subshell, they see the environment lane Q sees).
@@ -66,7 +93,7 @@ lane_qp() {
 	[ -z "${LANE_QP:-}" ] || prove_lane "$TRACE_DIR/exec-trace-qp.log" $LANE_QP
 }
 # Q needs no kernel: it starts at once, beside a kernel prebuild still running.
-(lane_q >"$BUILD/lane-q.log" 2>&1; echo $? >"$BUILD/lane-q.rc"
+(q_worker Q >"$BUILD/lane-q.log" 2>&1; echo $? >"$BUILD/lane-q.rc"
 	echo "lane Q: $(( $(date +%s) - start )) s" >>"$BUILD/lane-q.log") &
 q=$!
 
@@ -89,7 +116,9 @@ if [ -n "$kernel" ] && [ -f "$kernel" ]; then
 		rb=$?
 		lane_qp
 		rqp=$?
-		[ "$rb" = 0 ] && [ "$rqp" = 0 ]; echo $? >"$BUILD/lane-b.rc"
+		q_worker B
+		rqb=$?
+		[ "$rb" = 0 ] && [ "$rqp" = 0 ] && [ "$rqb" = 0 ]; echo $? >"$BUILD/lane-b.rc"
 		echo "lane B: $(( $(date +%s) - start )) s" ) >"$BUILD/lane-b.log" 2>&1 &
 	# the patched kernels (make test's prebuild): lane A's runs check commits
 	# out in the default tree, which the prebuild holds at its patches
@@ -108,7 +137,7 @@ if [ -n "$kernel" ] && [ -f "$kernel" ]; then
 	echo "lane A: $lane_a_s s"
 else
 	echo "test-lanes: no kernel at '$kernel': lanes A and B not run"
-	(echo "no kernel: lane B's kernel tests not run"; lane_qp) >"$BUILD/lane-b.log" 2>&1
+	(echo "no kernel: lane B's kernel tests not run"; lane_qp; q_worker B) >"$BUILD/lane-b.log" 2>&1
 fi
 wait
 last=0
@@ -128,6 +157,7 @@ cat "$BUILD/lane-b.log"
 echo "=== lane Q (quick tests on $Q_BUILD)"
 cat "$BUILD/lane-q.log"
 echo "=== lanes: A exit $a, B exit $rb, Q exit $rq, last exit $last"
+[ ! -s "$abs_build/lane-q-failed" ] || echo "=== quick tests that failed (lanes Q and B): $(paste -sd' ' "$abs_build/lane-q-failed")"
 # where the time went (tests/README.md keeps the table)
 echo "=== time: $(( $(date +%s) - start )) s in all; $(grep -h '^lane [ABQ]:' "$BUILD/lane-b.log" "$BUILD/lane-q.log" 2>/dev/null | paste -sd';' - | sed 's/;/; /g')${lane_a_s:+; lane A: $lane_a_s s}${last_s:+; last: $last_s s}"
 echo "=== the five slowest tests"
