@@ -42,6 +42,38 @@ void fw_default_fragment(struct strbuf *out)
 }
 
 /*
+ * The default kernel is the tree's own commit. A series run checks patches
+ * out in this tree and puts the branch back when done; one that was killed
+ * may have left a patch checked out: never build that. The host lock (taken
+ * here into lock), held to the end of the build, keeps a running series from
+ * checking out its next commit under this build (and this checkout from
+ * landing under its build). 0, or -1 said.
+ */
+static int default_tree_on_branch(const char *tree, struct fw_lock *lock)
+{
+	const char *ref[] = { "git", "symbolic-ref", "-q", "HEAD", NULL };
+	const char *co[] = { "git", "checkout", "-q", "--force", "master", NULL };
+	struct strbuf out = STRBUF_INIT;
+	int ret = -1;
+
+	if (fw_lock_acquire(lock, NULL, "kernel"))
+		goto cleanup;
+	if (runcmd_capture(ref, tree, &out) != 0) {
+		fprintf(stderr, "foliowatch-collect kernel: the default tree was left on another commit; "
+				"checking its base out again\n");
+		strbuf_reset(&out);
+		if (runcmd_capture(co, tree, &out) != 0) {
+			fprintf(stderr, "foliowatch-collect kernel: cannot check out master in %s\n", tree);
+			goto cleanup;
+		}
+	}
+	ret = 0;
+cleanup:
+	strbuf_release(&out);
+	return ret;
+}
+
+/*
  * The series in mbox applied onto the default tree's branch (its own am
  * worktree, named after the file) and each commit built in the tree, as run
  * builds it; the tree is put back on its branch. 0 when every kernel built.
@@ -168,31 +200,9 @@ int cmd_kernel(int argc, char **argv)
 			fprintf(stderr, "foliowatch-collect kernel: %s\n", err.buf);
 			goto cleanup;
 		}
-		/*
-		 * The default kernel is the tree's own commit. A series run checks
-		 * patches out in this tree and puts the branch back when done; one
-		 * that was killed may have left a patch checked out: never build that.
-		 * The host lock, held to the end of the build, keeps a running series
-		 * from checking out its next commit under this build (and this
-		 * checkout from landing under its build).
-		 */
-		if (fw_lock_acquire(&lock, NULL, "kernel"))
+		if (default_tree_on_branch(tree.buf, &lock))
 			goto cleanup;
 		kb.locked = 1;
-		const char *ref[] = { "git", "symbolic-ref", "-q", "HEAD", NULL };
-		const char *co[] = { "git", "checkout", "-q", "--force", "master", NULL };
-		struct strbuf out = STRBUF_INIT;
-		if (runcmd_capture(ref, tree.buf, &out) != 0) {
-			fprintf(stderr, "foliowatch-collect kernel: the default tree was left on another commit; "
-					"checking its base out again\n");
-			strbuf_reset(&out);
-			if (runcmd_capture(co, tree.buf, &out) != 0) {
-				fprintf(stderr, "foliowatch-collect kernel: cannot check out master in %s\n", tree.buf);
-				strbuf_release(&out);
-				goto cleanup;
-			}
-		}
-		strbuf_release(&out);
 	}
 	kb.tree = tree.buf;
 	kb.cache = cache.buf;

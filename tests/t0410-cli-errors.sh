@@ -21,6 +21,12 @@ run() {
 	err=$(<"$TMP_T/stderr")
 }
 
+# --- kernel --mbox applies onto the default tree only --------------------------------
+run "$COLLECT" kernel --mbox "$TMP_T/none.mbox" --tree "$TMP_T"
+ok $([ "$rc" = 2 ] && [ -z "$out" ]; echo $?) "kernel --mbox with --tree: exit 2, nothing built"
+like "$err" "^foliowatch-collect kernel: --mbox applies onto the default tree: give --tree or --mbox, not both" \
+	"... says why"
+
 # --- run: one message per condition (before, all six were one sentence) ----------
 R="--series s --range a..b"
 while IFS='|' read -r args want; do

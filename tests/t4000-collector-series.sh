@@ -15,6 +15,16 @@ run() {
 		--accel icount --boots 1 --rounds 2 --budget none --db "$DB" "$@"
 }
 
+# kernel --mbox builds what run will boot (make test's prebuild did so already:
+# then all is cached): one bzImage a commit that builds, the failed one named
+"$COLLECT" kernel --mbox "$TMP_T/series.mbox" > "$TMP_T/k.out" 2> "$TMP_T/k.err"; rc=$?
+is "$rc" 1 "kernel --mbox: exit 1, a commit of the series does not build"
+is "$(grep -c '/bzImage$' "$TMP_T/k.out")" 3 "... a bzImage for the base and each patch that builds"
+like "$(cat "$TMP_T/k.err")" "commit [0-9a-f]{12} \(mm/swap: a change that does not build \(test fixture\)\) failed to build" \
+	"... the one that does not is named"
+is "$(git -C "${FOLIOWATCH_CACHE:-$HOME/.cache/foliowatch}/src/linux-source-6.12" symbolic-ref -q HEAD)" "refs/heads/master" \
+	"... and the default tree is back on its branch"
+
 start=$(date +%s)
 run > "$TMP_T/run1.log" 2>&1; rc=$?
 diag "first run: $(( $(date +%s) - start )) s"
@@ -30,6 +40,8 @@ is "$(sqlite3 "$DB" "select count(*) from samples s join results r on r.id = s.r
 	"two split samples for each measured commit"
 like "$(cat "$TMP_T/run1.log")" "$SERIES v1: 3 patches on [0-9a-f]{12}, each against its parent" "the series table (the cover letter's) is printed at the end"
 like "$(cat "$TMP_T/run1.log")" "about [0-9:]+ left" "progress shows an estimate of the time left"
+is "$(grep -cE 'built [0-9a-f]{12} in 0 s \(cached\)' "$TMP_T/run1.log")" 3 \
+	"run boots the kernels kernel --mbox built: base and two patches cached"
 sha1=$(sqlite3 "$DB" "select sha from commits where position = 1")
 ids1=$(sqlite3 "$DB" "select run_id from runs order by run_id")
 
