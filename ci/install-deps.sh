@@ -8,12 +8,13 @@ set -eu
 # build: compiler, pkg-config and the three libraries
 DEB_BUILD="build-essential pkg-config libmicrohttpd-dev libsqlite3-dev libcjson-dev zlib1g-dev"
 # kernel builds (linux-source-6.12 is the default tree) and guest boots
-DEB_KERNEL="linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio xz-utils kmod ccache git
+DEB_KERNEL="linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio xz-utils lz4 kmod ccache git
             qemu-system-x86 fio e2fsprogs xfsprogs busybox-static"
 # server, tests and benchmarks
 DEB_TEST="gnuplot-nox sqlite3 jq curl perl openssl gnutls-bin python3-scipy wrk clang libclang-rt-14-dev
           valgrind nodejs chromium
           rsync strace llvm-14"
+# lz4: the kernel's bzImage is LZ4-compressed (kernel/foliowatch.config: TCG unpacks it 3.5 s faster a boot);
 # busybox-static: /bin/sh of a user workload written as a shell script, packed into the guest (issue 33);
 # rsync: gitlab-ci-local's shell executor copies the project with it (t4200);
 # strace: make test traces every execve for ci/check-exec-deps.py;

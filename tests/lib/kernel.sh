@@ -24,10 +24,11 @@ light_worktree() {
 	[ $# -eq 0 ] || { git -C "$dir" update-index --no-skip-worktree -- "$@" &&
 		git -C "$dir" checkout-index -f -- "$@"; }
 }
-# said_builds: a diag line for each kernel this test's runs built themselves
+# said_builds: a diag line (TAP and stderr) for each kernel this test's runs built themselves
 # (their logs in $TMP_T): make test builds every kernel the tests boot ahead
 # (tests/lib/prebuild-kernels.sh), so a line here names one it missed.
 said_builds() {
 	grep -rhE --include='*.log' 'built [0-9a-f]{12} in [0-9]+ s$' "$TMP_T" 2>/dev/null |
-		sed 's/^.*built \([0-9a-f]*\) in \([0-9]*\) s$/# built here, not ahead: \1 (\2 s)/' | sort -u
+		sed 's/^.*built \([0-9a-f]*\) in \([0-9]*\) s$/# built here, not ahead: \1 (\2 s)/' | sort -u |
+		tee /dev/stderr # prove prints a test's stderr: the CI log shows it without -v
 }
