@@ -92,7 +92,8 @@ static int build_mbox(const char *tree, const char *cache, const char *fragment,
 	pr.tty = isatty(STDERR_FILENO);
 	sha256_hex(mbox, strlen(mbox), hex);
 	strbuf_addf(&amdir, "%s/am/kernel-%.12s", cache, hex);
-	if (patchset_from_mbox(&s, tree, "HEAD", mbox, amdir.buf, &err)) {
+	/* master, not HEAD: another collector may hold the tree at a patch between its builds */
+	if (patchset_from_mbox(&s, tree, "master", mbox, amdir.buf, &err)) {
 		fprintf(stderr, "foliowatch-collect kernel: %s\n", err.buf);
 		goto cleanup;
 	}
