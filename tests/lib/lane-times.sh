@@ -18,9 +18,9 @@ by_cost() {
 # merge_times RECORD RUN: RUN's lines replace RECORD's for the same tests.
 merge_times() {
 	[ -s "$2" ] || return 0
+	[ -f "$1" ] || : >"$1"
 	awk -F'\t' 'FNR == NR { new[$4] = $0; next } !($4 in new) { print } END { for (k in new) print new[k] }' \
-		"$2" "$1" 2>/dev/null >"$1.tmp" || awk -F'\t' '{ print }' "$2" >"$1.tmp"
-	mv "$1.tmp" "$1"
+		"$2" "$1" >"$1.tmp" && mv "$1.tmp" "$1"
 }
 
 # slowest RUN N: the N slowest tests of this run, one line each.
