@@ -98,8 +98,8 @@ static int build_mbox(const char *tree, const char *cache, const char *fragment,
 		goto cleanup;
 	}
 	b = xcalloc((size_t)s.nr, sizeof(*b));
-	fw_series_build(&s, cache, tree, fragment, jobs, b, &pr);
-	fw_default_tree_restore(tree, "refs/heads/master");
+	if (fw_series_build(&s, cache, tree, fragment, jobs, b, &pr))
+		fw_default_tree_restore(tree, "refs/heads/master");
 	ret = 0;
 	for (int i = 1; i < s.nr; i++) { /* 0 is the base, printed above */
 		if (b[i].ok) {

@@ -77,7 +77,7 @@ const struct fw_option fw_run_options[] = {
 	  "prefixes); positions stay their first-parent order in the range" },
 	{ "mbox", 0, required_argument, 'm', "FILE", "none",
 	  "patches applied with git am onto --base (a cover letter is\nskipped; Message-IDs are kept for report --format email)" },
-	{ "base", 0, required_argument, 'b', "REV", "HEAD of the tree", "with --mbox: the commit the patches apply to" },
+	{ "base", 0, required_argument, 'b', "REV", "HEAD of --tree; master of the default tree", "with --mbox: the commit the patches apply to" },
 	{ "revision", 0, required_argument, 'V', "N", "1", "revision of the series (a re-post of the patches is 2, ...)" },
 	{ "first-position", 0, required_argument, 'F', "N", "0",
 	  "position of the base, 0..90000 (watch continues a history)" },
@@ -297,15 +297,20 @@ static void fill_identity(struct fw_rundoc_facts *f, const struct run_opts *o, c
 	f->boot_seconds = -1;
 }
 
-/* Every commit's kernel (series-build.c); a failed build is said here and recorded later, the series goes on. */
-static void build_all(const struct run_opts *o, const struct fw_patchset *s, const char *cache,
-		      const char *checkout, const char *fragment, struct fw_built *b, struct progress *pr)
+/*
+ * Every commit's kernel (series-build.c); a failed build is said here and
+ * recorded later, the series goes on. 1 when a commit was checked out.
+ */
+static int build_all(const struct run_opts *o, const struct fw_patchset *s, const char *cache,
+		     const char *checkout, const char *fragment, struct fw_built *b, struct progress *pr)
 {
-	fw_series_build(s, cache, checkout, fragment, o->jobs, b, pr);
+	int checked_out = fw_series_build(s, cache, checkout, fragment, o->jobs, b, pr);
+
 	for (int i = 0; i < s->nr; i++)
 		if (!b[i].ok)
 			fprintf(stderr, "run: commit %.12s (%s) failed to build; recorded as not_run, going on\n",
 				s->commits[i].sha, s->commits[i].subject);
+	return checked_out;
 }
 
 /* A failed build becomes one not_run document (boot index 0), stored like any run. */
@@ -1056,7 +1061,12 @@ static int prepare_series(const struct run_opts *o, const char *cache, struct pr
 		struct strbuf amdir = STRBUF_INIT;
 		strbuf_addf(&amdir, "%s/am/%s", cache, name.buf);
 		progress_step(pr, "applying %s with git am", o->mbox);
-		int rc = patchset_from_mbox(s, tree->buf, o->base ? o->base : "HEAD", o->mbox, amdir.buf, &err);
+		/*
+		 * The default tree's base is its branch, not HEAD: another collector
+		 * may hold it detached at a patch between two of its builds.
+		 */
+		const char *base = o->base ? o->base : !*default_tree ? "HEAD" : head_ref->len ? head_ref->buf : "master";
+		int rc = patchset_from_mbox(s, tree->buf, base, o->mbox, amdir.buf, &err);
 		strbuf_release(&amdir);
 		if (rc) {
 			fprintf(stderr, "run: %s; nothing measured\n", err.buf);
@@ -1153,8 +1163,8 @@ int cmd_run(int argc, char **argv)
 	b = calloc((size_t)s.nr, sizeof(*b));
 	if (!b)
 		abort();
-	build_all(&o, &s, cache.buf, checkout.buf, fragment.buf, b, &pr);
-	if (default_tree && head_ref.len)
+	/* a run whose kernels were all cached never moved the tree: nothing to restore */
+	if (build_all(&o, &s, cache.buf, checkout.buf, fragment.buf, b, &pr) && default_tree && head_ref.len)
 		fw_default_tree_restore(tree.buf, head_ref.buf);
 	fw_hostfacts_collect(&host, o.host, NULL);
 	x.o = &o;

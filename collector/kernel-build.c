@@ -434,6 +434,24 @@ cleanup:
 	return ret;
 }
 
+int fw_kernel_find(struct fw_kbuild *kb, const char *commit)
+{
+	struct strbuf rev = STRBUF_INIT, treeid = STRBUF_INIT, index = STRBUF_INIT;
+	const char *tree[] = { "git", "rev-parse", "--verify", "-q", NULL, NULL };
+	int ret = -1;
+
+	strbuf_addf(&rev, "%s^{tree}", commit);
+	tree[4] = rev.buf;
+	if (runcmd_capture(tree, kb->tree, &treeid) == 0 && treeid.len) {
+		index_path(&index, kb->cache, treeid.buf, kb->fragment);
+		ret = index_lookup(kb, index.buf);
+	}
+	strbuf_release(&rev);
+	strbuf_release(&treeid);
+	strbuf_release(&index);
+	return ret;
+}
+
 int fw_kernel_build(struct fw_kbuild *kb, struct strbuf *err)
 {
 	struct strbuf bdir = STRBUF_INIT, commit = STRBUF_INIT, kernels = STRBUF_INIT, log = STRBUF_INIT,

@@ -34,6 +34,12 @@ struct fw_kbuild {
 };
 void fw_kbuild_init(struct fw_kbuild *kb);
 void fw_kbuild_release(struct fw_kbuild *kb);
+/*
+ * The cached kernel of commit (a sha or ref in kb->tree) by its tree id, as
+ * fw_kernel_build finds it after a checkout: 0 and kdir, bzimage, version and
+ * config_hash set (reused), or -1 when it was never built. Nothing is checked out.
+ */
+int fw_kernel_find(struct fw_kbuild *kb, const char *commit);
 /* Configures, checks the fragment took effect, builds or reuses. 0 or -1 with err. */
 int fw_kernel_build(struct fw_kbuild *kb, struct strbuf *err);
 /* Names of fragment options missing from config_text (space separated) into missing; 0 if none. */

@@ -6,13 +6,18 @@
 #include "runcmd.h"
 
 /*
- * The host lock is held from each checkout to the end of its build: another
- * collector (a second series, `watch`, `kernel`) using the same tree must not
- * check out another commit under a build in progress.
+ * A kernel built before (same tree content, same fragment) is taken from the
+ * cache without a checkout: runs of prebuilt series then leave the tree to
+ * whoever builds in it. Otherwise the host lock is held from the checkout to
+ * the end of the build: another collector (a second series, `watch`,
+ * `kernel`) using the same tree must not check out another commit under a
+ * build in progress.
  */
-void fw_series_build(const struct fw_patchset *s, const char *cache, const char *checkout, const char *fragment,
-		     int jobs, struct fw_built *b, struct progress *pr)
+int fw_series_build(const struct fw_patchset *s, const char *cache, const char *checkout, const char *fragment,
+		    int jobs, struct fw_built *b, struct progress *pr)
 {
+	int checked_out = 0;
+
 	for (int i = 0; i < s->nr; i++) {
 		struct strbuf err = STRBUF_INIT;
 		const struct fw_patchset_commit *c = &s->commits[i];
@@ -21,10 +26,24 @@ void fw_series_build(const struct fw_patchset *s, const char *cache, const char 
 		fw_kbuild_init(&b[i].kb);
 		strbuf_init(&b[i].log_tail, 0);
 		progress_step(pr, "build %d/%d %.12s %s", i + 1, s->nr, c->sha, c->subject);
+		b[i].kb.tree = s->tree;
+		b[i].kb.cache = cache;
+		b[i].kb.fragment = fragment;
+		b[i].kb.jobs = jobs;
+		if (fw_kernel_find(&b[i].kb, c->sha) == 0) {
+			b[i].kb.tree = checkout;
+			if (fw_kernel_facts(b[i].kb.bzimage.buf, &b[i].kf) == 0) {
+				b[i].ok = 1;
+				progress_note(pr, "built %.12s before (cached)", c->sha);
+				continue;
+			}
+		}
+		b[i].kb.tree = checkout;
 		if (fw_lock_acquire(&lock, NULL, "checkout and build")) {
 			strbuf_addstr(&b[i].log_tail, "cannot take the host lock for checkout and build");
 			continue;
 		}
+		checked_out = 1;
 		if (patchset_checkout(s->tree, checkout, c->sha, &err)) {
 			strbuf_addf(&b[i].log_tail, "checkout failed: %s", err.buf);
 			fprintf(stderr, "commit %.12s: checkout failed: %s\n", c->sha, err.buf);
@@ -32,10 +51,6 @@ void fw_series_build(const struct fw_patchset *s, const char *cache, const char 
 			fw_lock_release(&lock);
 			continue;
 		}
-		b[i].kb.tree = checkout;
-		b[i].kb.cache = cache;
-		b[i].kb.fragment = fragment;
-		b[i].kb.jobs = jobs;
 		b[i].kb.locked = 1;
 		if (fw_kernel_build(&b[i].kb, &err)) {
 			strbuf_addstr(&b[i].log_tail, err.buf);
@@ -48,6 +63,7 @@ void fw_series_build(const struct fw_patchset *s, const char *cache, const char 
 		fw_lock_release(&lock);
 		strbuf_release(&err);
 	}
+	return checked_out;
 }
 
 void fw_built_release(struct fw_built *b)

@@ -13,7 +13,7 @@ GCL=$PWD/tests/node/node_modules/.bin/gitlab-ci-local
 [ -x "$GCL" ] || bail "gitlab-ci-local missing: run ci/install-deps.sh"
 CACHE=${FOLIOWATCH_CACHE:-$HOME/.cache/foliowatch}
 TREE=$CACHE/src/linux-source-6.12
-BASE=$(git -C "$TREE" rev-parse HEAD)
+BASE=$(git -C "$TREE" rev-parse master)
 DB=$TMP_T/fw.db
 start_server "$DB" || bail "server did not start"
 "$SERVER" token add ci-runner --db "$DB" > "$TMP_T/token" || bail "token"
