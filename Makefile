@@ -194,6 +194,11 @@ KERNEL_TESTS = $(sort $(wildcard tests/t3*.sh tests/t4*.sh))
 # make test's lanes (tests/lib/test-lanes.sh). t3000 checks that TCG counters move
 # in every round: it runs last, alone, after every lane is done.
 LANE_A_TESTS = $(sort $(wildcard tests/t4*.sh))
+# lane A's tests that build commits of their own in the default tree or check
+# which branch it is on: one at a time in A's first worker, never beside
+# each other (the others boot prebuilt kernels and leave the tree alone)
+LANE_A_TREE_TESTS = $(wildcard tests/t4000-collector-series.sh tests/t4300-watch.sh tests/t4600-bisect.sh \
+	tests/t4610-bisect-clean.sh)
 LANE_LAST_TESTS = $(wildcard tests/t3000-guest-boot.sh)
 LANE_B_TESTS = $(filter-out $(LANE_LAST_TESTS),$(sort $(wildcard tests/t3*.sh)))
 PROVE = prove --timer --failures --exec 'sh tests/lib/run-one.sh'
@@ -256,8 +261,9 @@ test: deps
 	[ -n "$$FW_KERNEL" ] || ($(STRACE_EXEC) -o $(EXEC_TRACE)-kernel.log sh tests/lib/prebuild-kernels.sh \
 		$(BUILD)/foliowatch-collect $(BUILD)/prebuild.done >$(BUILD)/kernel-prebuild.log 2>&1 &)
 	$(ASAN_MAKE) -j$(NPROC) all
-	BUILD=$(BUILD) LANE_A="$(LANE_A_TESTS)" LANE_B="$(LANE_B_TESTS)" \
-		LANE_Q_BUILD=$(ASAN_BUILD) LANE_Q="$(ASAN_UNIT_BIN) $(filter-out $(PLAIN_QUICK_TESTS),$(QUICK_TESTS))" LANE_QP="$(PLAIN_ONLY_TESTS)" \
+	BUILD=$(BUILD) LANE_A="$(LANE_A_TESTS)" LANE_A_TREE="$(LANE_A_TREE_TESTS)" LANE_B="$(LANE_B_TESTS)" \
+		LANE_Q_BUILD=$(ASAN_BUILD) LANE_Q="$(ASAN_UNIT_BIN) $(filter-out $(PLAIN_QUICK_TESTS) $(PLAIN_SKIP_ASAN),$(QUICK_TESTS))" \
+		LANE_QP="$(PLAIN_ONLY_TESTS)" \
 		LANE_LAST="$(LANE_LAST_TESTS)" EXEC_WATCH=$(EXEC_WATCH) \
 		PREBUILD_DONE=$(BUILD)/prebuild.done PREBUILD_LOG=$(BUILD)/kernel-prebuild.log \
 		TRACE_DIR=$(BUILD) sh tests/lib/test-lanes.sh
@@ -274,8 +280,9 @@ ASAN_UNIT_BIN = $(patsubst $(BUILD)/%,$(ASAN_BUILD)/%,$(UNIT_BIN))
 # t0400 feeds every option to every subcommand, thousands of processes (394 s
 # under ASan, 78 plain). t0420 runs on both.
 PLAIN_QUICK_TESTS = $(wildcard tests/t2200-decided.sh tests/t0400-cli-help.sh)
-PLAIN_ONLY_TESTS = $(wildcard tests/t0420-run-no-kernel.sh tests/t6000-fuzz-smoke.sh tests/t6300-server-valgrind.sh) \
-	$(PLAIN_QUICK_TESTS)
+# t6000 and t6300 would only skip under ASan: not queued there
+PLAIN_SKIP_ASAN = $(wildcard tests/t6000-fuzz-smoke.sh tests/t6300-server-valgrind.sh)
+PLAIN_ONLY_TESTS = $(wildcard tests/t0420-run-no-kernel.sh) $(PLAIN_SKIP_ASAN) $(PLAIN_QUICK_TESTS)
 test-asan:
 	$(ASAN_MAKE) -j$(NPROC) all
 	$(ASAN_MAKE) test-quick
