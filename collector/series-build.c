@@ -34,7 +34,7 @@ int fw_series_build(const struct fw_patchset *s, const char *cache, const char *
 			b[i].kb.tree = checkout;
 			if (fw_kernel_facts(b[i].kb.bzimage.buf, &b[i].kf) == 0) {
 				b[i].ok = 1;
-				progress_note(pr, "built %.12s before (cached)", c->sha);
+				progress_note(pr, "built %.12s in 0 s (cached)", c->sha);
 				continue;
 			}
 		}
