@@ -75,4 +75,30 @@ int fw_det_table_lookup(const struct fw_det_table *t, const char *accel, const c
 /* ": MDE 3.1%, needs 8 boots" (or that no number of boots decides it): an unsure row's long form (report.c). */
 void fw_report_needs(struct strbuf *sb, const struct fw_an_row *r);
 
+/* The cover letter's pieces (report-cover.c), shared with the "what moved" text (report-moved.c). */
+size_t fw_cover_width(const char *s, size_t n);  /* display width of s's first n bytes */
+void fw_cover_cell(struct strbuf *sb, const char *s, size_t w, int right);  /* s in w columns, then a space */
+int fw_cover_flagged(const struct fw_an_row *r);  /* decided better or worse */
+/* "  metric  unit  Before  After  delta ": a table row's cells up to the delta (8 columns) */
+void fw_cover_row_values(struct strbuf *sb, const struct fw_an_row *r, size_t metric_w, size_t unit_w, size_t value_w);
+/* "why (kernel profile, self time): ...": the functions behind the first flagged row of from..to */
+void fw_cover_why(struct strbuf *sb, const struct fw_an_row *from, const struct fw_an_row *to);
+int fw_cover_same_table(const struct fw_an_row *a, const struct fw_an_row *b);       /* env, workload, variant */
+int fw_cover_same_comparison(const struct fw_an_row *a, const struct fw_an_row *b);  /* commit, against */
+int fw_cover_patches(const struct fw_an *s);
+/* 1 when rows are on more than one environment; the fewest and most boots a side into lo, hi */
+int fw_cover_scan(const struct fw_an *s, int *lo, int *hi);
+/* "Combined over hosts": each sharded commit's rows combined, what the CI gate sees */
+void fw_cover_combined(struct strbuf *sb, const struct fw_an *s);
+/* "demo v1: 3 patches on e077d311390f, each against its parent" */
+void fw_cover_title(struct strbuf *sb, const struct fw_an *s);
+/* One comparison's tables from row i (patch: against the parent, else the whole series); the next row. */
+typedef size_t (*fw_cover_tables_fn)(struct strbuf *sb, const struct fw_an *s, size_t i, int show_host, int patch);
+/*
+ * Each patch against its parent ("[k/n] subject (sha)" and its tables), the
+ * whole series against the base when there are whole_from patches or more,
+ * then the rows combined over hosts.
+ */
+void fw_cover_body(struct strbuf *sb, const struct fw_an *s, int show_host, int whole_from, fw_cover_tables_fn tables);
+
 #endif

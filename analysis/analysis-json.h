@@ -92,6 +92,14 @@ int fw_profile_attribution(sqlite3 *db, cJSON *row, struct strbuf *err);
  * measured. facts: fw_mail_facts' (schema/store.h), or NULL.
  */
 void fw_report_cover(const struct fw_an *an, const cJSON *facts, struct strbuf *out);
+/*
+ * What moved (analysis/report-moved.c): report's default text. Per patch only
+ * the rows decided better or worse, a line for the unsure ones and what they
+ * need, one for the tables that did not move; fw_report_cover is every row.
+ */
+void fw_report_moved(const struct fw_an *an, const cJSON *facts, struct strbuf *out);
+/* Which text: what moved (the default), every row (--all, ?all=1), the long table (--verbose). */
+enum fw_report_view { FW_VIEW_MOVED, FW_VIEW_ALL, FW_VIEW_VERBOSE };
 /* The collector command that measures series s the same way in environment env (facts' envs[i]). */
 void fw_report_command(struct strbuf *b, const struct fw_an *s, const cJSON *env, size_t width);
 /*

@@ -31,7 +31,7 @@ const char *fw_verdict_short(const char *verdict)
 }
 
 /* Display width of the first n bytes of s: characters, not bytes (units like "µs"). */
-static size_t width_n(const char *s, size_t n)
+size_t fw_cover_width(const char *s, size_t n)
 {
 	size_t w = 0;
 
@@ -41,9 +41,9 @@ static size_t width_n(const char *s, size_t n)
 }
 
 /* s left- or right-aligned in w columns (cut at a character when longer), then a space. */
-static void cell(struct strbuf *sb, const char *s, size_t w, int right)
+void fw_cover_cell(struct strbuf *sb, const char *s, size_t w, int right)
 {
-	size_t n = width_n(s, strlen(s));
+	size_t n = fw_cover_width(s, strlen(s));
 
 	if (n > w) {
 		strbuf_addf(sb, "%.*s ", UTF8_CUT(s, w));
@@ -73,7 +73,7 @@ void fw_report_wrap_to(struct strbuf *sb, const char *text, int indent, int more
 
 		if (!n)
 			break;
-		if (!at_start && col + 1 + (int)width_n(w, n) > width) {
+		if (!at_start && col + 1 + (int)fw_cover_width(w, n) > width) {
 			strbuf_addch(sb, '\n');
 			at_start = 1;
 			indent += more;
@@ -87,14 +87,14 @@ void fw_report_wrap_to(struct strbuf *sb, const char *text, int indent, int more
 			col++;
 		}
 		strbuf_add(sb, w, n);
-		col += (int)width_n(w, n);
+		col += (int)fw_cover_width(w, n);
 		at_start = 0;
 		p = w + n;
 	}
 	strbuf_addch(sb, '\n');
 }
 
-static void value(struct strbuf *sb, double v)
+static void value(struct strbuf *sb, double v, size_t w)
 {
 	struct strbuf t = STRBUF_INIT;
 
@@ -102,7 +102,30 @@ static void value(struct strbuf *sb, double v)
 		strbuf_addstr(&t, "-");
 	else
 		fw_num_human(&t, v, 4);
-	cell(sb, t.buf, 10, 1);
+	fw_cover_cell(sb, t.buf, w, 1);
+	strbuf_release(&t);
+}
+
+void fw_cover_row_values(struct strbuf *sb, const struct fw_an_row *r, size_t metric_w, size_t unit_w, size_t value_w)
+{
+	struct strbuf t = STRBUF_INIT;
+	double d = r->delta_pct;
+
+	strbuf_addstr(sb, "  ");
+	if (fw_cover_width(r->metric, 100) > metric_w) {  /* a long name gets a line of its own */
+		strbuf_addf(sb, "%s\n  ", r->metric);
+		fw_cover_cell(sb, "", metric_w, 0);
+	} else {
+		fw_cover_cell(sb, r->metric, metric_w, 0);
+	}
+	fw_cover_cell(sb, r->unit, unit_w, 0);
+	value(sb, r->a.median, value_w);
+	value(sb, r->b.median, value_w);
+	if (isnan(d))
+		strbuf_addstr(&t, "-");
+	else  /* four digits before the point lose the decimals, never the '%' */
+		strbuf_addf(&t, fabs(d) < 999.995 ? "%+.2f%%" : "%+.0f%%", d);
+	fw_cover_cell(sb, t.buf, 8, 1);
 	strbuf_release(&t);
 }
 
@@ -115,12 +138,12 @@ static void table_head(struct strbuf *sb, const struct fw_an_row *r, int show_ho
 	if (show_host)
 		strbuf_addf(&t, " (%s %s)", r->host, r->accel);
 	strbuf_addstr(sb, "\n  ");
-	cell(sb, t.buf, 29, 0);
-	cell(sb, "Before", 10, 1);
-	cell(sb, "After", 10, 1);
-	cell(sb, "delta", 8, 1);
+	fw_cover_cell(sb, t.buf, 29, 0);
+	fw_cover_cell(sb, "Before", 10, 1);
+	fw_cover_cell(sb, "After", 10, 1);
+	fw_cover_cell(sb, "delta", 8, 1);
 	if (spread)
-		cell(sb, "%stddev", 7, 1);
+		fw_cover_cell(sb, "%stddev", 7, 1);
 	strbuf_addstr(sb, "verdict\n");
 	strbuf_release(&t);
 }
@@ -171,23 +194,8 @@ static void row_counters(struct strbuf *sb, const struct fw_an_row *r)
 static void table_row(struct strbuf *sb, const struct fw_an_row *r, int spread, int counters)
 {
 	struct strbuf t = STRBUF_INIT;
-	double d = r->delta_pct;
 
-	strbuf_addstr(sb, "  ");
-	if (width_n(r->metric, 100) > 20) {  /* a long name gets a line of its own */
-		strbuf_addf(sb, "%s\n  ", r->metric);
-		cell(sb, "", 20, 0);
-	} else {
-		cell(sb, r->metric, 20, 0);
-	}
-	cell(sb, r->unit, 8, 0);
-	value(sb, r->a.median);
-	value(sb, r->b.median);
-	if (isnan(d))
-		strbuf_addstr(&t, "-");
-	else  /* four digits before the point lose the decimals, never the '%' */
-		strbuf_addf(&t, fabs(d) < 999.995 ? "%+.2f%%" : "%+.0f%%", d);
-	cell(sb, t.buf, 8, 1);
+	fw_cover_row_values(sb, r, 20, 8, 10);
 	if (spread) {  /* LKP's %stddev: the pooled spread of the units compared, in % of Before */
 		double sd = r->noise_pct;
 		strbuf_reset(&t);
@@ -195,7 +203,7 @@ static void table_row(struct strbuf *sb, const struct fw_an_row *r, int spread, 
 			strbuf_addstr(&t, "-");
 		else
 			strbuf_addf(&t, "%.1f%%", sd);
-		cell(sb, t.buf, 7, 1);
+		fw_cover_cell(sb, t.buf, 7, 1);
 	}
 	strbuf_addf(sb, "%s\n", fw_verdict_short(r->verdict));
 	strbuf_reset(&t);
@@ -206,7 +214,7 @@ static void table_row(struct strbuf *sb, const struct fw_an_row *r, int spread, 
 	strbuf_release(&t);
 }
 
-static int flagged(const struct fw_an_row *r)
+int fw_cover_flagged(const struct fw_an_row *r)
 {
 	return r->v == FW_IMPROVEMENT || r->v == FW_REGRESSION;
 }
@@ -216,13 +224,13 @@ static int flagged(const struct fw_an_row *r)
  * most three. A table with a decided change but no profile of both sides
  * says so (profiles are taken where a row is decided, issue 27).
  */
-static void table_why(struct strbuf *sb, const struct fw_an_row *from, const struct fw_an_row *to)
+void fw_cover_why(struct strbuf *sb, const struct fw_an_row *from, const struct fw_an_row *to)
 {
 	struct strbuf t = STRBUF_INIT;
 	int n = 0, asked = 0;
 
 	for (const struct fw_an_row *r = from; r != to && !n; r++) {
-		if (!flagged(r))
+		if (!fw_cover_flagged(r))
 			continue;
 		asked = 1;
 		for (size_t i = 0; i < r->nattribution && n < 3; i++) {
@@ -245,12 +253,12 @@ static void table_why(struct strbuf *sb, const struct fw_an_row *from, const str
 	strbuf_release(&t);
 }
 
-static int same_table(const struct fw_an_row *a, const struct fw_an_row *b)
+int fw_cover_same_table(const struct fw_an_row *a, const struct fw_an_row *b)
 {
 	return !strcmp(a->env, b->env) && !strcmp(a->workload, b->workload) && !strcmp(a->variant, b->variant);
 }
 
-static int same_comparison(const struct fw_an_row *a, const struct fw_an_row *b)
+int fw_cover_same_comparison(const struct fw_an_row *a, const struct fw_an_row *b)
 {
 	return !strcmp(a->sha, b->sha) && !strcmp(a->against_name, b->against_name);
 }
@@ -260,16 +268,16 @@ size_t fw_report_tables(struct strbuf *sb, const struct fw_an *an, size_t i, int
 	const struct fw_an_row *start = &an->rows[i];
 	int any = 0;
 
-	while (i < an->nrows && same_comparison(&an->rows[i], start)) {
+	while (i < an->nrows && fw_cover_same_comparison(&an->rows[i], start)) {
 		size_t t = i;
 
 		table_head(sb, &an->rows[t], show_host, mail);
-		for (; i < an->nrows && same_comparison(&an->rows[i], start) && same_table(&an->rows[i], &an->rows[t]);
+		for (; i < an->nrows && fw_cover_same_comparison(&an->rows[i], start) && fw_cover_same_table(&an->rows[i], &an->rows[t]);
 		     i++) {
 			table_row(sb, &an->rows[i], mail, mail);
-			any |= flagged(&an->rows[i]);
+			any |= fw_cover_flagged(&an->rows[i]);
 		}
-		table_why(sb, &an->rows[t], an->rows + i);
+		fw_cover_why(sb, &an->rows[t], an->rows + i);
 	}
 	/* profiles are taken only where a row is decided a change: say why there is none */
 	if (!any)
@@ -277,7 +285,7 @@ size_t fw_report_tables(struct strbuf *sb, const struct fw_an *an, size_t i, int
 	return i;
 }
 
-static int patches_of(const struct fw_an *s)
+int fw_cover_patches(const struct fw_an *s)
 {
 	int n = 0;
 
@@ -316,7 +324,7 @@ static void measured(struct strbuf *sb, const struct fw_an *s, const cJSON *fact
 }
 
 /* Rows combined over hosts (each host against its own parent): what the gate sees on a sharded run. */
-static void combined(struct strbuf *sb, const struct fw_an *s)
+void fw_cover_combined(struct strbuf *sb, const struct fw_an *s)
 {
 	struct strbuf t = STRBUF_INIT;
 
@@ -335,7 +343,7 @@ static void combined(struct strbuf *sb, const struct fw_an *s)
 }
 
 /* Whether rows are on more than one environment, and the fewest and most boots a side. */
-static int cover_scan(const struct fw_an *s, int *lo, int *hi)
+int fw_cover_scan(const struct fw_an *s, int *lo, int *hi)
 {
 	int show_host = 0;
 
@@ -355,7 +363,7 @@ static int cover_scan(const struct fw_an *s, int *lo, int *hi)
 }
 
 /* The whole series: its last commit against the base. */
-static void cover_whole(struct strbuf *sb, const struct fw_an *s, int show_host)
+static void cover_whole(struct strbuf *sb, const struct fw_an *s, int show_host, fw_cover_tables_fn tables)
 {
 	const struct fw_an_row *last_base = NULL;
 	struct strbuf t = STRBUF_INIT;
@@ -366,23 +374,31 @@ static void cover_whole(struct strbuf *sb, const struct fw_an *s, int show_host)
 			last_base = &s->rows[k];
 	if (!last_base)
 		return;
-	while (!same_comparison(&s->rows[i], last_base))
+	while (!fw_cover_same_comparison(&s->rows[i], last_base))
 		i++;
 	strbuf_addf(&t, "\nThe whole series: %.*s against the base %.*s", UTF8_CUT(last_base->sha, 12),
 		    UTF8_CUT(s->base, 12));
 	fw_report_wrap(sb, t.buf, 0, 4);
-	fw_report_tables(sb, s, i, show_host, 0);
+	tables(sb, s, i, show_host, 0);
 	strbuf_release(&t);
 }
 
-void fw_report_cover(const struct fw_an *s, const cJSON *facts, struct strbuf *sb)
+void fw_cover_title(struct strbuf *sb, const struct fw_an *s)
 {
-	int lo = 0, hi = 0, show_host = cover_scan(s, &lo, &hi), npatches = patches_of(s);
 	struct strbuf t = STRBUF_INIT;
+	int npatches = fw_cover_patches(s);
 
 	strbuf_addf(&t, "%s v%d: %d patch%s on %.*s, each against its parent", s->series,
 		    s->revision == FW_AN_NA ? 1 : s->revision, npatches, npatches == 1 ? "" : "es", UTF8_CUT(s->base, 12));
 	fw_report_wrap(sb, t.buf, 0, 2);
+	strbuf_release(&t);
+}
+
+void fw_cover_body(struct strbuf *sb, const struct fw_an *s, int show_host, int whole_from, fw_cover_tables_fn tables)
+{
+	struct strbuf t = STRBUF_INIT;
+	int npatches = fw_cover_patches(s);
+
 	if (!s->nrows)
 		strbuf_addstr(sb, "\n(no comparable results)\n");
 	for (size_t i = 0; i < s->nrows;) {
@@ -397,13 +413,28 @@ void fw_report_cover(const struct fw_an *s, const cJSON *facts, struct strbuf *s
 			    UTF8_CUT(r->sha, 12));
 		strbuf_addch(sb, '\n');
 		fw_report_wrap(sb, t.buf, 0, 4);
-		i = fw_report_tables(sb, s, i, show_host, 0);
+		i = tables(sb, s, i, show_host, 1);
 	}
-	cover_whole(sb, s, show_host);
-	combined(sb, s);
+	if (npatches >= whole_from)
+		cover_whole(sb, s, show_host, tables);
+	fw_cover_combined(sb, s);
+	strbuf_release(&t);
+}
+
+static size_t cover_tables(struct strbuf *sb, const struct fw_an *s, size_t i, int show_host, int patch)
+{
+	(void)patch;  /* every table has its kernel functions */
+	return fw_report_tables(sb, s, i, show_host, 0);
+}
+
+void fw_report_cover(const struct fw_an *s, const cJSON *facts, struct strbuf *sb)
+{
+	int lo = 0, hi = 0, show_host = fw_cover_scan(s, &lo, &hi);
+
+	fw_cover_title(sb, s);
+	fw_cover_body(sb, s, show_host, 1, cover_tables);
 	strbuf_addstr(sb, "\nbetter/worse: a decided change; same: decided, within the noise floor\n"
 		      "or the minimum effect; unsure: more boots needed. p, q, intervals and\n"
 		      "counters: report --verbose.\n");
 	measured(sb, s, facts, lo, hi);
-	strbuf_release(&t);
 }

@@ -354,8 +354,8 @@ static int record_failed_build(const struct run_opts *o, sqlite3 *db, sqlite3 *d
 }
 
 /*
- * The series table from the analysis, in this process: what `foliowatch-server
- * report` prints (the same fw_report_cover), with the regressions it finds
+ * What moved, from the analysis, in this process: what `foliowatch-server
+ * report` prints (the same fw_report_moved), with the regressions it finds
  * stored, so `regressions --fail-on new` sees them.
  */
 static int print_local_report(const struct run_opts *o)
@@ -377,7 +377,7 @@ static int print_local_report(const struct run_opts *o)
 		fprintf(stderr, "run: report: %s\n", err.buf);
 		goto cleanup;
 	}
-	fw_report_cover(res, facts, &out);
+	fw_report_moved(res, facts, &out);
 	fwrite(out.buf, 1, out.len, stdout);
 	fflush(stdout);
 	ret = 0;

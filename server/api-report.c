@@ -1,7 +1,8 @@
 /*
- * GET /api/v1/series/{name}/report.txt[?verbose=1]: the plain-text series
- * table, the cover letter's (fw_report_cover) or with ?verbose=1 the long one
- * (p, q, counters); both from the analysis. When it cannot be computed, a
+ * GET /api/v1/series/{name}/report.txt[?all=1|?verbose=1]: the plain-text
+ * series report: what moved (fw_report_moved), with ?all=1 the cover letter's
+ * table of every row (fw_report_cover), with ?verbose=1 the long one (p, q,
+ * counters); all from the analysis. When it cannot be computed, a
  * medians table clearly marked "not analysed".
  */
 #include <math.h>
@@ -12,14 +13,16 @@
 #include "ui.h"
 #include "utf8.h"
 
-void fw_series_report(const struct fw_series *s, const struct fw_an *an, const cJSON *facts, int verbose,
-		      struct strbuf *sb)
+void fw_series_report(const struct fw_series *s, const struct fw_an *an, const cJSON *facts,
+		      enum fw_report_view view, struct strbuf *sb)
 {
 	/* The analysis code's table is the report; the medians table is only a fallback. */
-	if (an && verbose)
+	if (an && view == FW_VIEW_VERBOSE)
 		fw_report_write(an, FW_REPORT_TEXT, sb);
-	if (an && !verbose)
+	if (an && view == FW_VIEW_ALL)
 		fw_report_cover(an, facts, sb);
+	if (an && view == FW_VIEW_MOVED)
+		fw_report_moved(an, facts, sb);
 	if (an)
 		return;
 	strbuf_addf(sb, "series %s v%d (base %.*s)\n", s->name, s->revision, UTF8_CUT(s->base, 12));
@@ -58,17 +61,21 @@ enum MHD_Result api_series_report(struct fw_req *r)
 
 	if (req_series(r, r->args[0], "name", &s, &ret))
 		return ret;
-	struct strbuf verbose = STRBUF_INIT, err = STRBUF_INIT;
+	struct strbuf verbose = STRBUF_INIT, all = STRBUF_INIT, err = STRBUF_INIT;
 	cJSON *facts = NULL;
 
 	an = req_analysis(r, s.name, s.revision);
 	req_query(r, "verbose", &verbose);
+	req_query(r, "all", &all);
 	if (fw_mail_facts(req_db(r), s.name, s.revision, &facts, &err))
 		facts = NULL;  /* the tables stand without "how it was measured" */
-	fw_series_report(&s, an, facts, verbose.len && strcmp(verbose.buf, "0"), &sb);
+	fw_series_report(&s, an, facts,
+			 verbose.len && strcmp(verbose.buf, "0") ? FW_VIEW_VERBOSE :
+			 all.len && strcmp(all.buf, "0") ? FW_VIEW_ALL : FW_VIEW_MOVED, &sb);
 	cJSON_Delete(facts);
 	fw_an_free(an);
 	strbuf_release(&verbose);
+	strbuf_release(&all);
 	strbuf_release(&err);
 	fw_series_free(&s);
 	return reply_buf(r, 200, "text/plain; charset=utf-8", &sb, NULL);

@@ -279,7 +279,7 @@ static int export_series(struct export *ex, const char *series)
 
 		if (fw_mail_facts(ex->ui.db, s.name, s.revision, &facts, &ferr))
 			facts = NULL;  /* the tables stand without "how it was measured" */
-		fw_series_report(&s, an, facts, 0, &page);
+		fw_series_report(&s, an, facts, FW_VIEW_MOVED, &page);
 		cJSON_Delete(facts);
 		strbuf_release(&ferr);
 	}

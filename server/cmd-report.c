@@ -1,6 +1,6 @@
 /*
- * foliowatch-server report --db F --series S [--revision N] [--format text|json|csv|email] [--no-cache]:
- * the series table, or a mail reply to the series (--to, --cc, --from, --mbox,
+ * foliowatch-server report --db F --series S [--revision N] [--format text|json|csv|email] [--all|--verbose]
+ * [--no-cache]: what moved (the default text), every row (--all), the long table, or a mail reply to the series (--to, --cc, --from, --mbox,
  * --base-url, --send, --sendmail: report-email.c, mail-send.c). Also stores the regressions it finds, so that the CI gate
  * (`regressions --fail-on new`) and the pages see what the report showed.
  */
@@ -57,19 +57,21 @@ static int write_email(sqlite3 *db, const struct fw_an *res, const struct fw_ema
 	return ret;
 }
 
-/* text: the cover letter's table (with how it was measured), or with verbose the long one; csv, json. */
-static int write_table(sqlite3 *db, const struct fw_an *res, enum fw_report_format fmt, int verbose)
+/* text: what moved, or every row (the cover letter's table), or the long one; csv, json. */
+static int write_table(sqlite3 *db, const struct fw_an *res, enum fw_report_format fmt, enum fw_report_view view)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	cJSON *facts = NULL;
 	int ret = 0;
 
-	if (fmt != FW_REPORT_TEXT || verbose)
+	if (fmt != FW_REPORT_TEXT || view == FW_VIEW_VERBOSE)
 		fw_report_write(res, fmt, &out);
-	else if (!fw_mail_facts(db, res->series, res->revision == FW_AN_NA ? 1 : res->revision, &facts, &err))
+	else if (fw_mail_facts(db, res->series, res->revision == FW_AN_NA ? 1 : res->revision, &facts, &err))
+		ret = 1;
+	else if (view == FW_VIEW_ALL)
 		fw_report_cover(res, facts, &out);
 	else
-		ret = 1;
+		fw_report_moved(res, facts, &out);
 	if (ret)
 		fprintf(stderr, "report: %s\n", err.buf);
 	else
@@ -85,8 +87,10 @@ static const struct fw_option report_options[] = {
 	{ "series", 's', required_argument, 's', "NAME", "required", "the series" },
 	{ "revision", 'r', required_argument, 'r', "N", "the newest", "revision of the series (1, 2, ...)" },
 	{ "format", 'f', required_argument, 'f', "FMT", "text", "text, json, csv or email (a reply to the series' thread)" },
+	{ "all", 'a', no_argument, 'a', NULL, "off",
+	  "text: every row, the cover letter's full table (the default is\nwhat moved: only the rows decided better or worse)" },
 	{ "verbose", 'v', no_argument, 'v', NULL, "off",
-	  "text: the long table (n, CI, q, MDE, counters, profiles, how each\nmetric is compared) instead of the cover letter's" },
+	  "text: the long table (n, CI, q, MDE, counters, profiles, how each\nmetric is compared) instead of what moved" },
 	{ "no-cache", 'n', no_argument, 'n', NULL, "off", "recompute instead of using cached analysis results" },
 	{ "determinism", 0, required_argument, 'D', "FILE", "$FOLIOWATCH_DETERMINISM, else none",
 	  "determinism table read before the built-in one: lines\n"
@@ -155,10 +159,12 @@ int cmd_report(int argc, char **argv)
 {
 	static const char *const formats[] = { "text", "json", "csv", "email", NULL };
 	static const struct fw_usage usage = { "foliowatch-server", "report", "--series NAME [--db FILE] [options]",
-		"The series table: every patch against its parent, per workload and metric,\n"
-		"Before, After, delta and a verdict (better, worse, same, unsure), under 72\n"
-		"columns for a cover letter, then the series against its base and how it\n"
-		"was measured; --verbose: the long table with the interval, q value, MDE,\n"
+		"What moved, under 72 columns for a cover letter: how it was measured, then\n"
+		"every patch against its parent and the series against its base, each with\n"
+		"only the rows decided better or worse (Before, After, change, spread), a\n"
+		"line for the unsure ones and what they need, one for what did not move;\n"
+		"--all: the table of every row (verdicts better, worse, same, unsure) and\n"
+		"the collector command; --verbose: the long table with the interval, q value, MDE,\n"
 		"counters and profiles of every row, against the parent and the base. The regressions it\n"
 		"finds are stored, so 'regressions --fail-on new' and the pages see them.\n"
 		"--format email writes an RFC 5322 reply to the series' thread (In-Reply-To\n"
@@ -177,7 +183,8 @@ int cmd_report(int argc, char **argv)
 	struct fw_series_args a;
 	sqlite3 *db = NULL;
 	struct fw_an *res = NULL;
-	int opt, taken, ret = 1, email = 0, mbox = 0, send = 0, mail_opt = 0, verbose = 0, to_author = 0;
+	enum fw_report_view view = FW_VIEW_MOVED;
+	int opt, taken, ret = 1, email = 0, mbox = 0, send = 0, mail_opt = 0, to_author = 0;
 
 	fw_series_args_init(&a);
 	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
@@ -207,7 +214,11 @@ int cmd_report(int argc, char **argv)
 			a.o.use_cache = 0;
 			break;
 		case 'v':
-			verbose = 1;
+			view = FW_VIEW_VERBOSE;
+			break;
+		case 'a':
+			if (view != FW_VIEW_VERBOSE)
+				view = FW_VIEW_ALL;
 			break;
 		default:
 			ret = g.exit;
@@ -240,7 +251,7 @@ int cmd_report(int argc, char **argv)
 		ret = write_email(db, res, &mo, mbox, send ? sendmail : NULL);
 		goto cleanup;
 	}
-	ret = write_table(db, res, fmt, verbose);
+	ret = write_table(db, res, fmt, view);
 	goto cleanup;
 usage: /* the message is out */
 	ret = 2;

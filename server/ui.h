@@ -11,6 +11,7 @@
 #include <cjson/cJSON.h>
 #include "series-levels.h"
 #include "an-result.h"
+#include "analysis-json.h"
 #include "strbuf.h"
 
 struct fw_ui {
@@ -183,7 +184,7 @@ void ui_decided(struct strbuf *sb, const struct fw_an_row *row);
 void ui_regression_history(struct strbuf *sb, const struct fw_reg *reg);
 void fw_series_csv(const struct fw_series *s, struct strbuf *out);           /* api-series-csv.c */
 /* api-report.c: the cover-letter table (verbose: the long one), facts as fw_mail_facts gives them or NULL. */
-void fw_series_report(const struct fw_series *s, const struct fw_an *an, const cJSON *facts, int verbose,
+void fw_series_report(const struct fw_series *s, const struct fw_an *an, const cJSON *facts, enum fw_report_view view,
 		      struct strbuf *out);
 
 #endif

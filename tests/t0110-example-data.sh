@@ -38,6 +38,7 @@ like "$page" "mm/rmap: discard lazyfree PMD-mapped THPs" "it lists the lazyfree 
 report=$(curl -sS --fail "$URL/api/v1/series/demo/report.txt?verbose=1")
 like "$report" "lazyfree/pmd reclaim_s" "the long report compares lazyfree reclaim time"
 report=$(curl -sS --fail "$URL/api/v1/series/demo/report.txt")
-like "$report" "  lazyfree/pmd +Before +After +delta verdict" "the cover-letter report has a lazyfree table"
+like "$report" "  lazyfree/pmd +Before +After +change +spread" "what moved: the lazyfree patch's table"
+like "$report" "  reclaim_s +s .* -9[0-9][.][0-9]{2}% +[+]-[0-9.]+% better" "... its reclaim time decided better, with its spread"
 stop_server
 done_testing

@@ -101,6 +101,9 @@ like "$(head -1 "$TMP_T/body")" '^series,revision,position,sha,workload' '... he
 is "$(grep -c split_ms "$TMP_T/body")" 4 '... one row per sample'
 like "$(grep -i '^content-type' "$TMP_T/headers")" 'text/csv' '... text/csv'
 is "$(code /api/v1/series/example/report.txt)" 200 'report.txt'
+like "$(cat "$TMP_T/body")" '^  unsure, needs 4 boots: lazyfree/pmd \(1 metric\), split/pmd-to-0 \(1\)$' \
+	'... what moved: no row decided, the unsure ones on a line with what they need'
+is "$(code '/api/v1/series/example/report.txt?all=1')" 200 'report.txt?all=1'
 like "$(cat "$TMP_T/body")" '  split_ms +ms +61[.]92 +70[.]3 +[+]13[.]53% unsure' '... the cover-letter table: Before, After, delta, verdict'
 is "$(code '/api/v1/series/example/report.txt?verbose=1')" 200 'report.txt?verbose=1'
 like "$(cat "$TMP_T/body")" 'Mann-Whitney' '... the long analysis table'

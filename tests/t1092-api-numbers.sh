@@ -29,7 +29,7 @@ ok $? '... shows 131072 and 2621440'
 grep -Eq '1\.311e\+0?5|2\.621e\+0?6' "$TMP_T/body"
 is $? 1 '... and no 1.311e+05 or 2.621e+06'
 is "$(code /api/v1/series/example/report.txt)" 200 'report.txt'
-like "$(grep pglazyfreed "$TMP_T/body")" 'pglazyfreed +pages +131072 +2621440 +\+1900% +worse' '... the counter in full (and a four-digit delta whole)'
+like "$(grep pglazyfreed "$TMP_T/body")" 'pglazyfreed +pages +131072 +2621440 +\+1900% +- worse' '... the counter in full (and a four-digit delta whole)'
 grep -Eq '[0-9]e\+0?[56]' "$TMP_T/body"
 is $? 1 '... no exponent anywhere'
 
