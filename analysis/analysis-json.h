@@ -98,6 +98,12 @@ void fw_report_cover(const struct fw_an *an, const cJSON *facts, struct strbuf *
  * need, one for the tables that did not move; fw_report_cover is every row.
  */
 void fw_report_moved(const struct fw_an *an, const cJSON *facts, struct strbuf *out);
+/*
+ * What moved as Markdown (analysis/report-markdown.c), for a merge-request
+ * comment: a count of what moved, the what-moved text in a fenced block,
+ * every row folded in <details>.
+ */
+void fw_report_markdown(const struct fw_an *an, const cJSON *facts, struct strbuf *out);
 /* Which text: what moved (the default), every row (--all, ?all=1), the long table (--verbose). */
 enum fw_report_view { FW_VIEW_MOVED, FW_VIEW_ALL, FW_VIEW_VERBOSE };
 /* The collector command that measures series s the same way in environment env (facts' envs[i]). */

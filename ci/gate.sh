@@ -3,10 +3,19 @@
 # series has new regressions (what `foliowatch-server regressions --fail-on new`
 # does on the server's own DB), 2 when the server cannot be asked or has no
 # such series.
+# With FOLIOWATCH_REPORT_MD=FILE it first writes what moved, as Markdown
+# (report.md), to FILE for a merge-request comment or an artifact; that
+# never changes the gate's answer.
 #   usage: gate.sh URL SERIES [CURL_OPTS...]
 set -u
 [ $# -ge 2 ] || { echo "usage: $0 URL SERIES" >&2; exit 2; }
 url=$1 series=$2; shift 2
+if [ -n "${FOLIOWATCH_REPORT_MD:-}" ]; then
+	# the name as one path segment: every byte percent-encoded
+	seg=$(printf '%s' "$series" | od -An -tx1 -v | tr -d ' \n' | sed 's/../%&/g')
+	curl -sS --fail "$@" -o "$FOLIOWATCH_REPORT_MD" "$url/api/v1/series/$seg/report.md" ||
+		echo "gate: no report written to $FOLIOWATCH_REPORT_MD" >&2
+fi
 errf=$(mktemp) || exit 2
 body=$(curl -sS --fail-with-body -G "$@" --data-urlencode "series=$series" --data-urlencode "status=new" \
 	"$url/api/v1/regressions" 2>"$errf")

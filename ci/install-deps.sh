@@ -13,11 +13,12 @@ DEB_KERNEL="linux-source-6.12 flex bison bc libelf-dev libssl-dev cpio xz-utils 
 # server, tests and benchmarks
 DEB_TEST="gnuplot-nox sqlite3 jq curl perl openssl gnutls-bin python3-scipy wrk clang libclang-rt-14-dev
           valgrind nodejs chromium
-          rsync strace llvm-14"
+          rsync strace llvm-14 cmark"
 # lz4: the kernel's bzImage is LZ4-compressed (kernel/foliowatch.config: TCG unpacks it 3.5 s faster a boot);
 # busybox-static: /bin/sh of a user workload written as a shell script, packed into the guest (issue 33);
 # rsync: gitlab-ci-local's shell executor copies the project with it (t4200);
 # strace: make test traces every execve for ci/check-exec-deps.py;
+# cmark: a CommonMark parser renders report --format markdown (t2106);
 # llvm-14: llvm-symbolizer-14, which libFuzzer and the sanitizers run (t6000)
 PACKAGES="$DEB_BUILD $DEB_KERNEL $DEB_TEST"
 if [ "${1:-}" = "--list" ]; then

@@ -1,4 +1,6 @@
 /*
+ * GET /api/v1/series/{name}/report.md: the same as Markdown (what moved, every
+ * row folded), for a merge-request comment; without an analysis, the text.
  * GET /api/v1/series/{name}/report.txt[?all=1|?verbose=1]: the plain-text
  * series report: what moved (fw_report_moved), with ?all=1 the cover letter's
  * table of every row (fw_report_cover), with ?verbose=1 the long one (p, q,
@@ -52,7 +54,8 @@ void fw_series_report(const struct fw_series *s, const struct fw_an *an, const c
 	}
 }
 
-enum MHD_Result api_series_report(struct fw_req *r)
+/* report.txt (text) or report.md (markdown): the series' report from its analysis. */
+static enum MHD_Result series_report(struct fw_req *r, int markdown)
 {
 	struct fw_series s;
 	struct strbuf sb = STRBUF_INIT;
@@ -69,14 +72,27 @@ enum MHD_Result api_series_report(struct fw_req *r)
 	req_query(r, "all", &all);
 	if (fw_mail_facts(req_db(r), s.name, s.revision, &facts, &err))
 		facts = NULL;  /* the tables stand without "how it was measured" */
-	fw_series_report(&s, an, facts,
-			 verbose.len && strcmp(verbose.buf, "0") ? FW_VIEW_VERBOSE :
-			 all.len && strcmp(all.buf, "0") ? FW_VIEW_ALL : FW_VIEW_MOVED, &sb);
+	if (markdown && an)
+		fw_report_markdown(an, facts, &sb);
+	else
+		fw_series_report(&s, an, facts,
+				 verbose.len && strcmp(verbose.buf, "0") ? FW_VIEW_VERBOSE :
+				 all.len && strcmp(all.buf, "0") ? FW_VIEW_ALL : FW_VIEW_MOVED, &sb);
 	cJSON_Delete(facts);
 	fw_an_free(an);
 	strbuf_release(&verbose);
 	strbuf_release(&all);
 	strbuf_release(&err);
 	fw_series_free(&s);
-	return reply_buf(r, 200, "text/plain; charset=utf-8", &sb, NULL);
+	return reply_buf(r, 200, markdown ? "text/markdown; charset=utf-8" : "text/plain; charset=utf-8", &sb, NULL);
+}
+
+enum MHD_Result api_series_report(struct fw_req *r)
+{
+	return series_report(r, 0);
+}
+
+enum MHD_Result api_series_report_md(struct fw_req *r)
+{
+	return series_report(r, 1);
 }

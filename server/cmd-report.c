@@ -57,17 +57,20 @@ static int write_email(sqlite3 *db, const struct fw_an *res, const struct fw_ema
 	return ret;
 }
 
-/* text: what moved, or every row (the cover letter's table), or the long one; csv, json. */
-static int write_table(sqlite3 *db, const struct fw_an *res, enum fw_report_format fmt, enum fw_report_view view)
+/* text: what moved, or every row (the cover letter's table), or the long one; csv, json; markdown. */
+static int write_table(sqlite3 *db, const struct fw_an *res, enum fw_report_format fmt, enum fw_report_view view,
+		       int markdown)
 {
 	struct strbuf out = STRBUF_INIT, err = STRBUF_INIT;
 	cJSON *facts = NULL;
 	int ret = 0;
 
-	if (fmt != FW_REPORT_TEXT || view == FW_VIEW_VERBOSE)
+	if (!markdown && (fmt != FW_REPORT_TEXT || view == FW_VIEW_VERBOSE))
 		fw_report_write(res, fmt, &out);
 	else if (fw_mail_facts(db, res->series, res->revision == FW_AN_NA ? 1 : res->revision, &facts, &err))
 		ret = 1;
+	else if (markdown)
+		fw_report_markdown(res, facts, &out);
 	else if (view == FW_VIEW_ALL)
 		fw_report_cover(res, facts, &out);
 	else
@@ -86,7 +89,8 @@ static const struct fw_option report_options[] = {
 	{ "db", 'd', required_argument, 'd', "FILE", FW_DB_DEFAULT, "the database; must exist" },
 	{ "series", 's', required_argument, 's', "NAME", "required", "the series" },
 	{ "revision", 'r', required_argument, 'r', "N", "the newest", "revision of the series (1, 2, ...)" },
-	{ "format", 'f', required_argument, 'f', "FMT", "text", "text, json, csv or email (a reply to the series' thread)" },
+	{ "format", 'f', required_argument, 'f', "FMT", "text",
+	  "text, json, csv, markdown (what moved for a merge-request comment,\nevery row folded) or email (a reply to the series' thread)" },
 	{ "all", 'a', no_argument, 'a', NULL, "off",
 	  "text: every row, the cover letter's full table (the default is\nwhat moved: only the rows decided better or worse)" },
 	{ "verbose", 'v', no_argument, 'v', NULL, "off",
@@ -157,7 +161,7 @@ cleanup:
 
 int cmd_report(int argc, char **argv)
 {
-	static const char *const formats[] = { "text", "json", "csv", "email", NULL };
+	static const char *const formats[] = { "text", "json", "csv", "markdown", "email", NULL };
 	static const struct fw_usage usage = { "foliowatch-server", "report", "--series NAME [--db FILE] [options]",
 		"What moved, under 72 columns for a cover letter: how it was measured, then\n"
 		"every patch against its parent and the series against its base, each with\n"
@@ -184,7 +188,7 @@ int cmd_report(int argc, char **argv)
 	sqlite3 *db = NULL;
 	struct fw_an *res = NULL;
 	enum fw_report_view view = FW_VIEW_MOVED;
-	int opt, taken, ret = 1, email = 0, mbox = 0, send = 0, mail_opt = 0, to_author = 0;
+	int opt, taken, ret = 1, email = 0, markdown = 0, mbox = 0, send = 0, mail_opt = 0, to_author = 0;
 
 	fw_series_args_init(&a);
 	while ((opt = fw_getopt(&g, argc, argv)) != -1) {
@@ -198,7 +202,8 @@ int cmd_report(int argc, char **argv)
 			if (fw_opt_choice(&usage, "format", optarg, formats))
 				goto usage;
 			email = !strcmp(optarg, "email");
-			if (!email && fw_report_format_parse(optarg, &fmt))
+			markdown = !strcmp(optarg, "markdown");
+			if (!email && !markdown && fw_report_format_parse(optarg, &fmt))
 				goto usage;
 			break;
 		case 'T': mo.to = optarg; mail_opt = opt; break;
@@ -251,7 +256,7 @@ int cmd_report(int argc, char **argv)
 		ret = write_email(db, res, &mo, mbox, send ? sendmail : NULL);
 		goto cleanup;
 	}
-	ret = write_table(db, res, fmt, view);
+	ret = write_table(db, res, fmt, view, markdown);
 	goto cleanup;
 usage: /* the message is out */
 	ret = 2;

@@ -41,6 +41,7 @@ static const struct fw_route routes[] = {
 	{ "GET",  "/api/v1/series",                    api_series_list, JSON, DB },
 	{ "GET",  "/api/v1/series/*.csv",              api_series_csv, JSON, DB },
 	{ "GET",  "/api/v1/series/*/report.txt",       api_series_report, JSON, DB },
+	{ "GET",  "/api/v1/series/*/report.md",        api_series_report_md, JSON, DB },
 	{ "GET",  "/api/v1/series/*",                  api_series_get, JSON, DB },
 	{ "POST", "/api/v1/series/*/complete",         api_series_complete, JSON, DB | INGEST },
 	{ "GET",  "/api/v1/trend",                     api_trend, JSON, DB },

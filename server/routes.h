@@ -15,6 +15,7 @@ enum MHD_Result api_series_csv(struct fw_req *r);     /* api-series-csv.c */
 struct fw_series;
 enum MHD_Result api_series_stream(struct fw_req *r, struct fw_series *s);
 enum MHD_Result api_series_report(struct fw_req *r);  /* api-report.c */
+enum MHD_Result api_series_report_md(struct fw_req *r);  /* api-report.c */
 enum MHD_Result api_series_complete(struct fw_req *r); /* api-series-complete.c */
 enum MHD_Result api_trend(struct fw_req *r);          /* api-trend.c */
 enum MHD_Result api_compare(struct fw_req *r);        /* api-compare.c */

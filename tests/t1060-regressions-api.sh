@@ -108,11 +108,12 @@ like "$(cat "$TMP_T/body")" 'status must be one of' '... as a page naming what i
 
 # The CI gate script against this live server: one readable line per regression.
 DELTA=$(jget "$TMP_T/api.json" '"%+.1f" % d["regressions"][0]["delta_pct"]')
-gate=$(sh ci/gate.sh "$URL" s1); rc=$?
+gate=$(FOLIOWATCH_REPORT_MD=$TMP_T/gate.md sh ci/gate.sh "$URL" s1); rc=$?
 is "$rc" 1 'ci/gate.sh: exit 1 on a new regression'
 like "$gate" "^  split/pmd-to-0 split_ms \\$DELTA% at c2c2c2c2c2c2 \(regression $ID: $URL/api/v1/regressions/$ID\)\$" \
 	'... one line naming workload, metric, delta, commit and its link'
 is "$(setst "$ID" '{"status":"acknowledged","by":"bob"}' -H "$AUTH")" 200 'acknowledged again'
+like "$(head -1 "$TMP_T/gate.md")" '^### foliowatch: s1 v1' '... with FOLIOWATCH_REPORT_MD, what moved written as Markdown first'
 is "$(sh ci/gate.sh "$URL" s1; echo "rc $?")" "gate: no new regressions in series s1
 rc 0" '... then the gate passes'
 gate=$(sh ci/gate.sh "$URL" s1-typo 2>&1); rc=$?

@@ -89,6 +89,7 @@ cases = [
     get("/api/v1/series/s1?commits=ffff", 404),
     get("/api/v1/series/s1.csv", 200), get("/api/v1/series/nope.csv", 404),
     get("/api/v1/series/s1/report.txt", 200), get("/api/v1/series/nope/report.txt", 404),
+    get("/api/v1/series/s1/report.md", 200), get("/api/v1/series/nope/report.md", 404),
     get("/api/v1/trend?series=s1&metric=split/pmd-to-0/split_ms", 200),
     get("/api/v1/trend?series=s1&metric=split/pmd-to-0/split_ms&from=1&to=2", 200),
     get("/api/v1/trend?metric=split/pmd-to-0/split_ms", 400),

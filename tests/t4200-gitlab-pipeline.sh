@@ -57,6 +57,9 @@ diag "pipeline with the split regression: $(( $(date +%s) - start )) s, exit $rc
 grep -E "gate|regression|PASS|FAIL|foliowatch-collect" "$TMP_T/slow.log" | tail -12 | sed 's/^/# /'
 ok "$([ "$rc" -ne 0 ]; echo $?)" "pipeline fails: the gate saw the split regression"
 like "$(cat "$TMP_T/slow.log")" "new regression\(s\) in series slow-$$" "the gate names the new regression"
+md=$(find "$P" -name foliowatch-report.md 2>/dev/null | head -1)
+like "$([ -n "$md" ] && head -1 "$md")" "^### foliowatch: slow-$$ v1" "the gate kept what moved as Markdown (its artifact)"
+like "$([ -n "$md" ] && cat "$md")" "split_ms .* worse" "... the regression in it"
 is "$(sqlite3 "$DB" "select count(*) from runs r join commits c on c.id = r.commit_id join series s on s.id = c.series_id where s.name = 'slow-$$'")" 4 \
 	"2 commits x 2 boots stored"
 is "$(sqlite3 "$DB" "select count(distinct run_id) from runs r join commits c on c.id = r.commit_id join series s on s.id = c.series_id where s.name = 'slow-$$'")" 4 \
