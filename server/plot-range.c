@@ -91,3 +91,52 @@ void fw_plot_clipped_free(struct fw_plot_clipped *c)
 	free(c->pm.hi);
 	memset(c, 0, sizeof(*c));
 }
+
+static void widen(double v, double *lo, double *hi)
+{
+	if (isnan(v))
+		return;
+	*lo = isnan(*lo) || v < *lo ? v : *lo;
+	*hi = isnan(*hi) || v > *hi ? v : *hi;
+}
+
+void fw_plot_yrange(const struct fw_series *s, const struct fw_metric *m, const struct fw_plot_marks *pm,
+		    int samples, double top_pad, struct fw_plot_yrange *y)
+{
+	double lo = NAN, hi = NAN, ref = NAN, span;
+
+	for (int c = 0; c < s->ncommits; c++) {
+		const struct fw_cell *cell = &m->cells[c];
+
+		for (int k = 0; samples && k < cell->n; k++)
+			widen(cell->vals[k].v, &lo, &hi);
+		widen(cell->median, &lo, &hi);
+		if (isnan(ref))
+			ref = cell->median;  /* the base's level: the first commit measured */
+		if (pm && c < pm->n) {
+			widen(pm->lo[c], &lo, &hi);
+			widen(pm->hi[c], &lo, &hi);
+		}
+	}
+	y->floor_pct = pm && !isnan(pm->floor_pct) ? pm->floor_pct : FW_PLOT_FLOOR_PCT;
+	y->band = !isnan(ref);
+	if (isnan(lo)) {  /* nothing to draw: gnuplot's own range */
+		y->lo = y->hi = NAN;
+		y->band = 0;
+		return;
+	}
+	int nonneg = lo >= 0;
+	if (y->band) {
+		y->band_lo = ref - fabs(ref) * y->floor_pct / 100.0;
+		y->band_hi = ref + fabs(ref) * y->floor_pct / 100.0;
+		widen(y->band_lo, &lo, &hi);
+		widen(y->band_hi, &lo, &hi);
+	}
+	span = hi - lo;
+	if (!(span > 0))  /* all values one (a zero level has no floor around it) */
+		span = lo ? fabs(lo) * 0.01 : 1;
+	y->lo = lo - span * 0.05;
+	y->hi = hi + span * top_pad;
+	if (nonneg && y->lo < 0)  /* a count or a time never goes below 0: the axis stops there */
+		y->lo = 0;
+}

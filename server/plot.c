@@ -56,11 +56,11 @@ static void plot_label_words(struct strbuf *sb, const char *s, size_t max)
  * first comment has it; numbers would shift past an empty block): 0 every sample, 1 per-boot medians,
  * 2 commit medians with the x tic label in column 3 (a quoted, filtered string),
  * 3 the interval band, 4 and 5 the markers (this host's, all hosts'), 6 their labels,
- * 7 the y axis label (the unit):
+ * 7 the floor band (x lo hi, at both ends), 8 the y axis label (the unit):
  * DB text reaches gnuplot only as quoted data, never as script text.
  */
 static void write_data(struct strbuf *d, const struct fw_series *s, const struct fw_metric *m, int big,
-		       const struct fw_plot_marks *pm, int *nband, int nmark[2])
+		       const struct fw_plot_marks *pm, const struct fw_plot_yrange *y, int *nband, int nmark[2])
 {
 	/* a long history: the commits' medians and band only, and every step-th commit's label */
 	int dense = s->ncommits > FW_PLOT_DENSE_COMMITS, step = s->ncommits / (big ? 40 : 12) + 1;
@@ -124,6 +124,11 @@ static void write_data(struct strbuf *d, const struct fw_series *s, const struct
 		fw_plot_label(d, pm->label[c], 64);
 		strbuf_addstr(d, "\"\n");
 	}
+	/* the decision floor around the base's level: within it, nothing moved */
+	strbuf_addstr(d, "\n\n# floor band\n");
+	if (y->band)
+		strbuf_addf(d, "0.5 %.17g %.17g\n%d.5 %.17g %.17g\n", y->band_lo, y->band_hi, s->ncommits, y->band_lo,
+			    y->band_hi);
 	strbuf_addstr(d, "\n\n# y label\n\"");
 	fw_plot_label(d, m->unit, 24);
 	strbuf_addstr(d, "\"\n");
@@ -139,8 +144,14 @@ static const char script_head[] =
 	"set terminal %s size %d,%d font 'sans,%d' noenhanced background rgb 'white'\n"
 	"set border 3\nset tics nomirror\nset grid ytics lc rgb '#dddddd'\n"
 	"ylabel = ''\nstats 'data' index 'y label' using (ylabel = strcol(1), 0) nooutput\nset ylabel ylabel\n"
-	"set key %s\nset xrange [0.5:%d.5]\nset offsets 0,0,graph %s,graph 0.05\n"
+	"set key %s\nset xrange [0.5:%d.5]\n"
 	"set xtics rotate by -35 left\nset lmargin 10\nset style fill transparent solid 0.25 noborder\n";
+/* The y range (fw_plot_yrange: never narrower than the floor, 0 for what cannot be negative). */
+static const char script_yrange[] = "set yrange [%.17g:%.17g]\n";
+/* The floor band behind everything: a "no change" series stays inside it. */
+static const char script_floor[] =
+	"'data' index 'floor band' using 1:2:3 with filledcurves fc rgb '#9e9e9e' fs transparent solid 0.18 "
+	"title sprintf('no-change floor +-%%.2f%%%% of the base', %.17g), \\\n     ";
 /* A change point: a dashed line between the last commit before it and the first after (x numbers only). */
 static const char script_cp_line[] =
 	"set arrow from %d.5, graph 0 to %d.5, graph 1 nohead dt 2 lw 1.2 lc rgb '#6a1b9a' back\n";
@@ -251,6 +262,15 @@ cleanup:
 	return ret;
 }
 
+/* Whether any regression marker will be drawn (write_data's count, known before it). */
+static int marks_of(const struct fw_series *s, const struct fw_metric *m, const struct fw_plot_marks *pm)
+{
+	for (int c = 0; pm && c < s->ncommits && c < pm->n; c++)
+		if (pm->kind[c] && !isnan(m->cells[c].median))
+			return 1;
+	return 0;
+}
+
 int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 		      const struct fw_plot_opts *o, struct strbuf *path, char etag[72], int *rendered,
 		      struct strbuf *err)
@@ -258,6 +278,7 @@ int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 	const struct fw_metric *m = &s->metrics[mi];
 	const struct fw_plot_marks *marks = o->marks;
 	struct fw_plot_clipped clip;
+	struct fw_plot_yrange yr;
 	struct strbuf data = STRBUF_INIT, script = STRBUF_INIT;
 	int any = 0, ret = -1, big = o->big, nband, nmark[2];
 
@@ -274,14 +295,19 @@ int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 			goto cleanup;
 		}
 	}
-	write_data(&data, s, m, big, marks, &nband, nmark);
+	/* room above the data for the regression labels */
+	fw_plot_yrange(s, m, marks, s->ncommits <= FW_PLOT_DENSE_COMMITS, marks_of(s, m, marks) ? 0.15 : 0.05, &yr);
+	write_data(&data, s, m, big, marks, &yr, &nband, nmark);
 	strbuf_addf(&script, script_head, o->png ? "pngcairo" : "svg", big ? 900 : 420, big ? 480 : 220,
-		    big ? 11 : 9, big ? "outside below center horizontal" : "off", s->ncommits,
-		    nmark[0] || nmark[1] ? "0.15" : "0.05");
+		    big ? 11 : 9, big ? "outside below center horizontal" : "off", s->ncommits);
+	if (!isnan(yr.lo))
+		strbuf_addf(&script, script_yrange, yr.lo, yr.hi);
 	for (int c = 1; marks && marks->cp && c < s->ncommits && c < marks->n; c++)
 		if (marks->cp[c])
 			strbuf_addf(&script, script_cp_line, c, c);
 	strbuf_addstr(&script, "plot ");
+	if (yr.band)
+		strbuf_addf(&script, script_floor, yr.floor_pct);
 	if (nband)
 		strbuf_addstr(&script, script_band);
 	strbuf_addstr(&script, s->ncommits > FW_PLOT_DENSE_COMMITS ? script_dense : script_main);
@@ -344,6 +370,7 @@ void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, c
 		abort();
 	for (int c = 0; c < n; c++)
 		pm->lo[c] = pm->hi[c] = NAN;
+	pm->floor_pct = NAN;
 	for (size_t i = 0; an && i < an->nrows; i++) {
 		const struct fw_an_row *r = &an->rows[i];
 		double ref, lo, hi;
@@ -352,6 +379,10 @@ void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, c
 		if (r->against != FW_AGAINST_PARENT || strcmp(r->env, m->env) || strcmp(r->workload, m->workload) ||
 		    strcmp(r->variant, m->variant) || strcmp(r->metric, m->metric))
 			continue;
+		/* the widest floor any comparison of the metric used (a rank-tested row: its minimum effect) */
+		double f = r->has_floor && !isnan(r->floor_pct) ? r->floor_pct : r->min_effect_pct;
+		if (!isnan(f) && (isnan(pm->floor_pct) || f > pm->floor_pct))
+			pm->floor_pct = f;
 		c = fw_series_find_commit(s, r->sha);
 		if (c < 0)
 			continue;

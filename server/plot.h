@@ -29,6 +29,7 @@ struct fw_plot_marks {
 	unsigned char *kind;
 	unsigned char *cp;  /* 1 where a change point starts (a line before that commit); NULL none */
 	int n, ncp;
+	double floor_pct;   /* the metric's decision floor (or minimum effect), % of its level; NAN: none known */
 };
 /* From the analysis rows (against the parent) and the stored regressions of the revision. */
 void fw_plot_marks_build(const struct fw_series *s, const struct fw_metric *m, const struct fw_an *an,
@@ -71,6 +72,22 @@ struct fw_plot_clipped {
 };
 int fw_plot_clip(const struct fw_series *s, const struct fw_metric *m, const struct fw_plot_marks *pm,
 		 struct fw_plot_clipped *out);
+/*
+ * The y axis (plot-range.c): what the data span, never narrower than the
+ * decision floor around the base's level (pm's floor_pct, else
+ * FW_PLOT_FLOOR_PCT), so a metric that did not move is drawn flat; the floor
+ * is the band [band_lo, band_hi]; the axis stops at 0 when no value is
+ * negative (counts and times). samples: they are drawn (else the commits'
+ * medians only); top_pad: the share of the span above the data (room for
+ * regression labels).
+ */
+#define FW_PLOT_FLOOR_PCT 0.5
+struct fw_plot_yrange {
+	double lo, hi, band_lo, band_hi, floor_pct;
+	int band;  /* a base level to draw the band around */
+};
+void fw_plot_yrange(const struct fw_series *s, const struct fw_metric *m, const struct fw_plot_marks *pm,
+		    int samples, double top_pad, struct fw_plot_yrange *y);
 /* Samples of m gnuplot can draw (within +-FW_PLOT_MAX_ABS): 0 means a page links no plot. */
 int fw_plot_ndrawable(const struct fw_series *s, const struct fw_metric *m);
 void fw_plot_clipped_free(struct fw_plot_clipped *c);

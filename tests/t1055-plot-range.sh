@@ -7,19 +7,10 @@
 . tests/lib/server.sh
 DB=$TMP_T/fw.db
 mkdir -p "$TMP_T/docs"
-# series NAME SAMPLES-OF-BASE SAMPLES-OF-HEAD (split_ms)
-series() {
-	"$PY" tests/lib/gen-named.py "$TMP_T/docs" "$1" "{\"series.name\": \"$1\"}" || bail "gen $1"
-	for pos in 0 1; do
-		"$PY" -c 'import json, sys; f = sys.argv[1]; d = json.load(open(f)); d["results"][0]["samples"] = json.loads(sys.argv[2])
-d["results"][0].pop("counters", None); json.dump(d, open(f, "w"))' "$TMP_T/docs/$1-$pos.json" "$(eval echo "\$$((pos + 2))")"
-		"$SERVER" seal "$TMP_T/docs/$1-$pos.json" >"$TMP_T/docs/$1-$pos.sealed" || bail "seal $1"
-	done
-}
-series a-huge '[9e307, 9.1e307]' '[9.2e307, 1.7e308]'
-series b-mixed '[61.9, 9.5e307]' '[62.3, 62.1]'
-series c-wide '[-5e307, 5e307]' '[61.0, 62.0]'
-series d-after '[61.9, 62.0]' '[62.3, 62.1]'
+split_series "$TMP_T/docs" a-huge '[9e307, 9.1e307]' '[9.2e307, 1.7e308]'
+split_series "$TMP_T/docs" b-mixed '[61.9, 9.5e307]' '[62.3, 62.1]'
+split_series "$TMP_T/docs" c-wide '[-5e307, 5e307]' '[61.0, 62.0]'
+split_series "$TMP_T/docs" d-after '[61.9, 62.0]' '[62.3, 62.1]'
 "$SERVER" import --db "$DB" -q "$TMP_T"/docs/*.sealed
 ok $? 'four series imported, three with samples beyond 1e307'
 start_server "$DB" || bail "server did not start"

@@ -139,3 +139,16 @@ seal_series() {
 	shift 2
 	gen_sealed "$dir" "$name" tcg 5 "$@"
 }
+
+# split_series DIR NAME SAMPLES-OF-BASE SAMPLES-OF-HEAD: a two-commit series
+# (tests/lib/gen-named.py) whose split_ms samples are the JSON arrays given,
+# no counters, sealed into DIR/NAME-0.sealed and DIR/NAME-1.sealed.
+split_series() {
+	local dir=$1 name=$2 pos
+	"$PY" tests/lib/gen-named.py "$dir" "$name" "{\"series.name\": \"$name\"}" || bail "gen $name"
+	for pos in 0 1; do
+		"$PY" -c 'import json, sys; f = sys.argv[1]; d = json.load(open(f)); d["results"][0]["samples"] = json.loads(sys.argv[2])
+d["results"][0].pop("counters", None); json.dump(d, open(f, "w"))' "$dir/$name-$pos.json" "$([ $pos = 0 ] && echo "$3" || echo "$4")"
+		"$SERVER" seal "$dir/$name-$pos.json" >"$dir/$name-$pos.sealed" || bail "seal $name"
+	done
+}
