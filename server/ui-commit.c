@@ -200,10 +200,16 @@ static int boot_block(const struct fw_store_boot *b, void *ctx)
 	return 0;
 }
 
+/* Every boot's samples: the raw data under the verdicts, folded (about 13,000 px open on the demo). */
 static int runs(struct commit_page *pg, long long cid)
 {
-	strbuf_addstr(pg->sb, "<h2>Boots</h2>\n");
-	return fw_store_commit_boots(pg->db, cid, boot_block, pg);
+	int ret;
+
+	strbuf_addstr(pg->sb, "<h2>Boots</h2>\n<details id=\"boots\"><summary>every boot of this commit, "
+		      "its samples and counters</summary>\n");
+	ret = fw_store_commit_boots(pg->db, cid, boot_block, pg);
+	strbuf_addstr(pg->sb, "</details>\n");
+	return ret;
 }
 
 /*
@@ -213,7 +219,7 @@ static int runs(struct commit_page *pg, long long cid)
 static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const struct fw_an *an,
 			     const struct ui_envs *ev)
 {
-	int n = 0, icount_locks = 0;
+	int n = 0, icount_locks = 0, parent = 0;
 
 	strbuf_addstr(sb, "<h2>Counters that changed most against the parent</h2>\n");
 	for (size_t i = 0; an && i < an->nrows; i++) {
@@ -221,6 +227,7 @@ static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const
 
 		if (strcmp(row->sha, c->sha) || row->against != FW_AGAINST_PARENT)
 			continue;
+		parent = 1;
 		for (size_t j = 0; j < row->ncounters; j++) {
 			const struct fw_an_counter *k = &row->counters[j];
 			const char *name = k->name;
@@ -256,8 +263,9 @@ static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const
 			      "counters as a count of lock round trips, and measure contention under TCG or KVM with "
 			      "several vCPUs.</p>\n");
 	if (!n)
-		strbuf_addstr(sb, an ? "<p class=\"muted\">No counters compared (no parent measured, "
-			      "or no counters recorded).</p>\n" : "<p class=\"muted\">not analysed</p>\n");
+		strbuf_addstr(sb, !an ? "<p class=\"muted\">not analysed</p>\n" :
+			      !parent ? "<p class=\"muted\">No parent measured: nothing to compare.</p>\n" :
+			      "<p class=\"muted\">No counter moved against the parent (or none was recorded).</p>\n");
 }
 
 int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, const struct fw_an *an,
@@ -291,6 +299,7 @@ int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, 
 	html_txt(sb, c->author);
 	strbuf_addstr(sb, "</td></tr></table>\n");
 	ui_envs_load(&ev, ui->db);
+	ui_commit_verdicts(sb, ui, s, c, an, &ev);
 	if (builds(&pg, c->id))
 		goto cleanup;
 	counters_changed(sb, c, an, &ev);

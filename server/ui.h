@@ -178,6 +178,12 @@ cJSON *fw_series_commit_json(const struct fw_series *s, int c, char *const *keys
 char **fw_env_keys(const struct fw_series *s);
 void fw_env_keys_free(const struct fw_series *s, char **keys);
 cJSON *fw_env_json(sqlite3 *db, const char *fp);
+/*
+ * The commit page's first section: its verdicts against the parent and the
+ * base, the decided rows with delta, interval, boots and profile (ui-commit-verdicts.c).
+ */
+void ui_commit_verdicts(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
+			const struct fw_commit *c, const struct fw_an *an, const struct ui_envs *ev);
 /* After a verdict: "at 3 boots" or "MDE 3.1%, needs 8 boots", and the floor with the boots it rests on (ui-series.c). */
 void ui_decided(struct strbuf *sb, const struct fw_an_row *row);
 /* A stored regression's status history as a <details> list (ui-history.c). */

@@ -210,6 +210,19 @@ async function checkPage(page, name, url, extra) {
       const used = await p.locator('table.build td').allTextContents();
       ok(used.some((t) => /vm icount, 2 vCPUs; vm tcg, 2 vCPUs/.test(t)), 'commit page: the build names the environments that used it', used.join('|'));
       ok(await p.locator('#profiles img.plot.profile').count() >= 1, 'commit page: a bar plot of the kernel functions');
+      ok(await p.evaluate(() => { const v = document.querySelector('#verdicts'), b = document.querySelector('table.build');
+        return !!v && !!b && (v.compareDocumentPosition(b) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0; }),
+        'commit page: what it changed first, before the build');
+      for (const [wname, vp] of Object.entries(WIDTHS)) {
+        await p.setViewportSize(vp);
+        await p.goto(commitUrl, { waitUntil: 'load' });
+        const decided = await p.evaluate(() => ({ vh: window.innerHeight,
+          n: document.querySelectorAll('#verdicts table.verdicts tbody tr').length,
+          rows: [...document.querySelectorAll('#verdicts ul.moved li')].map((li) => Math.round(li.getBoundingClientRect().bottom)) }));
+        ok(decided.rows.length >= 1 && decided.rows.length === decided.n && decided.rows.every((b) => b <= decided.vh),
+          `commit page (${wname}): every decided row in the first viewport (its summary line)`, JSON.stringify(decided));
+      }
+      ok(await p.locator('details#boots:not([open])').count() === 1, 'commit page: the raw boots folded');
       ok(await p.evaluate(() => { const fps = [...document.querySelectorAll('details.fp .mono')].map((e) => e.textContent);
         return fps.length > 0 && fps.every((fp) => !document.body.innerText.includes(fp)); }), 'commit page shows no fingerprint outside its details');
     });
