@@ -23,8 +23,7 @@ static const struct fw_metric *row_metric(const struct fw_series *s, const struc
 	return NULL;
 }
 
-/* "workload/variant/metric" linking its metric page, then the environment's name. */
-static void metric_link(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
+void ui_row_link(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
 			const struct fw_an_row *r, const struct ui_envs *ev)
 {
 	const struct fw_metric *m = row_metric(s, r);
@@ -71,7 +70,7 @@ static void decided_row(struct strbuf *sb, const struct fw_ui *ui, const struct 
 {
 	/* data-label: the column's name, shown before the value when a phone stacks the row (style.css) */
 	strbuf_addstr(sb, "<tr><td class=\"card-title\">");
-	metric_link(sb, ui, s, r, ev);
+	ui_row_link(sb, ui, s, r, ev);
 	strbuf_addstr(sb, "</td><td class=\"num\" data-label=\"before\">");
 	html_num(sb, r->a.median);
 	strbuf_addstr(sb, "</td><td class=\"num\" data-label=\"after\">");
@@ -139,7 +138,7 @@ static void summary(struct strbuf *sb, const struct fw_ui *ui, const struct fw_s
 			continue;
 		strbuf_addstr(sb, n++ ? "" : "<ul class=\"moved\">\n");
 		strbuf_addf(sb, "<li><span class=\"v-%s\">%+.2f%%</span> ", ui_verdict_class(r->verdict), r->delta_pct);
-		metric_link(sb, ui, s, r, ev);
+		ui_row_link(sb, ui, s, r, ev);
 		strbuf_addstr(sb, "</li>\n");
 	}
 	strbuf_addstr(sb, n ? "</ul>\n" : "");

@@ -262,6 +262,7 @@ void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const s
 	strbuf_addstr(sb, "\">compare two commits</a> &middot; <a href=\"");
 	ui_href_regressions(sb, ui);
 	strbuf_addstr(sb, "\">regressions</a></p>\n");
+	ui_series_moved(sb, ui, s, an, &ev);
 	revisions(sb, ui, s);
 	ui_window_nav(sb, ui, s, NULL, window_href);
 	ui_stale_note(sb, an);

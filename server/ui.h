@@ -184,6 +184,16 @@ cJSON *fw_env_json(sqlite3 *db, const char *fp);
  */
 void ui_commit_verdicts(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s,
 			const struct fw_commit *c, const struct fw_an *an, const struct ui_envs *ev);
+/* "workload/variant/metric" of an analysis row linking its metric page, then its environment's name. */
+void ui_row_link(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s, const struct fw_an_row *r,
+		    const struct ui_envs *ev);
+/*
+ * The series page's summary (ui-series-moved.c): the verdicts of every commit
+ * against its parent counted, then each decided one on a line, regressions
+ * first, linking its commit and metric pages.
+ */
+void ui_series_moved(struct strbuf *sb, const struct fw_ui *ui, const struct fw_series *s, const struct fw_an *an,
+		     const struct ui_envs *ev);
 /* After a verdict: "at 3 boots" or "MDE 3.1%, needs 8 boots", and the floor with the boots it rests on (ui-series.c). */
 void ui_decided(struct strbuf *sb, const struct fw_an_row *row);
 /* A stored regression's status history as a <details> list (ui-history.c). */

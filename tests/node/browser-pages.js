@@ -69,6 +69,20 @@ async function seriesChecks(page) {
   const big = cells.filter((c) => /^[+-]\d{4}/.test(c.text));
   ok(big.length >= 1 && clipped.length === 0, 'matrix: a four-digit delta and its glyph fit the cell', `${big.length} four-digit; clipped: ${clipped.join('|')}`);
   ok(await page.locator('p.legend .v-reg').count() === 1, 'matrix: legend present');
+  // What moved comes first: each decided cell of the matrix on a line of its own above it, in a phone's first screen
+  const decidedCells = cells.filter((c) => /v-(reg|imp)/.test(c.cls)).length;
+  for (const [wname, vp] of Object.entries(WIDTHS)) {
+    await page.setViewportSize(vp);
+    await page.goto(page.url(), { waitUntil: 'load' });
+    const moved = await page.evaluate(() => ({ vh: window.innerHeight,
+      matrixAfter: !!document.querySelector('#moved') && (document.querySelector('#moved').compareDocumentPosition(
+        document.querySelector('#matrix-parent')) & Node.DOCUMENT_POSITION_FOLLOWING) !== 0,
+      rows: [...document.querySelectorAll('#moved ul.moved li:not(.muted)')].map((li) => Math.round(li.getBoundingClientRect().bottom)) }));
+    ok(moved.matrixAfter && moved.rows.length === Math.min(decidedCells, 12) && moved.rows.every((b) => b <= moved.vh),
+      `series page (${wname}): what moved first, each decided cell on a line in the first viewport`, JSON.stringify({ decidedCells, ...moved }));
+  }
+  await page.setViewportSize(WIDTHS.desktop);
+  await page.goto(page.url(), { waitUntil: 'load' });
   const sticky = await page.evaluate(() => [getComputedStyle(document.querySelector('#matrix-parent thead th')).position,
     getComputedStyle(document.querySelector('#matrix-parent tbody th')).position]);
   ok(sticky[0] === 'sticky' && sticky[1] === 'sticky', 'matrix: sticky header row and first column', sticky.join());
