@@ -11,7 +11,7 @@
 #include "plot.h"
 
 static const char script_fmt[] =
-	"set terminal svg size %d,%d font 'sans,10' noenhanced background rgb 'white'\n"
+	"set terminal svg size %d,%d font 'sans,%d' noenhanced background rgb 'white'\n"
 	"set border 3\nset tics nomirror\nset grid ytics lc rgb '#dddddd'\n"
 	"set ylabel 'change in microseconds (head - base)'\nset key off\n"
 	"set xrange [-0.6:%d.4]\nset xzeroaxis lt -1\n"
@@ -43,7 +43,7 @@ int fw_plot_profile(const char *cache_dir, const struct fw_prof_diff *diff, stru
 		strbuf_release(&data);
 		return 1;
 	}
-	strbuf_addf(&script, script_fmt, 200 + 60 * (n < 6 ? 6 : n), 420, n - 1, 12);
+	strbuf_addf(&script, script_fmt, 200 + 60 * (n < 6 ? 6 : n), 420, FW_PLOT_FONT_PROFILE, n - 1, 12);
 	ret = fw_plot_render(cache_dir, &script, &data, 0, path, etag, rendered, err);
 	strbuf_release(&data);
 	strbuf_release(&script);

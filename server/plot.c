@@ -299,7 +299,7 @@ int fw_plot_metric_ex(const char *cache_dir, const struct fw_series *s, int mi,
 	fw_plot_yrange(s, m, marks, s->ncommits <= FW_PLOT_DENSE_COMMITS, marks_of(s, m, marks) ? 0.15 : 0.05, &yr);
 	write_data(&data, s, m, big, marks, &yr, &nband, nmark);
 	strbuf_addf(&script, script_head, o->png ? "pngcairo" : "svg", big ? 900 : 420, big ? 480 : 220,
-		    big ? 11 : 9, big ? "outside below center horizontal" : "off", s->ncommits);
+		    big ? FW_PLOT_FONT_BIG : FW_PLOT_FONT_SMALL, big ? "outside below center horizontal" : "off", s->ncommits);
 	if (!isnan(yr.lo))
 		strbuf_addf(&script, script_yrange, yr.lo, yr.hi);
 	for (int c = 1; marks && marks->cp && c < s->ncommits && c < marks->n; c++)

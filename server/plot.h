@@ -48,6 +48,14 @@ void fw_plot_marks_free(struct fw_plot_marks *pm);
 #define FW_PLOT_ALL_PT 12
 #define FW_PLOT_ALL_SHAPE "open red diamonds"
 
+/*
+ * The plots' font sizes (px at their intrinsic size): the pages say them
+ * (data-font) and keep a plot at least that big on a phone, in a scroll
+ * box, so its text is never drawn under 11 px.
+ */
+#define FW_PLOT_FONT_SMALL 11
+#define FW_PLOT_FONT_BIG 11
+#define FW_PLOT_FONT_PROFILE 11
 struct fw_plot_opts {
 	int big;                              /* 900x480 with subjects, else 420x220 */
 	int png;                              /* PNG (pngcairo) instead of SVG */

@@ -138,11 +138,14 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 		strbuf_addstr(sb, "<p class=\"muted noplot\">cannot plot: every sample is beyond +-1e307, "
 			      "which gnuplot cannot draw; the table below has every value</p>\n");
 	} else if (fw_metric_nsamples(s, m)) {
-		strbuf_addstr(sb, "<img class=\"plot big\" width=\"900\" height=\"480\" alt=\"trend of ");
+		/* a scroll box: on a phone the plot keeps its size (its text 11 px), not shrunk to 4 px */
+		strbuf_addf(sb, "<div class=\"plotbox\" tabindex=\"0\" role=\"region\" aria-label=\"plot\">"
+			    "<img class=\"plot big\" width=\"900\" height=\"480\" data-font=\"%d\" alt=\"trend of ",
+			    FW_PLOT_FONT_BIG);
 		html_attr(sb, m->id);
 		strbuf_addstr(sb, "\" src=\"");
 		ui_href_plot(sb, ui, s, m, "big");
-		strbuf_addstr(sb, "\">\n<p class=\"note\">");
+		strbuf_addstr(sb, "\"></div>\n<p class=\"note\">");
 		if (s->ncommits > FW_PLOT_DENSE_COMMITS)
 			strbuf_addf(sb, "%d commits: samples and per-boot medians are drawn for at most %d "
 				    "(a window: from= and to= positions in the address); ", s->ncommits, FW_PLOT_DENSE_COMMITS);

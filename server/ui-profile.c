@@ -268,13 +268,15 @@ static void commit_row(struct strbuf *sb, const struct fw_ui *ui, const char *se
 	}
 	ui_attribution(sb, ui, series, row);
 	if (!ui->exported) {
-		strbuf_addstr(sb, "<img class=\"plot profile\" alt=\"change in time per kernel function, ");
+		strbuf_addf(sb, "<div class=\"plotbox\" tabindex=\"0\" role=\"region\" aria-label=\"profile plot\">"
+			    "<img class=\"plot profile\" data-font=\"%d\" alt=\"change in time per kernel function, ",
+			    FW_PLOT_FONT_PROFILE);
 		html_attr(sb, row->workload);
 		strbuf_addch(sb, '/');
 		html_attr(sb, row->variant);
 		strbuf_addstr(sb, "\" src=\"");
 		href_row(sb, ui, series, 1, row);
-		strbuf_addstr(sb, "\">");
+		strbuf_addstr(sb, "\"></div>");
 	}
 	strbuf_addstr(sb, "</li>\n");
 }

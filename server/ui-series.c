@@ -171,13 +171,14 @@ static void metric_section(struct strbuf *sb, const struct fw_ui *ui, const stru
 			      "</div>\n</section>\n");
 		return;
 	}
-	strbuf_addstr(sb, "<a href=\"");
+	strbuf_addstr(sb, "<div class=\"plotbox\"><a href=\"");
 	ui_href_metric(sb, ui, s, m);
-	strbuf_addstr(sb, "\"><img class=\"plot small\" width=\"420\" height=\"220\" alt=\"trend of ");
+	strbuf_addf(sb, "\"><img class=\"plot small\" width=\"420\" height=\"220\" data-font=\"%d\" alt=\"trend of ",
+		    FW_PLOT_FONT_SMALL);
 	html_attr(sb, m->id);
 	strbuf_addstr(sb, "\" src=\"");
 	ui_href_plot(sb, ui, s, m, "small");
-	strbuf_addstr(sb, "\"></a></div>\n</section>\n");
+	strbuf_addstr(sb, "\"></a></div></div>\n</section>\n");
 }
 
 /* Links to the other revisions of the series (server only: an export shows one). */

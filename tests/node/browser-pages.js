@@ -11,7 +11,7 @@ const fs = require('fs');
 const path = require('path');
 const { launch, close } = require('./chromium');
 const { ok, done } = require('./tap');
-const { overflowing, splitWords, axe } = require('./page-checks');
+const { overflowing, splitWords, axe, smallText } = require('./page-checks');
 
 const [base, series, shotDir] = process.argv.slice(2);
 const WIDTHS = { desktop: { width: 1400, height: 900 }, phone: { width: 390, height: 844 } };
@@ -145,6 +145,8 @@ async function checkPage(page, name, url, extra) {
       ok(ov.scroll <= ov.vw + 1 && ov.bad.length === 0, `${tag}: nothing overflows the viewport outside a scroll container`, JSON.stringify(ov));
       const split = await splitWords(page);
       ok(split.length === 0, `${tag}: no word or number of a table cell split across lines`, split.slice(0, 5).join('; '));
+      const small = await smallText(page, 11);
+      ok(small.length === 0, `${tag}: no text under 11 px, the plots' included`, small.slice(0, 5).join('; '));
       if (wname === 'phone') {
         // A table of comparisons is a card per row on a phone: every cell, the verdict (or for a
         // regression its delta) too, inside the viewport.

@@ -64,4 +64,29 @@ async function axe(page) {
   return res;
 }
 
-module.exports = { overflowing, splitWords, axe };
+// Text a reader cannot read: visible text nodes whose computed font size is
+// under min px, and plots whose text (data-font px at their intrinsic width)
+// is drawn under min px once the image is scaled to the page.
+async function smallText(page, min) {
+  return page.evaluate((min) => {
+    const bad = [], seen = new Set(), walker = document.createTreeWalker(document.body, NodeFilter.SHOW_TEXT);
+    for (let n = walker.nextNode(); n; n = walker.nextNode()) {
+      const el = n.parentElement;
+      if (!n.textContent.trim() || seen.has(el)) continue;
+      seen.add(el);
+      const r = el.getBoundingClientRect(), cs = getComputedStyle(el);
+      if (!r.width || cs.visibility === 'hidden' || cs.clip !== 'auto' || el.closest('details:not([open])')) continue;
+      const px = parseFloat(cs.fontSize);
+      if (px < min) bad.push(`${el.tagName.toLowerCase()}.${el.className} ${px}px: ${n.textContent.trim().slice(0, 30)}`);
+    }
+    for (const img of document.querySelectorAll('img.plot[data-font]')) {
+      const r = img.getBoundingClientRect();
+      if (!r.width || !img.naturalWidth) continue;
+      const px = parseFloat(img.dataset.font) * r.width / img.naturalWidth;
+      if (px < min - 0.05) bad.push(`img.${img.className} text ${px.toFixed(1)}px (${Math.round(r.width)} of ${img.naturalWidth} px)`);
+    }
+    return bad;
+  }, min);
+}
+
+module.exports = { smallText, overflowing, splitWords, axe };
