@@ -35,7 +35,7 @@ void ui_series_moved(struct strbuf *sb, const struct fw_ui *ui, const struct fw_
 	if (!an)
 		return;
 	strbuf_addf(sb, "<section id=\"moved\"><p class=\"verdict-count\">What moved, each commit against its parent: "
-		    "<a href=\"#matrix-parent\"><span class=\"v-%s\">%d regression%s</span></a>, "
+		    "<a href=\"#matrix\"><span class=\"v-%s\">%d regression%s</span></a>, "
 		    "<span class=\"v-%s\">%d improvement%s</span>, %d unsure, %d no change</p>\n",
 		    count[FW_REGRESSION] ? "reg" : "none", count[FW_REGRESSION], count[FW_REGRESSION] == 1 ? "" : "s",
 		    count[FW_IMPROVEMENT] ? "imp" : "none", count[FW_IMPROVEMENT],

@@ -62,9 +62,12 @@ mk() { # name seconds exit
 mk slow 4 0; mk tree 0.2 0; mk free1 0.2 0; mk free2 0.2 1; mk b1 0 0; mk q1 0 0; mk q2 0 0
 : >"$T/kernel"
 lanes() {
-	(cd "$T/lt" && PATH=$T/bin:$PATH BUILD=$T/lb FW_KERNEL=$T/kernel FOLIOWATCH_CACHE=$T/cache \
+	# every variable test-lanes.sh reads is set here: make test's own (LANE_Q_BUILD,
+	# PREBUILD_DONE, ...) are in the environment when this test runs in its lanes
+	(cd "$T/lt" && PATH=$T/bin:$PATH BUILD=$T/lb TRACE_DIR=$T/lb FW_KERNEL=$T/kernel FOLIOWATCH_CACHE=$T/cache \
 		LANE_A="slow.sh tree.sh free1.sh free2.sh" LANE_A_TREE="tree.sh" LANE_B="b1.sh" \
-		LANE_Q="q1.sh q2.sh" LANE_QP="" LANE_LAST="" \
+		LANE_Q="q1.sh q2.sh" LANE_QP="" LANE_LAST="" LANE_Q_BUILD=$T/lb EXEC_WATCH=/nonexistent \
+		PREBUILD_DONE="" PREBUILD_LOG="" COLLECT_BIN=/nonexistent \
 		sh "$OLDPWD/tests/lib/test-lanes.sh")
 }
 mkdir -p "$T/lt/tests/lib" && cp tests/lib/run-one.sh tests/lib/lane-times.sh "$T/lt/tests/lib/"
