@@ -148,13 +148,27 @@ static int try_slots(struct fw_lock *l, const char *cache_root, int want, int *b
 int fw_lock_acquire_boot(struct fw_lock *l, const char *cache_root, const char *what, int threads)
 {
 	const struct timespec pause = { 0, 100 * 1000 * 1000 };
-	char busy_path[4200] = "";
-	int busy_fd = -1, said = 0, got;
+	char busy_path[4200] = "", turn_path[4200];
+	int busy_fd = -1, said = 0, got, turn;
 
 	if (threads >= fw_lock_slots())
 		return fw_lock_acquire(l, cache_root, what);
 	if (take_main(l, cache_root, what, LOCK_SH))
 		return -1;
+	/*
+	 * One waiter at a time polls, holding the turnstile: a run that boots
+	 * again as soon as a boot of its own ends passes it too, so the slot that
+	 * frees goes to whoever waited, not back to that run (a second collector
+	 * waited 10 minutes for a slot beside a run of 2 boots at a time).
+	 */
+	if ((turn = open_lock_file(cache_root, "lock.turnstile", turn_path, sizeof(turn_path))) < 0 ||
+	    flock_wait(turn, LOCK_EX, turn_path, what)) {
+		if (turn >= 0)
+			close(turn);
+		fw_lock_release(l);
+		return -1;
+	}
+	write_pid(turn);  /* for the next waiter's message */
 	/* slots free up when a boot ends: a short poll costs nothing beside a boot's minutes */
 	while ((got = try_slots(l, cache_root, threads < 1 ? 1 : threads, &busy_fd, busy_path, sizeof(busy_path))) == 0) {
 		if (!said && busy_fd >= 0)
@@ -162,6 +176,7 @@ int fw_lock_acquire_boot(struct fw_lock *l, const char *cache_root, const char *
 		said = 1;
 		nanosleep(&pause, NULL);
 	}
+	close(turn);
 	if (busy_fd >= 0)
 		close(busy_fd);
 	if (got < 0) {

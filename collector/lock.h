@@ -14,7 +14,10 @@
  *   collectors take it the same way, so they exclude and are excluded.
  * - A boot that needs fewer host threads (an icount boot runs one) holds
  *   <cache>/lock shared and one <cache>/lock.slotN file per thread, so at most
- *   one such boot per CPU runs, across every collector on the host.
+ *   one such boot per CPU runs, across every collector on the host. Waiters
+ *   take their turn through <cache>/lock.turnstile (exclusive while one
+ *   polls for slots), so a slot that frees goes to the collector that waited,
+ *   not to a run that takes slot after slot for its next boots.
  *
  * A holder writes its pid into what it holds so that a waiter can say whom
  * it waits for. Locks go with fw_lock_release() or with the process (the

@@ -75,7 +75,8 @@ def matrix(vs):
 
 matrices = {"parent": matrix("parent"), "base": matrix("base")}
 text = get("/api/v1/series/" + q(series, safe="") + "/report.txt?verbose=1").splitlines()
-cover = get("/api/v1/series/" + q(series, safe="") + "/report.txt").splitlines()
+cover = get("/api/v1/series/" + q(series, safe="") + "/report.txt?all=1").splitlines()
+moved = get("/api/v1/series/" + q(series, safe="") + "/report.txt").splitlines()
 last_sha = max((r for r in rows), key=lambda r: r["position"])["sha"] if rows else None
 api = json.loads(get("/api/v1/series/" + q(series, safe="")))
 apid = {(c["sha"], m["metric"], m["env"]): m for c in api["commits"] for m in c["metrics"]}
@@ -104,6 +105,9 @@ for r in rows:
     if r["against"] == "parent" or r["sha"] == last_sha:  # the cover: each patch, and the whole series
         check("report-cover", k, True, any(l.startswith("  %s " % r["metric"]) and
                                            " %s " % pct2(r["delta_pct"]) in l for l in cover))
+        if r["verdict"] in ("improvement", "regression"):  # what moved: the decided rows of the same
+            check("report-moved", k, True, any(l.startswith("  %s " % r["metric"]) and
+                                               " %s " % pct2(r["delta_pct"]) in l for l in moved))
     if r["against"] == "parent":  # the mail's table is each patch against its parent
         check("report-email", k, True, any(l.startswith("  %s " % r["metric"]) and
                                            " %s " % pct2(r["delta_pct"]) in l for l in email))

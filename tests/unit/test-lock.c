@@ -64,6 +64,54 @@ static void slots(void)
 	fw_lock_release(&w);
 }
 
+/*
+ * Fairness: a run holding every slot frees one and asks for its next boot at
+ * once; the other collector, which was waiting, must get that slot first.
+ */
+static void turnstile(void)
+{
+	struct fw_lock a = { .fd = -1 }, b = { .fd = -1 }, again = { .fd = -1 };
+	int fds[2], got = 0;
+	pid_t pid;
+
+	if (fw_lock_slots() != 2 || pipe(fds)) {
+		ok(1, "# SKIP the turnstile check wants exactly 2 slots");
+		return;
+	}
+	ok(!fw_lock_acquire_boot(&a, root, "run", 1) && !fw_lock_acquire_boot(&b, root, "run", 1),
+	   "a run holds both slots");
+	if ((pid = fork()) == 0) {
+		struct fw_lock c = { .fd = -1 };
+		/* another process: it does not share the run's locks (a fork inherits their descriptions) */
+		close(a.slot_fd[0]);
+		close(b.slot_fd[0]);
+		close(a.fd);
+		close(b.fd);
+		close(fds[0]);
+		if (fw_lock_acquire_boot(&c, root, "waiter", 1) || write(fds[1], "g", 1) != 1)
+			_exit(1);
+		usleep(500 * 1000);  /* its boot */
+		fw_lock_release(&c);
+		_exit(0);
+	}
+	close(fds[1]);
+	usleep(400 * 1000);  /* the waiter is polling by now */
+	is_int(other_may("lock.turnstile", LOCK_EX), 0, "a waiting collector holds the turnstile while it polls");
+	fw_lock_release(&a);
+	ok(!fw_lock_acquire_boot(&again, root, "run", 1), "the run's next boot gets a slot in the end");
+	{
+		char c;
+		int fl = fcntl(fds[0], F_GETFL);
+		fcntl(fds[0], F_SETFL, fl | O_NONBLOCK);
+		got = read(fds[0], &c, 1) == 1;
+	}
+	ok(got, "... after the waiter got the slot that freed");
+	fw_lock_release(&again);
+	fw_lock_release(&b);
+	waitpid(pid, NULL, 0);
+	close(fds[0]);
+}
+
 /* A pool's job log: which jobs ran, how many at once, in what order. */
 struct log {
 	int commit[8], ran[8], order[8], norder;
@@ -136,6 +184,7 @@ int main(void)
 		return 1;
 	}
 	slots();
+	turnstile();
 	pool();
 	{
 		char cmd[200];
