@@ -69,7 +69,8 @@ static const struct fw_usage regr_usage = { "foliowatch-server", "regressions",
 	"status, series and revision, commit, workload/variant metric, delta, who set\n"
 	"the status. The series are analysed first (their newest revision), so the\n"
 	"list is current. As a CI gate, --fail-on new exits 1 when any is new.\n"
-	"Exit: 0 ok, 1 new regressions with --fail-on new (or an error), 2 usage error.",
+	"Exit: 0 ok, 1 new regressions with --fail-on new (or an error), 2 usage error\n"
+	"or no such series (a mistyped name never passes the gate).",
 	regr_opts, "--db foliowatch.db\n--db foliowatch.db --series my-series --fail-on new\n"
 	"--db foliowatch.db --status new --json\n--db foliowatch.db --set 12 --status acknowledged --by alice" };
 
@@ -187,8 +188,9 @@ static int list_and_gate(sqlite3 *db, struct regr_args *a)
 	if (a->series && (known = fw_store_series_exists(db, a->series)) != 1) {
 		if (known < 0)
 			fprintf(stderr, "regressions: %s\n", fw_db_errmsg(db));
-		else
+		else  /* as ci/gate.sh and the API's 404: a usage error, not a failing gate */
 			fprintf(stderr, "regressions: no such series '%s'\n", a->series);
+		ret = known < 0 ? 1 : 2;
 		goto cleanup;
 	}
 	if (fw_regressions_refresh(db, a->series, &a->o, &err) ||

@@ -120,7 +120,7 @@ gate=$(sh ci/gate.sh "$URL" s1-typo 2>&1); rc=$?
 is "$rc" 2 'ci/gate.sh on a mistyped series: exit 2, not a pass'
 is "$gate" "gate: no such series 's1-typo' on $URL" '... naming it'
 out=$("$SERVER" regressions --db "$DB" --series s1-typo --fail-on new 2>&1); rc=$?
-is "$rc" 1 'regressions --fail-on new on a mistyped series: exit 1'
+is "$rc" 2 'regressions --fail-on new on a mistyped series: exit 2 (as ci/gate.sh), not a pass'
 is "$out" "regressions: no such series 's1-typo'" '... naming it'
 
 # An ambiguous sha prefix is a conflict naming the candidates, on every page and API that takes one.
