@@ -259,6 +259,11 @@ static void text_along(const struct fw_an *s, struct strbuf *sb)
 	}
 	if (s->nchange_points)
 		strbuf_addstr(sb, "\nchange points along the series (E-divisive means, Welch t-test):\n");
+	else if (s->ncommits < FW_CP_MIN_COMMITS)  /* why none: the question a reader asks */
+		strbuf_addf(sb, "\nchange points: none: a patch series is compared commit by commit; change points "
+			    "are for histories (%d commits or more, `watch`)\n", FW_CP_MIN_COMMITS);
+	else
+		strbuf_addstr(sb, "\nchange points: none along the series (E-divisive means, Welch t-test)\n");
 	for (size_t i = 0; i < s->nchange_points; i++) {
 		const struct fw_change_point *cp = &s->change_points[i];
 

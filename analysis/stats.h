@@ -284,5 +284,7 @@ struct fw_cp_opts {
 	size_t min_size;    /* smallest segment, default 3 */
 };
 size_t fw_change_points(const double *x, size_t n, const struct fw_cp_opts *o, size_t *cp);
+/* The fewest commits with a change point possible: two segments of the default min_size. */
+#define FW_CP_MIN_COMMITS 6
 
 #endif

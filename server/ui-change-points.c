@@ -85,7 +85,12 @@ void ui_change_points(struct strbuf *sb, const struct fw_ui *ui, const struct fw
 	}
 	strbuf_addstr(sb, "<h2>Change points</h2>\n");
 	if (!n) {
-		strbuf_addstr(sb, "<p class=\"muted\" id=\"change-points\">None along these commits.</p>\n");
+		if (s->ncommits < FW_CP_MIN_COMMITS)
+			strbuf_addf(sb, "<p class=\"muted\" id=\"change-points\">None: a patch series is compared commit "
+				    "by commit; change points are for histories (%d commits or more).</p>\n",
+				    FW_CP_MIN_COMMITS);
+		else
+			strbuf_addstr(sb, "<p class=\"muted\" id=\"change-points\">None along these commits.</p>\n");
 	} else {
 		qsort(all, (size_t)n, sizeof(*all), newest_first);
 		shown = n < UI_CHANGE_POINTS_MAX ? n : UI_CHANGE_POINTS_MAX;

@@ -37,6 +37,8 @@ like "$(cp_table)" "15 ${SHA15:0:12} .* \+10\.[0-9]+%" '... lists it'
 like "$(cat "$TMP_T/body")" 'dashed lines: change points' '... and its caption names the dashed lines'
 is "$(code /series/steps/metric/filemap/4k/bw_mib_s)" 200 'the metric page of bandwidth'
 like "$(cat "$TMP_T/body")" 'id="change-points">None along these commits' '... says it has none'
+"$SERVER" report --db "$DB" --series steps --verbose | grep -q '^change points along the series'
+ok $? '... and the text report lists the history'"'"'s change points'
 
 # the big plot: a dashed line between positions 14 and 15 (x = 15.5 in commit indexes 1..30), in the key too
 is "$(code /plot/steps/split/pmd-to-0/split_ms/big.svg)" 200 'the big plot of split_ms'

@@ -31,6 +31,8 @@ ok $? "generated, sealed and imported series s1"
 "$SERVER" report --db "$DB" --series s1 --verbose > "$TMP_T/report.txt"
 ok $? "report (text) runs"
 like "$(cat "$TMP_T/report.txt")" "Benjamini-Hochberg" "text report names the FDR control"
+like "$(cat "$TMP_T/report.txt")" "^change points: none: a patch series is compared commit by commit; change points are for histories" \
+	"text: why a series of 3 commits has no change points"
 like "$(awk '/c2c2c2c2c2c2 mm: commit c2/ { on = 1 } on && /^$/ { exit } on' "$TMP_T/report.txt" | grep split_ms)" "split_ms.*regression" "text: slower split is a regression"
 like "$(cat "$TMP_T/report.txt")" "thp_split_page 256 -> 512" "text: the counter that moved is shown"
 
