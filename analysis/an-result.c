@@ -134,6 +134,7 @@ static int row_lists(const cJSON *o, struct fw_an_row *r)
 		c->a = num(e, "a");
 		c->b = num(e, "b");
 		c->delta_pct = num(e, "delta_pct");
+		c->moved = cJSON_IsTrue(cJSON_GetObjectItemCaseSensitive(e, "moved"));
 	}
 	arr = item(o, "attribution");
 	i = 0;

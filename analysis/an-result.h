@@ -34,6 +34,7 @@ struct fw_an_side {
 struct fw_an_counter {
 	const char *name;
 	double a, b, delta_pct;
+	int moved;  /* its own test: the two commits' values do not overlap (analysis-counters.c) */
 };
 
 /* The same-kernel evidence of a row's environment and metric (present 0: none). */

@@ -1,7 +1,8 @@
 /*
  * The counters that moved with a change: for a row of the series table, the
  * median of each counter on both commits (all rounds of all ok boots) and the
- * ones with the largest relative movement. They explain a change (e.g. a
+ * ones with the largest relative movement, each with its own test (moved:
+ * the two commits' values do not overlap). They explain a change (e.g. a
  * regression with thp_split_page doubling), so only changed rows get them.
  */
 #include <math.h>
@@ -17,7 +18,8 @@
 
 struct counter {
 	char *name;
-	double median;
+	double median, lo, hi;
+	size_t n;
 };
 
 /* Gathers one commit's counter values, name by name, into medians. */
@@ -36,6 +38,9 @@ static void close_name(struct side_build *b)
 		return;
 	FW_ALLOC_GROW(b->out, b->n + 1, b->alloc);
 	b->out[b->n].name = b->cur;
+	b->out[b->n].lo = b->vals[0];
+	b->out[b->n].hi = b->vals[b->nv - 1];
+	b->out[b->n].n = b->nv;
 	b->out[b->n++].median = fw_median(b->vals, b->nv);
 	b->cur = NULL;
 	b->nv = 0;
@@ -93,6 +98,17 @@ static double movement(double a, double b)
 	return fabs(100 * (b - a) / fabs(a));
 }
 
+/*
+ * A counter's own test: it moved when every value of one commit (all rounds
+ * of all boots) lies beyond every value of the other, at least 3 a side
+ * (distribution-free: by chance at most 2 / C(6,3) = 10% with 3 a side, far
+ * less with more). Values that overlap say nothing the change did to it.
+ */
+static int ranges_apart(const struct counter *a, const struct counter *b)
+{
+	return a->n >= 3 && b->n >= 3 && (a->hi < b->lo || b->hi < a->lo);
+}
+
 int fw_analysis_counters(sqlite3 *db, cJSON *row, struct strbuf *err)
 {
 	struct counter *a = NULL, *b = NULL;
@@ -137,6 +153,7 @@ int fw_analysis_counters(sqlite3 *db, cJSON *row, struct strbuf *err)
 		cJSON_AddNumberToObject(o, "a", va);
 		cJSON_AddNumberToObject(o, "b", vb);
 		fw_json_num_or_null(o, "delta_pct", va != 0 ? 100 * (vb - va) / fabs(va) : NAN);
+		cJSON_AddBoolToObject(o, "moved", ranges_apart(&a[top[i].ia], &b[top[i].ib]));
 		cJSON_AddItemToArray(arr, o);
 	}
 	ret = 0;

@@ -93,7 +93,8 @@ static void text_counters(struct strbuf *sb, const struct fw_an_row *r)
 		fw_num_human(sb, c->b, 6);
 		strbuf_addstr(sb, " (");
 		add_pct(sb, c->delta_pct);
-		strbuf_addstr(sb, ")\n");
+		strbuf_addstr(sb, c->moved ? "; moved: every value apart)\n"
+			      : "; not shown as moved: values overlap, or under 3 a side)\n");
 	}
 	for (size_t i = 0; i < r->nattribution; i++) {
 		strbuf_addstr(sb, "      profile: ");

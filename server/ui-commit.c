@@ -238,7 +238,7 @@ static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const
 				strbuf_addstr(sb, "<div class=\"scroll\" tabindex=\"0\" role=\"region\" aria-label=\"counters\">"
 					      "<table class=\"grid\" id=\"counters-changed\"><thead><tr>"
 					      "<th>result</th><th>environment</th><th>counter</th><th>parent</th><th>this commit</th>"
-					      "<th>delta</th></tr></thead><tbody>\n");
+					      "<th>delta</th><th>its own test</th></tr></thead><tbody>\n");
 			strbuf_addstr(sb, "<tr><td>");
 			html_wvm(sb, row->workload, row->variant, row->metric);
 			strbuf_addstr(sb, "</td><td>");
@@ -252,7 +252,10 @@ static void counters_changed(struct strbuf *sb, const struct fw_commit *c, const
 			strbuf_addstr(sb, "</td><td class=\"num\">");
 			if (!isnan(k->delta_pct))
 				strbuf_addf(sb, "%+.2f%%", k->delta_pct);
-			strbuf_addstr(sb, "</td></tr>\n");
+			/* moved: every value of one commit beyond the other's (analysis-counters.c) */
+			strbuf_addstr(sb, k->moved ? "</td><td>moved</td></tr>\n"
+				      : "</td><td class=\"muted\">not shown to move (values overlap, or under 3 a side)"
+					"</td></tr>\n");
 		}
 	}
 	if (n)

@@ -149,6 +149,11 @@ static void row(struct strbuf *sb, const struct fw_ui *ui, const struct fw_serie
 	strbuf_addstr(sb, "</td></tr>\n");
 }
 
+static int verdict_rank(const struct fw_an_row *r)
+{
+	return !r ? 4 : r->v == FW_REGRESSION ? 0 : r->v == FW_IMPROVEMENT ? 1 : r->v == FW_UNSURE ? 2 : 3;
+}
+
 void ui_compare_render(const struct fw_ui *ui, const struct fw_series *bs, const struct fw_series *s, int bi,
 		       int hi, const struct fw_an *an, struct strbuf *sb)
 {
@@ -184,9 +189,14 @@ void ui_compare_render(const struct fw_ui *ui, const struct fw_series *bs, const
 		      "<th>unit</th><th>base median</th><th>head median</th><th>delta</th><th>interval</th>"
 		      "<th>boots</th><th>decided by</th><th>verdict</th>"
 		      "</tr></thead><tbody>\n");
-	for (int i = 0; i < s->nmetrics; i++)
-		row(sb, ui, s, &s->metrics[i], base_cell(bs, s, &s->metrics[i], bi), hi,
-		    an_index_row(ix, s->commits[hi].sha, &s->metrics[i]), &ev);
+	/* what moved first: regressions, improvements, unsure, no change, not analysed */
+	for (int rank = 0; rank < 5; rank++)
+		for (int i = 0; i < s->nmetrics; i++) {
+			const struct fw_an_row *r = an_index_row(ix, s->commits[hi].sha, &s->metrics[i]);
+
+			if (verdict_rank(r) == rank)
+				row(sb, ui, s, &s->metrics[i], base_cell(bs, s, &s->metrics[i], bi), hi, r, &ev);
+		}
 	strbuf_addstr(sb, "</tbody></table>\n");
 	html_page_end(sb);
 	an_index_free(ix);

@@ -7,6 +7,8 @@
 # environment must be the right ones. The same boots as a patch series:
 # its rows against the base carry counters too; a history's do not (every
 # commit after a step differs from a base of long ago: README "Deciding").
+# Each counter's own test (moved: its values on the two commits do not
+# overlap, 3 a side at least) is checked against the values too.
 . tests/lib/tap.sh
 . tests/lib/server.sh
 specs() { # specs COUNTER-OFFSET: 12 commits, +10% from p6, thp_split_page 256 x (offset + i / 10)
@@ -39,8 +41,11 @@ def median(commit, r, name):
         " JOIN environments e ON e.id = ru.env_id WHERE ru.commit_id = ? AND e.fingerprint = ? AND ru.boot_status = 'ok'"
         " AND res.workload = ? AND res.variant = ? AND res.params = ? AND res.metric = ? AND ct.name = ?",
         (commit, r["env_fingerprint"], r["workload"], r["variant"], r["params"], r["metric"], name))]
+    return v
+def med(v):
     return statistics.median(v) if v else None
 checked, wrong, kinds, bare = 0, 0, set(), 0
+moved = {True: 0, False: 0}
 for r in rows:
     if r.get("verdict") not in ("regression", "improvement"):
         continue
@@ -48,10 +53,18 @@ for r in rows:
     for c in r.get("counters", []):
         checked += 1
         kinds.add((r["against"], r["env_fingerprint"]))
-        want = (median(r["ref_commit_id"], r, c["name"]), median(r["commit_id"], r, c["name"]))
+        va, vb = median(r["ref_commit_id"], r, c["name"]), median(r["commit_id"], r, c["name"])
+        want = (med(va), med(vb))
         if (c["a"], c["b"]) != want:
             wrong += 1
             print("# %s %s at %s: %s -> %s, the database says %s -> %s" % (r["against"], c["name"], r["position"], c["a"], c["b"], *want))
+        # its own test: every value of one commit beyond every value of the other, 3 a side at least
+        apart = len(va) >= 3 and len(vb) >= 3 and (max(va) < min(vb) or max(vb) < min(va))
+        moved[apart] += 1
+        if c.get("moved") is not apart:
+            wrong += 1
+            print("# %s %s at %s: moved %s, its values say %s" % (r["against"], c["name"], r["position"], c.get("moved"), apart))
+print("# moved %d, not %d" % (moved[True], moved[False]))
 print("checked %d wrong %d kinds %d bare %d" % (checked, wrong, len(kinds), bare))
 PY
 }

@@ -250,6 +250,10 @@ async function checkPage(page, name, url, extra) {
       const rows = await p.locator('#compare tbody tr').count();
       ok(rows === 4, 'compare page: one row per metric and environment', `rows=${rows}`);
       ok(await p.locator('#compare td.v-reg').count() >= 1, 'compare page: the regression is shown');
+      const order = await p.locator('#compare tbody td[data-label=verdict]').evaluateAll((tds) => tds.map((td) => td.className));
+      const rank = (c) => ['v-reg', 'v-imp', 'v-unsure', 'v-same', 'v-none'].findIndex((v) => c.includes(v));
+      ok(order.length === rows && order.every((c, i) => i === 0 || rank(order[i - 1]) <= rank(c)),
+        'compare page: the cards sorted by verdict, what moved first', order.join(' '));
       await p.selectOption('select[name=base]', { index: 1 });
       await p.click('form.filters button');
       await p.waitForLoadState('load');
