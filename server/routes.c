@@ -198,6 +198,8 @@ enum MHD_Result fw_dispatch(struct fw_req *r)
 	case 0:
 		/* The route decides: pages answer errors as HTML, the rest as JSON. */
 		r->is_page = route->kind == FW_ROUTE_HTML;
+		if (fw_query_unknown(r, (size_t)(route - routes), &ret))
+			break;  /* 400 naming it: an API route's parameters are its OpenAPI operation's */
 		if ((route->needs & DB) && !req_db(r))
 			ret = reply_error(r, 503, "db_unavailable", NULL, "cannot open the database");
 		else if (!(route->needs >> 1) || !fw_auth_check(r, route->needs >> 1, &ret))

@@ -61,6 +61,11 @@ int fw_route_find(struct fw_req *r, const char *method, fw_handler *fn, struct s
  */
 int fw_route_info(size_t i, const char **method, const char **pattern, enum fw_route_kind *kind);
 /* server/openapi.json, compiled in (build/gen/openapi.c). */
+/*
+ * 1 (and the 400 in *ret) when an API route's request has a query parameter
+ * its OpenAPI operation does not list (server/query-params.c); 0 otherwise.
+ */
+int fw_query_unknown(struct fw_req *r, size_t route, enum MHD_Result *ret);
 extern const char fw_openapi_json[];
 extern const size_t fw_openapi_json_len;
 /* Bearer token with scope `need` (server/auth.c): 0, or -1 after replying 401/403/503 (*ret). */

@@ -105,6 +105,16 @@ like "$(cat "$TMP_T/body")" '^  unsure, needs 4 boots: lazyfree/pmd \(1 metric\)
 	'... what moved: no row decided, the unsure ones on a line with what they need'
 is "$(code '/api/v1/series/example/report.txt?all=1')" 200 'report.txt?all=1'
 like "$(cat "$TMP_T/body")" '  split_ms +ms +61[.]92 +70[.]3 +[+]13[.]53% unsure' '... the cover-letter table: Before, After, delta, verdict'
+# an API route refuses a query parameter its OpenAPI operation does not list, naming it (issue 56)
+is "$(code '/api/v1/series/example?revison=1')" 400 'a misspelt parameter: 400, not silently ignored'
+is "$(jget "$TMP_T/body" '(d["error"]["code"], d["error"]["field"], d["error"]["detail"])')" \
+	"('unknown_parameter', 'revison', 'unknown query parameter; this takes revision, metrics, commits, from, to')" \
+	'... naming it and what the route takes'
+is "$(code '/api/v1/regressions?series=example&status=new&%3Cb%3E=1')" 400 'a hostile parameter name: 400'
+is "$(jget "$TMP_T/body" 'd["error"]["field"]')" '<b>' '... named as data (JSON)'
+is "$(code '/healthz?probe=1')" 400 '... a route that takes none says so'
+like "$(cat "$TMP_T/body")" 'this takes none' '... in its detail'
+is "$(code '/series/example?utm_source=x')" 200 'a page takes what browsers add'
 is "$(code '/api/v1/series/example/report.txt?verbose=1')" 200 'report.txt?verbose=1'
 like "$(cat "$TMP_T/body")" 'Mann-Whitney' '... the long analysis table'
 like "$(cat "$TMP_T/body")" 'split_ms .*[+]13[.]5%.*unsure' '... with delta and verdict'

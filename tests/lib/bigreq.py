@@ -14,9 +14,9 @@ def request_bytes(kind, size, name=lambda i: f"p{i}"):
     if kind == "path":
         path = "/" + "a" * size
     elif kind == "query":
-        path = "/api/v1/series?x=" + "a" * size
+        path = "/?x=" + "a" * size  # a page: an API route would refuse the unknown x
     elif kind == "params":
-        path = "/api/v1/series?" + "&".join(f"{name(i)}={i}" for i in range(size))
+        path = "/?" + "&".join(f"{name(i)}={i}" for i in range(size))
     elif kind == "headers":
         extra = "".join(f"X-{name(i).upper()}: {i}\r\n" for i in range(size))
     else:
