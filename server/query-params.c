@@ -18,8 +18,7 @@
 static char *accepted[QP_MAX_ROUTES];
 static pthread_once_t once = PTHREAD_ONCE_INIT;
 
-/* The document's path in the route table's form: each {param} a star ("{name}.csv": "*.csv"). */
-static void doc_to_pattern(const char *path, struct strbuf *out)
+void fw_openapi_pattern(const char *path, struct strbuf *out)
 {
 	strbuf_reset(out);
 	for (const char *p = path; *p; p++) {
@@ -57,7 +56,7 @@ static void load(void)
 	enum fw_route_kind kind;
 
 	cJSON_ArrayForEach(path, cJSON_GetObjectItemCaseSensitive(doc, "paths")) {
-		doc_to_pattern(path->string, &pat);
+		fw_openapi_pattern(path->string, &pat);
 		for (size_t i = 0; i < QP_MAX_ROUTES && !fw_route_info(i, &m, &pattern, &kind); i++) {
 			const cJSON *op;
 

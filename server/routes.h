@@ -66,6 +66,8 @@ int fw_route_info(size_t i, const char **method, const char **pattern, enum fw_r
  * its OpenAPI operation does not list (server/query-params.c); 0 otherwise.
  */
 int fw_query_unknown(struct fw_req *r, size_t route, enum MHD_Result *ret);
+/* An OpenAPI path in the route table's form: each {param} a star ("{name}.csv": "*.csv"). */
+void fw_openapi_pattern(const char *path, struct strbuf *out);
 extern const char fw_openapi_json[];
 extern const size_t fw_openapi_json_len;
 /* Bearer token with scope `need` (server/auth.c): 0, or -1 after replying 401/403/503 (*ret). */

@@ -19,21 +19,6 @@ static int is_api_route(const char *pattern, enum fw_route_kind kind)
 	return kind == FW_ROUTE_JSON || !strncmp(pattern, "/api/", 5);
 }
 
-/* A document path in the route table's form: each {param} becomes a star ({name}.csv: star.csv). */
-static void doc_to_pattern(const char *path, struct strbuf *out)
-{
-	strbuf_reset(out);
-	for (const char *p = path; *p; p++) {
-		const char *close = *p == '{' ? strchr(p, '}') : NULL;
-
-		if (close) {
-			strbuf_addch(out, '*');
-			p = close;
-		} else {
-			strbuf_addch(out, *p);
-		}
-	}
-}
 
 static int route_in_doc(const cJSON *paths, const char *method, const char *pattern)
 {
@@ -44,7 +29,7 @@ static int route_in_doc(const cJSON *paths, const char *method, const char *patt
 	for (const char *m = method; *m; m++)
 		strbuf_addch(&lower, (char)tolower((unsigned char)*m));
 	cJSON_ArrayForEach(item, paths) {
-		doc_to_pattern(item->string, &pat);
+		fw_openapi_pattern(item->string, &pat);
 		if (!strcmp(pat.buf, pattern) && cJSON_GetObjectItemCaseSensitive(item, lower.buf))
 			found = 1;
 	}
@@ -80,7 +65,7 @@ static int mismatches(const cJSON *doc)
 		}
 	}
 	cJSON_ArrayForEach(item, paths) {
-		doc_to_pattern(item->string, &pat);
+		fw_openapi_pattern(item->string, &pat);
 		for (size_t m = 0; m < sizeof(methods) / sizeof(methods[0]); m++) {
 			if (cJSON_GetObjectItemCaseSensitive(item, methods[m]) && !doc_op_routed(pat.buf, methods[m])) {
 				printf("#   %s %s of server/openapi.json is no API route of server/routes.c\n",
