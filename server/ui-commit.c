@@ -310,7 +310,7 @@ int ui_commit_render(const struct fw_ui *ui, const struct fw_series *s, int ci, 
 	ui_commit_profiles(sb, ui, s, c, an, &ev);
 	if (runs(&pg, c->id))
 		goto cleanup;
-	html_page_end(sb);
+	ui_page_end(sb, ui);
 	ret = 0;
 cleanup:
 	strbuf_release(&pg.prev);

@@ -198,7 +198,7 @@ void ui_compare_render(const struct fw_ui *ui, const struct fw_series *bs, const
 				row(sb, ui, s, &s->metrics[i], base_cell(bs, s, &s->metrics[i], bi), hi, r, &ev);
 		}
 	strbuf_addstr(sb, "</tbody></table>\n");
-	html_page_end(sb);
+	ui_page_end(sb, ui);
 	an_index_free(ix);
 	ui_envs_free(&ev);
 	free(revs);

@@ -138,7 +138,7 @@ int ui_index_render(const struct fw_ui *ui, struct strbuf *sb)
 			      "or use <code>foliowatch-server import</code>.</p>\n");
 	regressions(sb, ui, ui->db);
 	environments(sb, ui->db);
-	html_page_end(sb);
+	ui_page_end(sb, ui);
 	return 0;
 }
 

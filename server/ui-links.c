@@ -263,3 +263,13 @@ void ui_page_begin(struct strbuf *sb, const struct fw_ui *ui, const char *title)
 	strbuf_release(&css);
 	strbuf_release(&icon);
 }
+
+void ui_page_end(struct strbuf *sb, const struct fw_ui *ui)
+{
+	/* what a reader subscribes to or scripts against, from every page of the live server */
+	if (!ui->exported)
+		strbuf_addstr(sb, "<nav class=\"links\" aria-label=\"feeds and API\"><a href=\"/regressions\">"
+			      "regressions</a> &middot; <a href=\"/feed.atom\">Atom feed</a> &middot; "
+			      "<a href=\"/api\">API</a> (<a href=\"/api/v1/openapi.json\">OpenAPI document</a>)</nav>\n");
+	html_page_end(sb);
+}

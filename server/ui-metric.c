@@ -201,7 +201,7 @@ void ui_metric_render(const struct fw_ui *ui, const struct fw_series *s, int mi,
 	strbuf_addstr(sb, "</tbody></table>\n");
 	regressions(sb, ui, s, m, regs);
 	ui_change_points(sb, ui, s, an, m);
-	html_page_end(sb);
+	ui_page_end(sb, ui);
 	an_index_free(ix);
 	ui_envs_free(&ev);
 }

@@ -150,7 +150,7 @@ static void ui_profile_render(const struct fw_ui *ui, const struct fw_prof_req *
 		strbuf_addstr(sb, "<p>No profiles: the two commits were not both profiled in one environment.</p>\n");
 	for (size_t i = 0; i < res->nvariants; i++)
 		variant_table(sb, &res->variants[i]);
-	html_page_end(sb);
+	ui_page_end(sb, ui);
 	strbuf_release(&title);
 }
 

@@ -318,7 +318,7 @@ void ui_regressions_render(const struct fw_ui *ui, const struct fw_regs *all, co
 		reg_row(sb, ui, it, &ev, fw_regression_row(analysis_of(&ac, ui->db, it), it));
 	}
 	strbuf_addstr(sb, n ? "</tbody></table>\n" : "<p class=\"muted\" id=\"none\">No regression matches.</p>\n");
-	html_page_end(sb);
+	ui_page_end(sb, ui);
 	ui_envs_free(&ev);
 	an_cache_free(&ac);
 }

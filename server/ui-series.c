@@ -289,7 +289,7 @@ void ui_series_render(const struct fw_ui *ui, const struct fw_series *s, const s
 		strbuf_addstr(sb, "<p class=\"muted\">No results.</p>\n");
 	for (int i = 0; i < s->nmetrics; i++)
 		metric_section(sb, ui, s, &s->metrics[i], ix, an != NULL, &ev);
-	html_page_end(sb);
+	ui_page_end(sb, ui);
 	an_index_free(ix);
 	ui_envs_free(&ev);
 	strbuf_release(&title);

@@ -92,6 +92,8 @@ void ui_commit_profiles(struct strbuf *sb, const struct fw_ui *ui, const struct 
 void ui_commit_bisects(struct strbuf *sb, sqlite3 *db, const char *series, const char *sha);
 /* html_page_begin with the stylesheet and home links of this ui. */
 void ui_page_begin(struct strbuf *sb, const struct fw_ui *ui, const char *title);
+/* The page's end: on the live server, links to the regressions, the Atom feed, the API and its OpenAPI document. */
+void ui_page_end(struct strbuf *sb, const struct fw_ui *ui);
 
 /* Environments by name, "HOST ACCEL, N vCPUs" (ui-env.c), loaded once per page. */
 struct ui_envs {

@@ -115,6 +115,8 @@ is "$(jget "$TMP_T/body" 'd["error"]["field"]')" '<b>' '... named as data (JSON)
 is "$(code '/healthz?probe=1')" 400 '... a route that takes none says so'
 like "$(cat "$TMP_T/body")" 'this takes none' '... in its detail'
 is "$(code '/series/example?utm_source=x')" 200 'a page takes what browsers add'
+like "$(grep -o '<nav class="links".*</nav>' "$TMP_T/body")" 'href="/feed.atom".*href="/api".*href="/api/v1/openapi.json"' \
+	'... and links the Atom feed, the API and its OpenAPI document'
 is "$(code '/api/v1/series/example/report.txt?verbose=1')" 200 'report.txt?verbose=1'
 like "$(cat "$TMP_T/body")" 'Mann-Whitney' '... the long analysis table'
 like "$(cat "$TMP_T/body")" 'split_ms .*[+]13[.]5%.*unsure' '... with delta and verdict'
