@@ -39,7 +39,15 @@ static void put_metric(struct strbuf *sb, const cJSON *g)
 	put(sb, g, "metric");
 }
 
-static void entry(struct strbuf *sb, const cJSON *g)
+/* A link of the feed: absolute under --public-url (a feed reader has no page to resolve a path against). */
+static void put_link(struct strbuf *sb, const char *base, const cJSON *links, const char *k)
+{
+	if (base)
+		xml_txt(sb, base);
+	put(sb, links, k);
+}
+
+static void entry(struct strbuf *sb, const cJSON *g, const char *base)
 {
 	int improvement = !strcmp(fw_json_str(g, "status", ""), "improvement");
 	const cJSON *links = cJSON_GetObjectItemCaseSensitive(g, "links");
@@ -76,9 +84,9 @@ static void entry(struct strbuf *sb, const cJSON *g)
 	strbuf_addstr(sb, "</updated>\n<published>");
 	put(sb, g, "created_at");
 	strbuf_addstr(sb, "</published>\n<link rel=\"alternate\" type=\"text/html\" href=\"");
-	put(sb, links, "commit");
+	put_link(sb, base, links, "commit");
 	strbuf_addstr(sb, "\"/>\n<link rel=\"related\" type=\"application/json\" href=\"");
-	put(sb, links, improvement ? "trend" : "self");  /* an improvement has no resource of its own */
+	put_link(sb, base, links, improvement ? "trend" : "self");  /* an improvement has no resource of its own */
 	strbuf_addf(sb, "\"/>\n<summary type=\"text\">%s ", num);
 	put_metric(sb, g);
 	strbuf_addstr(sb, " at commit ");
@@ -129,6 +137,7 @@ static enum MHD_Result feed(struct fw_req *r, const char *series)
 	cJSON *list = NULL, *better = cJSON_CreateArray(), *it;
 	enum MHD_Result ret;
 	struct fw_analysis_opts ao;
+	const char *base = r->srv->notify.o.public_url;  /* checked at start: no trailing '/', no markup */
 	int n = 0;
 
 	fw_ui_analysis_opts(&ao);  /* a reader's poll: the regressions of the analysis shown while a newer one is computed */
@@ -148,20 +157,23 @@ static enum MHD_Result feed(struct fw_req *r, const char *series)
 	strbuf_addstr(&sb, "</title>\n<updated>");
 	xml_txt(&sb, strcmp(newest(list), newest(better)) > 0 ? newest(list) : newest(better));
 	strbuf_addstr(&sb, "</updated>\n<author><name>foliowatch</name></author>\n"
-			   "<link rel=\"alternate\" type=\"text/html\" href=\"/regressions");
+			   "<link rel=\"alternate\" type=\"text/html\" href=\"");
+	if (base)
+		xml_txt(&sb, base);
+	strbuf_addstr(&sb, "/regressions");
 	add_series(&sb, series, "?series=", 1);
 	strbuf_addstr(&sb, "\"/>\n");
 	/* Newest first (the list is in id order, ids grow with time), at most FEED_MAX_ENTRIES. */
 	for (int i = cJSON_GetArraySize(list) - 1; i >= 0 && n < FEED_MAX_ENTRIES; i--, n++) {
 		cJSON *o = fw_regression_json_of(cJSON_GetArrayItem(list, i));
 
-		entry(&sb, o);
+		entry(&sb, o, base);
 		cJSON_Delete(o);
 	}
 	cJSON_ArrayForEach(it, better) {
 		cJSON *o = fw_regression_json_of(it);
 
-		entry(&sb, o);
+		entry(&sb, o, base);
 		cJSON_Delete(o);
 	}
 	strbuf_addstr(&sb, "</feed>\n");

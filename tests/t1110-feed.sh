@@ -116,4 +116,20 @@ PY
 relay_tap "$TMP_T/check.tap"
 stop_server
 is "$?" 0 "server stopped cleanly"
+
+# under --public-url a feed reader gets absolute links (it has no page to resolve a path against)
+start_server "$DB" --public-url https://fw.example.org/perf || bail "server did not start"
+code /feed.atom >/dev/null
+"$PY" - "$TMP_T/body" <<'PY' >"$TMP_T/abs.tap"
+import sys, xml.etree.ElementTree as ET
+A = "{http://www.w3.org/2005/Atom}"
+root = ET.parse(sys.argv[1]).getroot()
+hrefs = [l.get("href") for l in root.iter(A + "link")]
+print("ok %d - every link of the feed absolute under --public-url (%d)" % (1, len(hrefs))
+      if len(hrefs) > 1 and all(h.startswith("https://fw.example.org/perf/") for h in hrefs)
+      else "not ok 1 - links not absolute: %s" % [h for h in hrefs if not h.startswith("https://fw.example.org/perf/")][:3])
+print("1..1")
+PY
+relay_tap "$TMP_T/abs.tap"
+stop_server
 done_testing
