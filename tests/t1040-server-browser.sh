@@ -5,7 +5,9 @@
 # regressions pages, at desktop and phone widths in both colour schemes. Then
 # the same series through `foliowatch-server export`: every exported page,
 # served by python3's plain static server, in axe-core too (export-pages.js).
-# Screenshots go to $TMP_T/screenshots (kept with KEEP=1; or set FW_SHOTS).
+# Then the demo's own documents: every page kind at both widths (demo-pages.js).
+# Screenshots go to $BUILD/screenshots (kept with the build folder: CI's
+# artifacts; or set FW_SHOTS).
 . tests/lib/tap.sh
 . tests/lib/server.sh
 
@@ -15,7 +17,8 @@
 command -v node >/dev/null || skip_all "node not installed"
 
 DB=$TMP_T/fw.db
-SHOTS=${FW_SHOTS:-$TMP_T/screenshots}
+if [ -n "${FW_SHOTS:-}" ]; then SHOTS=$FW_SHOTS; else SHOTS=$PWD/$BUILD/screenshots; rm -rf "$SHOTS"; fi
+mkdir -p "$SHOTS"
 # c2 slows split by 10% and filemap by 3% in both environments; c3 brings filemap back;
 # c4 slows split twelvefold (a four-digit delta in the matrix).
 for env in icount@vm tcg@vm; do
@@ -62,4 +65,15 @@ wait "$XPID" 2>/dev/null
 relay_tap "$TMP_T/export.tap" "export: "
 [ -s "$TMP_T/export.err" ] && sed 's/^/# /' "$TMP_T/export.err" | head -20
 is "$rc" 0 'export browser script exit status'
+
+# The demo's own documents (tests/data/demo-series): every page kind a reader
+# opens at both widths, what moved in the first viewport (issue 56).
+"$SERVER" import -q --db "$TMP_T/demo.db" tests/data/demo-series/*.json || bail "import demo"
+start_server "$TMP_T/demo.db" || bail "server did not start"
+node tests/node/demo-pages.js "$URL" demo "$SHOTS" >"$TMP_T/demo.tap" 2>"$TMP_T/demo.err"
+rc=$?
+relay_tap "$TMP_T/demo.tap" "demo: "
+[ -s "$TMP_T/demo.err" ] && sed 's/^/# /' "$TMP_T/demo.err" | head -20
+is "$rc" 0 'demo pages script exit status'
+stop_server
 done_testing
