@@ -7,6 +7,7 @@
 #include "utf8.h"
 #include "fw-db.h"
 #include "stmt-cache.h"
+#include "ingest-conflict.h"
 #include <stdio.h>
 #include <stdlib.h>
 #include <string.h>
@@ -380,10 +381,17 @@ enum fw_ingest_status fw_ingest_doc(sqlite3 *db, const cJSON *doc, struct fw_ing
 	int rc = sqlite3_step(st);
 	if (rc == SQLITE_ROW) {
 		int same = !strcmp((const char *)sqlite3_column_text(st, 0), hash);
+		const char *diff;
 		fw_stmt_done(st);
+		/* a 409 names what differs, as a 400 names what is wrong */
+		diff = same ? NULL : fw_ingest_first_difference(db, info->run_id, doc);
 		doc_end(db, nested, 0, NULL);
-		if (!same)
+		if (!same && diff) {
+			fw_error_set(&info->err, diff, "already stored with different content: the first field that "
+				     "differs is %s", diff);
+		} else if (!same) {
 			fw_error_set(&info->err, "run_id", "already stored with different content");
+		}
 		return info->status = same ? FW_INGEST_DUPLICATE : FW_INGEST_CONFLICT;
 	}
 	fw_stmt_done(st);

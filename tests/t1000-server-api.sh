@@ -28,6 +28,7 @@ make_doc "$TMP_T/c2.json" commit.sha=aaaa000000000000000000000000000000000002 \
 	commit.parent=3b2f6a1c9d8e7f60514253647586970a1b2c3d4e commit.subject='mm: second' \
 	'results.0.samples=[70.1, 70.5]' 'results.1.samples=[0.08, 0.081]'
 make_doc "$TMP_T/conflict.json" 'results.0.samples=[1.0, 2.0]'
+make_doc "$TMP_T/conflict2.json" boot.seconds=99.5
 
 is "$(post "$TMP_T/c1.json" "$TOK")" 201 'POST new run: 201'
 like "$(cat "$TMP_T/post.out")" '"status":"stored"' '... body says stored'
@@ -35,6 +36,9 @@ is "$(post "$TMP_T/c1.json" "$TOK")" 200 'POST identical run again: 200'
 like "$(cat "$TMP_T/post.out")" '"status":"duplicate"' '... body says duplicate'
 is "$(post "$TMP_T/conflict.json" "$TOK")" 409 'same run id, other content: 409'
 like "$(cat "$TMP_T/post.out")" '"code":"conflict"' '... error code conflict'
+like "$(cat "$TMP_T/post.out")" '"field":"results"' '... its own fields agree: the results differ'
+is "$(post "$TMP_T/conflict2.json" "$TOK")" 409 'same run id, another boot time: 409'
+like "$(cat "$TMP_T/post.out")" '"field":"boot.seconds".*first field that differs is boot.seconds' '... naming the first field that differs'
 is "$(post "$TMP_T/c2.json" "$TOK")" 201 'second commit stored'
 is "$(post "$TMP_T/c1.json" "")" 401 'no token: 401'
 like "$(cat "$TMP_T/post.out")" '"field":"Authorization"' '... names the Authorization field'
