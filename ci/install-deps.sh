@@ -45,6 +45,15 @@ fi
 
 # npm packages for browser and CI-template tests live in tests/node (versions pinned in
 # package.json and package-lock.json); reinstalled whenever the lock file changes.
+# Debian's nodejs comes without npm (a clean Debian 12 root had none; this
+# kind of machine ships Node.js with its own npm): Debian's npm when missing.
+if [ -f tests/node/package.json ] && ! command -v npm >/dev/null; then
+	echo "install-deps: installing: npm"
+	SUDO=""
+	[ "$(id -u)" = 0 ] || SUDO=sudo
+	$SUDO apt-get update -qq
+	DEBIAN_FRONTEND=noninteractive $SUDO apt-get install -y -qq --no-install-recommends npm
+fi
 if [ -f tests/node/package.json ]; then
 	want=$(cat tests/node/package.json tests/node/package-lock.json 2>/dev/null | sha256sum | cut -d' ' -f1)
 	have=$(cat tests/node/node_modules/.fw-stamp 2>/dev/null || true)
