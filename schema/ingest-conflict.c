@@ -16,11 +16,12 @@
 static const struct {
 	const char *path;  /* the document's field, a.b */
 	int number;        /* compared as a number (the column is REAL or INTEGER) */
+	double absent;     /* a number's value when the document leaves it out, as ingest stores it */
 } fields[] = {
-	{ "origin", 0 }, { "created_at", 0 }, { "series.name", 0 }, { "series.revision", 1 },
-	{ "commit.sha", 0 }, { "commit.position", 1 }, { "environment.fingerprint", 0 },
-	{ "boot.status", 0 }, { "boot.taint", 1 }, { "boot.seconds", 1 }, { "boot.qemu_cmdline", 0 },
-	{ "boot.kernel_cmdline", 0 }, { "profile", 0 }, { "boot_index", 1 },
+	{ "origin", 0, 0 }, { "created_at", 0, 0 }, { "series.name", 0, 0 }, { "series.revision", 1, 1 },
+	{ "commit.sha", 0, 0 }, { "commit.position", 1, 0 }, { "environment.fingerprint", 0, 0 },
+	{ "boot.status", 0, 0 }, { "boot.taint", 1, 0 }, { "boot.seconds", 1, NAN }, { "boot.qemu_cmdline", 0, 0 },
+	{ "boot.kernel_cmdline", 0, 0 }, { "profile", 0, 0 }, { "boot_index", 1, 0 },
 };
 
 static const cJSON *at(const cJSON *doc, const char *path)
@@ -34,12 +35,12 @@ static const cJSON *at(const cJSON *doc, const char *path)
 	return cJSON_GetObjectItemCaseSensitive(cJSON_GetObjectItemCaseSensitive(doc, first), dot + 1);
 }
 
-static int same(const cJSON *v, sqlite3_stmt *st, int col, int number)
+static int same(const cJSON *v, sqlite3_stmt *st, int col, int number, double absent)
 {
 	if (sqlite3_column_type(st, col) == SQLITE_NULL)
 		return !v || cJSON_IsNull(v);
 	if (number) {
-		double a = cJSON_IsNumber(v) ? v->valuedouble : NAN, b = sqlite3_column_double(st, col);
+		double a = cJSON_IsNumber(v) ? v->valuedouble : !v ? absent : NAN, b = sqlite3_column_double(st, col);
 		return a == b;
 	}
 	return cJSON_IsString(v) && !strcmp(v->valuestring, (const char *)sqlite3_column_text(st, col));
@@ -62,7 +63,7 @@ const char *fw_ingest_first_difference(sqlite3 *db, const char *run_id, const cJ
 		return NULL;
 	}
 	for (size_t i = 0; i < sizeof(fields) / sizeof(fields[0]); i++)
-		if (!same(at(doc, fields[i].path), st, (int)i, fields[i].number)) {
+		if (!same(at(doc, fields[i].path), st, (int)i, fields[i].number, fields[i].absent)) {
 			diff = fields[i].path;
 			break;
 		}
