@@ -1,6 +1,8 @@
 // The pages of the demo's own documents (issue 56), at 1400x900 and 390x844:
-// the series page, every commit's page, the compare page of the series' last
-// commit against its base and a metric page. No horizontal overflow outside a
+// every page kind: the index, the series page (against the parent and the
+// base), every commit's page, the compare page of the series' last commit
+// against its base, a metric page, the lru patch's profile page and the
+// regressions page. No horizontal overflow outside a
 // scroll container, no text under 11 px (plots included), and on the series
 // and commit pages every decided regression and improvement on a summary line
 // inside the first viewport. Screenshots to SHOT_DIR (demo-*.png).
@@ -33,8 +35,11 @@ async function firstScreen(page, sel) {
     const metric = await page.locator('a[href*="/metric/"]').first().getAttribute('href');
     const last = commits[commits.length - 1].split('/commit/')[1], first = commits[0].split('/commit/')[1];
     ok(commits.length >= 2, `the demo's commits (${commits.length})`);
-    const pages = [['series', s, '#moved'], ['compare', `${s}/compare?base=${first}&head=${last}`, null],
-      ['metric', new URL(metric, s).href, null]].concat(commits.map((c, i) => [`commit-${i}`, c, '#verdicts']));
+    const lru = commits[1].split('/commit/')[1];  // the lru patch: profiled, its mthp rows decided
+    const pages = [['index', base + '/', null], ['series', s, '#moved'], ['series-vs-base', s + '?vs=base', '#moved'],
+      ['compare', `${s}/compare?base=${first}&head=${last}`, null], ['metric', new URL(metric, s).href, null],
+      ['profile', `${s}/profile?head=${lru}&workload=mthp`, null], ['regressions', base + '/regressions', null]]
+      .concat(commits.map((c, i) => [`commit-${i}`, c, '#verdicts']));
     for (const [name, url, summary] of pages) {
       for (const [wname, vp] of Object.entries(WIDTHS)) {
         await page.setViewportSize(vp);
